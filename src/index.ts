@@ -1,0 +1,3 @@
+// The library entry point: every command is also a function here.
+export * from './common/location.js';
+export * from './common/errors.js';
