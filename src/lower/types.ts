@@ -1,0 +1,28 @@
+/** The public types of the C → IMP lowering. */
+import type { SourceLocation } from '../common/location.js';
+import type { DataModel } from '../c/types.js';
+import type { ImpProgram } from '../ivl/ast.js';
+import type { SourceMap } from './source-map.js';
+
+export type LowerProperty = 'unreach-call' | 'no-overflow';
+
+export interface LowerOptions {
+  readonly property: LowerProperty;
+  readonly dataModel: DataModel;
+  /** How deep recursive calls are inlined before they are cut (default 3). */
+  readonly recursionDepth?: number;
+}
+
+/** A C construct the lowering does not model: the verdict must be UNKNOWN, naming it. */
+export interface Unsupported {
+  readonly construct: string;
+  readonly loc: SourceLocation;
+}
+
+export interface LoweredProgram {
+  /** One procedure `main` (no parameters, no results) with every call inlined. */
+  readonly imp: ImpProgram;
+  readonly sourceMap: SourceMap;
+  /** Set when the program uses something not modelled; `imp` is then not to be verified. */
+  readonly unsupported?: Unsupported;
+}
