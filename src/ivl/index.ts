@@ -1,0 +1,5 @@
+// IMP, Tarsier's intermediate verification language: AST, parser, printer,
+// type checker and interpreter.
+export * from './ast.js';
+export { parseImp, parseImpExpr } from './parser.js';
+export { printImp, printExpr, printProcedure, printStmt } from './printer.js';
