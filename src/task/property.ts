@@ -1,0 +1,147 @@
+import { resolve } from 'node:path';
+import { TarsierError } from '../common/errors.js';
+import { readTextFile } from '../common/files.js';
+
+/** The SV-COMP properties of C verification tasks. */
+export type PropertyKind =
+  | 'unreach-call'
+  | 'no-overflow'
+  | 'valid-memsafety'
+  | 'valid-memcleanup'
+  | 'termination'
+  | 'no-data-race';
+
+export const PROPERTY_KINDS: readonly PropertyKind[] = [
+  'unreach-call',
+  'no-overflow',
+  'valid-memsafety',
+  'valid-memcleanup',
+  'termination',
+  'no-data-race',
+];
+
+export const MEMSAFETY_SUBPROPERTIES = ['valid-free', 'valid-deref', 'valid-memtrack'] as const;
+
+/** One `CHECK( init(f()), LTL(formula) )` line of a property file. */
+export interface PropertyLine {
+  /** The trimmed line text. */
+  readonly text: string;
+  /** The formula inside `LTL(...)`, trimmed, e.g. `G ! call(reach_error())`. */
+  readonly formula: string;
+  readonly line: number;
+}
+
+export interface Property {
+  /** Absolute path of the `.prp` file. */
+  readonly file: string;
+  readonly kind: PropertyKind;
+  /** The function whose call gives the initial states (`main` in SV-COMP). */
+  readonly entryFunction: string;
+  /** For unreach-call: the function that must not be called (`reach_error`). */
+  readonly errorFunction?: string;
+  /**
+   * The names a violation of this property may carry in `FALSE(p)`:
+   * `[kind]`, or the listed memory-safety sub-properties.
+   */
+  readonly subproperties: readonly string[];
+  /**
+   * The property text as witnesses' `task.specification` carries it: the
+   * non-empty lines, trimmed, joined with `\n`.
+   */
+  readonly specification: string;
+  readonly lines: readonly PropertyLine[];
+}
+
+// Tolerates white space as other tools do; the entry function is a C identifier.
+const CHECK_RE = /^CHECK\(\s*init\(\s*([A-Za-z_]\w*)\(\)\s*\)\s*,\s*LTL\((.*)\)\s*\)$/;
+
+type Atom =
+  | { kind: 'unreach-call'; fn: string }
+  | { kind: 'no-overflow' | 'no-data-race' | 'termination' | 'valid-memcleanup' }
+  | { kind: 'memsafety'; sub: string };
+
+function classifyFormula(formula: string): Atom | string {
+  const f = formula.replace(/\s+/g, ' ').trim();
+  let m = /^G ?! ?call\( ?([A-Za-z_]\w*) ?\( ?\) ?\)$/.exec(f);
+  if (m) return { kind: 'unreach-call', fn: m[1] };
+  if (/^G ?! ?overflow$/.test(f)) return { kind: 'no-overflow' };
+  if (/^G ?! ?data-race$/.test(f)) return { kind: 'no-data-race' };
+  if (/^F ?end$/.test(f)) return { kind: 'termination' };
+  m = /^G (valid-free|valid-deref|valid-memtrack|valid-memcleanup)$/.exec(f);
+  if (m) return m[1] === 'valid-memcleanup' ? { kind: 'valid-memcleanup' } : { kind: 'memsafety', sub: m[1] };
+  if (/^G ?! ?label\(/.test(f)) return `unsupported property 'LTL(${f})' (legacy label reachability)`;
+  if (/^G def-behavior$/.test(f)) return `unsupported property 'LTL(${f})' (def-behavior is not an SV-COMP property)`;
+  return `unknown property formula 'LTL(${f})'`;
+}
+
+/**
+ * Parses the text of a property file. `file` is used for the result and for
+ * error positions only.
+ */
+export function parsePropertyText(text: string, file: string): Property {
+  const lines: PropertyLine[] = [];
+  const atoms: Atom[] = [];
+  let entry: string | undefined;
+  const rawLines = text.split('\n');
+  for (let i = 0; i < rawLines.length; i++) {
+    const raw = rawLines[i].replace(/\r$/, '');
+    const trimmed = raw.trim();
+    if (trimmed === '') continue;
+    const column = raw.length - raw.trimStart().length + 1;
+    const at = { file, line: i + 1, column };
+    if (/^COVER\s*\(/.test(trimmed)) {
+      throw new TarsierError('property', 'a Test-Comp coverage property (COVER) is not a verification property', at);
+    }
+    const m = CHECK_RE.exec(trimmed);
+    if (!m) {
+      throw new TarsierError('property', "expected 'CHECK( init(main()), LTL(<formula>) )'", at);
+    }
+    if (entry !== undefined && m[1] !== entry) {
+      throw new TarsierError('property', `entry function '${m[1]}' differs from '${entry}' of an earlier line`, at);
+    }
+    entry = m[1];
+    const atom = classifyFormula(m[2]);
+    if (typeof atom === 'string') throw new TarsierError('property', atom, at);
+    atoms.push(atom);
+    lines.push({ text: trimmed, formula: m[2].trim(), line: i + 1 });
+  }
+  if (lines.length === 0 || entry === undefined) {
+    throw new TarsierError('property', 'property file contains no CHECK line', { file, line: 1, column: 1 });
+  }
+  const specification = lines.map((l) => l.text).join('\n');
+  const base = { file, entryFunction: entry, specification, lines };
+  if (atoms.every((a) => a.kind === 'memsafety')) {
+    const subs = atoms.map((a) => (a as { sub: string }).sub);
+    const dup = subs.findIndex((s, i) => subs.indexOf(s) !== i);
+    if (dup >= 0) {
+      throw new TarsierError('property', `'${subs[dup]}' is listed twice`, { file, line: lines[dup].line, column: 1 });
+    }
+    // Report sub-properties in the rules' order, independent of line order.
+    const ordered = MEMSAFETY_SUBPROPERTIES.filter((s) => subs.includes(s));
+    return { ...base, kind: 'valid-memsafety', subproperties: ordered };
+  }
+  if (atoms.length > 1) {
+    throw new TarsierError(
+      'property',
+      'a property file with several lines must list memory-safety sub-properties only (valid-free, valid-deref, valid-memtrack)',
+      { file, line: lines[1].line, column: 1 },
+    );
+  }
+  const a = atoms[0];
+  if (a.kind === 'unreach-call') {
+    return { ...base, kind: 'unreach-call', errorFunction: a.fn, subproperties: ['unreach-call'] };
+  }
+  const kind = a.kind as Exclude<PropertyKind, 'unreach-call' | 'valid-memsafety'>;
+  return { ...base, kind, subproperties: [kind] };
+}
+
+/** Reads and recognises an SV-COMP `.prp` file. */
+export function readPropertyFile(path: string): Property {
+  const file = resolve(path);
+  return parsePropertyText(readTextFile(file), file);
+}
+
+/** The names a `FALSE(p)` answer may carry for a property kind. */
+export function violationNames(kind: PropertyKind): readonly string[] {
+  return kind === 'valid-memsafety' ? MEMSAFETY_SUBPROPERTIES : [kind];
+}
