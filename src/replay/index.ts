@@ -1,0 +1,5 @@
+export { replayCounterexample, probeGcc } from './replay.js';
+export type { ReplayOptions, ReplayResult, ReplayStatus, ReplayProperty, DataModel } from './replay.js';
+export { harnessSource, NONDET_TYPES, HARNESS_EXIT } from './harness.js';
+export type { NondetValue } from './harness.js';
+export { dataModelDependence } from './data-model.js';

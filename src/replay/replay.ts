@@ -1,0 +1,165 @@
+// Replays a counterexample concretely: compiles the program with gcc and the
+// harness of harness.ts, runs it under a time limit and reports whether the
+// violation happened. A verifier reports FALSE only when this confirms it.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { dataModelDependence } from './data-model.js';
+import { DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, harnessSource, type NondetValue } from './harness.js';
+
+export type ReplayProperty = 'unreach-call' | 'no-overflow';
+export type DataModel = 'ILP32' | 'LP64';
+
+export interface ReplayOptions {
+  property: ReplayProperty;
+  dataModel: DataModel;
+  /** Error function of unreach-call (default `reach_error`). */
+  errorFunction?: string;
+  /** Wall-clock limit of the run of the compiled program (default 10 s). */
+  timeoutMs?: number;
+  /** gcc executable (default `gcc`, or `TARSIER_GCC`). */
+  gcc?: string;
+}
+
+export type ReplayStatus =
+  /** The violation happened. */
+  | 'confirmed'
+  /** The program ran with the values but no violation happened. */
+  | 'not-confirmed'
+  /** Replay impossible here (no gcc, no 32-bit libraries, compile error). */
+  | 'unavailable';
+
+export interface ReplayResult {
+  status: ReplayStatus;
+  /** One line saying why. */
+  reason: string;
+  /** gcc's `-m32`/`-m64` that was used. */
+  mode?: '-m32' | '-m64';
+  /** For no-overflow: `line:column` of the overflow that the sanitizer reported. */
+  overflowAt?: { line: number; column: number };
+  exitCode?: number | null;
+  stderr?: string;
+}
+
+const gccProbeCache = new Map<string, { gcc: boolean; m32: boolean; detail: string }>();
+
+/** Whether gcc exists and whether it can link `-m32` programs; cached per executable. */
+export function probeGcc(gcc = defaultGcc()): { gcc: boolean; m32: boolean; detail: string } {
+  const cached = gccProbeCache.get(gcc);
+  if (cached) return cached;
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-probe-'));
+  let result: { gcc: boolean; m32: boolean; detail: string };
+  try {
+    const src = join(dir, 'p.c');
+    writeFileSync(src, 'int main(void) { return sizeof(long) == 4 ? 0 : 1; }\n');
+    const v = spawnSync(gcc, ['--version'], { encoding: 'utf8', timeout: 20000 });
+    if (v.error || v.status !== 0) {
+      result = { gcc: false, m32: false, detail: `gcc not available (${v.error?.message ?? 'exit ' + v.status})` };
+    } else {
+      const c = spawnSync(gcc, ['-m32', src, '-o', join(dir, 'p')], { encoding: 'utf8', timeout: 60000 });
+      const ok = c.status === 0 && spawnSync(join(dir, 'p'), [], { timeout: 10000 }).status === 0;
+      result = { gcc: true, m32: ok, detail: ok ? 'gcc -m32 links and runs' : 'gcc -m32 cannot link here (no 32-bit C libraries)' };
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  gccProbeCache.set(gcc, result);
+  return result;
+}
+
+function defaultGcc(): string {
+  return process.env.TARSIER_GCC ?? 'gcc';
+}
+
+const OVERFLOW_MESSAGE =
+  /:(\d+):(\d+): runtime error: (signed integer overflow|negation of .* cannot be represented|division of .* by -1 cannot be represented)/;
+
+/**
+ * Compiles `programPath` with the harness returning `values` in order, runs
+ * it and classifies the run. Never throws for a failing compile or run; the
+ * result says why.
+ */
+export function replayCounterexample(
+  programPath: string,
+  values: readonly NondetValue[],
+  options: ReplayOptions,
+): ReplayResult {
+  const gcc = options.gcc ?? defaultGcc();
+  const probe = probeGcc(gcc);
+  if (!probe.gcc) return { status: 'unavailable', reason: `cannot replay: ${probe.detail}` };
+  let mode: '-m32' | '-m64' = options.dataModel === 'ILP32' ? '-m32' : '-m64';
+  if (mode === '-m32' && !probe.m32) {
+    let text: string;
+    try {
+      text = readFileSync(programPath, 'utf8');
+    } catch (e) {
+      return { status: 'unavailable', reason: `cannot replay: ${(e as Error).message}` };
+    }
+    const dep = dataModelDependence(text);
+    if (dep !== undefined) {
+      return {
+        status: 'unavailable',
+        reason: `cannot replay: ${probe.detail}, and the program uses '${dep}', whose meaning differs between ILP32 and LP64`,
+      };
+    }
+    mode = '-m64';
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-replay-'));
+  try {
+    const harness = join(dir, 'tarsier_harness.c');
+    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error'));
+    const exe = join(dir, 'replay');
+    const flags = [mode, '-O0', '-w', '-fno-builtin', '-fcommon'];
+    if (options.property === 'no-overflow') {
+      flags.push('-fsanitize=signed-integer-overflow,integer-divide-by-zero', '-fno-sanitize-recover=all');
+    } else {
+      // Unreach-call: signed overflow is not the property; wrap as the model does.
+      flags.push('-fwrapv');
+    }
+    const compile = spawnSync(
+      gcc,
+      [...flags, '-finstrument-functions', '-x', 'c', resolve(programPath), harness, '-o', exe],
+      { encoding: 'utf8', timeout: 120000, cwd: dir },
+    );
+    if (compile.error || compile.status !== 0) {
+      const msg = (compile.stderr || compile.error?.message || '').split('\n').find((l) => /error/.test(l)) ?? 'unknown failure';
+      return { status: 'unavailable', mode, reason: `cannot replay: gcc failed: ${msg.trim()}` };
+    }
+    const run = spawnSync(exe, [], {
+      encoding: 'utf8',
+      timeout: options.timeoutMs ?? 10000,
+      cwd: dir,
+      input: '',
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1' },
+    });
+    const stderr = run.stderr ?? '';
+    const base = { mode, exitCode: run.status, stderr: stderr.slice(0, 4000) };
+    if (run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
+      return { ...base, status: 'not-confirmed', reason: 'replay: the program did not end within the time limit' };
+    }
+    if (stderr.includes(DIVERGED_MARKER)) {
+      return { ...base, status: 'not-confirmed', reason: 'replay: the run took another path (nondet calls differ from the counterexample)' };
+    }
+    if (options.property === 'unreach-call') {
+      if (run.status === HARNESS_EXIT.reached && stderr.includes(REACHED_MARKER)) {
+        return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): ${options.errorFunction ?? 'reach_error'} was called` };
+      }
+      return { ...base, status: 'not-confirmed', reason: `replay: the error function was not called (exit ${run.status ?? run.signal})` };
+    }
+    const m = OVERFLOW_MESSAGE.exec(stderr);
+    if (m) {
+      return {
+        ...base,
+        status: 'confirmed',
+        overflowAt: { line: Number(m[1]), column: Number(m[2]) },
+        reason: `replay (gcc ${mode} -fsanitize=signed-integer-overflow): ${m[3]!.startsWith('signed') ? 'signed integer overflow' : m[3]} at line ${m[1]}`,
+      };
+    }
+    return { ...base, status: 'not-confirmed', reason: `replay: no signed overflow happened (exit ${run.status ?? run.signal})` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/shared.js';
+import { replayCounterexample, probeGcc, dataModelDependence, harnessSource } from '../../src/replay/index.js';
+
+const fixture = (name: string) => join(repoRoot, 'test', 'fixtures', 'replay', name);
+const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available';
+
+test('replay confirms a reach_error path and rejects a wrong one', { skip: noGcc }, () => {
+  const good = replayCounterexample(
+    fixture('reach.c'),
+    [
+      { function: '__VERIFIER_nondet_int', value: -7n },
+      { function: '__VERIFIER_nondet_uchar', value: 200n },
+    ],
+    { property: 'unreach-call', dataModel: 'ILP32' },
+  );
+  assert.equal(good.status, 'confirmed', good.reason);
+  const wrong = replayCounterexample(
+    fixture('reach.c'),
+    [
+      { function: '__VERIFIER_nondet_int', value: -7n },
+      { function: '__VERIFIER_nondet_uchar', value: 199n },
+    ],
+    { property: 'unreach-call', dataModel: 'ILP32' },
+  );
+  assert.equal(wrong.status, 'not-confirmed');
+  // Values for other functions than those called: the run diverges.
+  const diverged = replayCounterexample(fixture('reach.c'), [{ function: '__VERIFIER_nondet_uint', value: 1n }], {
+    property: 'unreach-call',
+    dataModel: 'LP64',
+  });
+  assert.equal(diverged.status, 'not-confirmed');
+  assert.match(diverged.reason, /another path/);
+});
+
+test('replay detects a signed overflow with its line and column', { skip: noGcc }, () => {
+  const r = replayCounterexample(fixture('overflow.c'), [{ function: '__VERIFIER_nondet_int', value: 2147483647n }], {
+    property: 'no-overflow',
+    dataModel: 'ILP32',
+  });
+  assert.equal(r.status, 'confirmed', r.reason);
+  assert.equal(r.overflowAt?.line, 4);
+  const ok = replayCounterexample(fixture('overflow.c'), [{ function: '__VERIFIER_nondet_int', value: 5n }], {
+    property: 'no-overflow',
+    dataModel: 'ILP32',
+  });
+  assert.equal(ok.status, 'not-confirmed');
+});
+
+test('ILP32 programs using long replay only where -m32 links', { skip: noGcc }, () => {
+  const r = replayCounterexample(fixture('long.c'), [{ function: '__VERIFIER_nondet_long', value: 4294967296n }], {
+    property: 'unreach-call',
+    dataModel: 'ILP32',
+  });
+  if (probeGcc().m32) assert.equal(r.status, 'not-confirmed');
+  else {
+    assert.equal(r.status, 'unavailable');
+    assert.match(r.reason, /'long'/);
+  }
+  const r64 = replayCounterexample(fixture('long.c'), [{ function: '__VERIFIER_nondet_long', value: 4294967296n }], {
+    property: 'unreach-call',
+    dataModel: 'LP64',
+  });
+  assert.equal(r64.status, 'confirmed', r64.reason);
+});
+
+test('data-model dependence ignores comments, strings and long long', () => {
+  assert.equal(dataModelDependence('// long\nint x = sizeof_x; char *s = "long"; long long y;'), undefined);
+  assert.equal(dataModelDependence('unsigned long z;'), 'long');
+  assert.equal(dataModelDependence('int n = sizeof(int);'), 'sizeof');
+  assert.throws(() => harnessSource([], 'bad name'));
+});
