@@ -1,0 +1,136 @@
+// Bounded model checking over IMP with iterative deepening.
+//
+// For bound k = 1, 2, 4, ...: encode the program with every loop unrolled k
+// times (encode.ts), then
+//   1. is an error goal reachable?            yes → FALSE with the trace;
+//   2. is an unwinding (bound) goal reachable? no  → TRUE (the unrolling is complete);
+//   3. otherwise deepen.
+// UNKNOWN when the time budget runs out or the solver gives up. TRUE is only
+// answered when both checks are unsat at the same bound.
+
+import type { SourceLocation } from '../common/location.js';
+import type { ImpProgram, ImpType } from '../ivl/ast.js';
+import { EncodeError, encodeBounded, type AssertRole, type Encoding, type GoalRecord } from './encode.js';
+import { checkSat, type ModelReader } from './z3.js';
+
+export interface BmcOptions {
+  /** Absolute deadline (ms since the epoch, `Date.now()` clock). */
+  readonly deadline: number;
+  readonly assertRole?: (loc: SourceLocation) => AssertRole;
+  readonly entry?: string;
+  /** First bound (default 1) and largest bound tried (default 1 << 20). */
+  readonly startBound?: number;
+  readonly maxBound?: number;
+  /** Inlining depth of recursive IMP procedure calls for bound k (default: k). */
+  readonly callDepth?: (bound: number) => number;
+  readonly log?: (message: string) => void;
+}
+
+/** One havoc executed on the counterexample path, in execution order. */
+export interface TraceHavoc {
+  readonly loc: SourceLocation;
+  readonly target: string;
+  readonly type: ImpType;
+  /** Bit-vectors: unsigned value; int: mathematical value; bool: 0/1. */
+  readonly value: bigint;
+}
+
+/** One `if`/`while` condition evaluated on the path. */
+export interface TraceBranch {
+  readonly loc: SourceLocation;
+  readonly taken: boolean;
+}
+
+export interface Counterexample {
+  /** The violated assert (its loc is the IMP assert's loc). */
+  readonly goal: { readonly loc: SourceLocation; readonly origin: GoalRecord['origin'] };
+  readonly havocs: readonly TraceHavoc[];
+  /** Branch outcomes up to the violation, in execution order. */
+  readonly branches: readonly TraceBranch[];
+}
+
+export type BmcResult =
+  | { readonly verdict: 'false'; readonly bound: number; readonly counterexample: Counterexample }
+  | { readonly verdict: 'true'; readonly bound: number }
+  | { readonly verdict: 'unknown'; readonly bound: number; readonly reason: string };
+
+/** The program to check at bound k: a fixed program, or one built per bound (e.g. lowered with a deeper recursion cut). */
+export type ProgramAtBound = ImpProgram | ((bound: number) => ImpProgram);
+
+function or(flags: readonly string[]): string {
+  if (flags.length === 0) return 'false';
+  if (flags.length === 1) return flags[0]!;
+  return `(or ${flags.join(' ')})`;
+}
+
+function readTrace(enc: Encoding, m: ModelReader): Counterexample {
+  const errors = enc.goals.filter((g) => g.role === 'error');
+  const hit = errors.find((g) => m.bool(g.flag));
+  if (!hit) throw new Error('BMC: the model violates no goal');
+  const havocs: TraceHavoc[] = [];
+  for (const h of enc.havocs) {
+    if (h.order > hit.order || !m.bool(h.guard)) continue;
+    let value: bigint;
+    if (h.type.kind === 'bv') value = m.int(h.value, { kind: 'bv', width: h.type.width });
+    else if (h.type.kind === 'int') value = m.int(h.value, { kind: 'int' });
+    else if (h.type.kind === 'bool') value = m.bool(h.value) ? 1n : 0n;
+    else value = 0n; // maps and reals are not nondet call results; not replayed
+    havocs.push({ loc: h.loc, target: h.target, type: h.type, value });
+  }
+  const branches: TraceBranch[] = [];
+  for (const b of enc.branches) {
+    if (b.order > hit.order || !m.bool(b.guard)) continue;
+    branches.push({ loc: b.loc, taken: m.bool(b.cond) });
+  }
+  return { goal: { loc: hit.loc, origin: hit.origin }, havocs, branches };
+}
+
+/** Runs BMC with iterative deepening until a verdict, the deadline or `maxBound`. */
+export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise<BmcResult> {
+  const log = options.log ?? (() => {});
+  const maxBound = options.maxBound ?? 1 << 20;
+  let bound = Math.max(0, options.startBound ?? 1);
+  let lastReason = 'no bound was tried';
+  for (;;) {
+    if (Date.now() >= options.deadline) return { verdict: 'unknown', bound, reason: `time limit reached (${lastReason})` };
+    const t0 = Date.now();
+    let enc: Encoding;
+    try {
+      const p = typeof program === 'function' ? program(bound) : program;
+      enc = encodeBounded(p, {
+        bound,
+        callDepth: options.callDepth ? options.callDepth(bound) : bound,
+        assertRole: options.assertRole,
+        entry: options.entry,
+      });
+    } catch (e) {
+      if (e instanceof EncodeError) return { verdict: 'unknown', bound, reason: e.message };
+      throw e;
+    }
+    const errorFlags = enc.goals.filter((g) => g.role === 'error').map((g) => g.flag);
+    const boundFlags = enc.goals.filter((g) => g.role === 'bound').map((g) => g.flag);
+    log(`bmc: bound ${bound}: ${enc.size} terms, ${errorFlags.length} error goals, ${boundFlags.length} unwinding goals (encoded in ${Date.now() - t0} ms)`);
+    // No error goal at this bound: still check the unwinding goals (a cut
+    // recursion may hide code with errors).
+    if (errorFlags.length > 0) {
+      const t1 = Date.now();
+      const r = await checkSat(enc.text, or(errorFlags), options.deadline - Date.now(), (m) => readTrace(enc, m));
+      log(`bmc: bound ${bound}: error goals ${r.status} (${Date.now() - t1} ms)`);
+      if (r.status === 'sat') return { verdict: 'false', bound, counterexample: r.value };
+      if (r.status === 'unknown') {
+        return { verdict: 'unknown', bound, reason: Date.now() >= options.deadline ? `time limit reached at bound ${bound}` : `solver: ${r.reason}` };
+      }
+    }
+    if (boundFlags.length === 0) return { verdict: 'true', bound };
+    const t2 = Date.now();
+    const u = await checkSat(enc.text, or(boundFlags), options.deadline - Date.now(), () => undefined);
+    log(`bmc: bound ${bound}: unwinding goals ${u.status} (${Date.now() - t2} ms)`);
+    if (u.status === 'unsat') return { verdict: 'true', bound };
+    if (u.status === 'unknown') {
+      return { verdict: 'unknown', bound, reason: Date.now() >= options.deadline ? `time limit reached at bound ${bound}` : `solver: ${u.reason}` };
+    }
+    lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
+    if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };
+    bound = Math.min(maxBound, bound === 0 ? 1 : bound * 2);
+  }
+}

@@ -1,0 +1,73 @@
+// The solver the BMC engine talks to: Z3 (WebAssembly, `z3-solver`) fed
+// with SMT-LIB 2 text. A small adapter of our own, because the engine only
+// needs "check these assertions, then read constants from the model".
+
+import { init } from 'z3-solver';
+
+type Z3Api = Awaited<ReturnType<typeof init>>;
+type Ctx = ReturnType<Z3Api['Context']>;
+
+let api: Promise<{ ctx: Ctx; z3: Z3Api }> | undefined;
+
+function z3(): Promise<{ ctx: Ctx; z3: Z3Api }> {
+  if (!api) api = init().then((z) => ({ z3: z, ctx: z.Context('tarsier_bmc') as Ctx }));
+  return api;
+}
+
+export type CheckResult<T> =
+  | { status: 'sat'; value: T }
+  | { status: 'unsat' }
+  | { status: 'unknown'; reason: string };
+
+/** Reads values of declared constants from a model. */
+export interface ModelReader {
+  bool(name: string): boolean;
+  /** Bit-vector or integer constant as an unsigned (bit-vector) or mathematical (int) integer. */
+  int(name: string, sort: { kind: 'bv'; width: number } | { kind: 'int' }): bigint;
+}
+
+/**
+ * Checks `declarations` plus `(assert goal)`. `timeoutMs` bounds the call
+ * (Z3's own timeout; the answer is then unknown). On sat, `read` extracts
+ * what the caller needs from the model.
+ */
+export async function checkSat<T>(
+  declarations: string,
+  goal: string,
+  timeoutMs: number,
+  read: (model: ModelReader) => T,
+): Promise<CheckResult<T>> {
+  const { ctx } = await z3();
+  const solver = new ctx.Solver();
+  try {
+    solver.set('timeout', Math.max(1, Math.floor(timeoutMs)));
+    solver.fromString(declarations + `(assert ${goal})\n`);
+    const r = await solver.check();
+    if (r === 'unsat') return { status: 'unsat' };
+    if (r === 'unknown') return { status: 'unknown', reason: solver.reasonUnknown() || 'solver gave up' };
+    const model = solver.model();
+    const reader: ModelReader = {
+      bool(name) {
+        if (name === 'true') return true;
+        if (name === 'false') return false;
+        const v = model.eval(ctx.Bool.const(name), true);
+        return ctx.isTrue(v);
+      },
+      int(name, sort) {
+        if (sort.kind === 'bv') {
+          const v = model.eval(ctx.BitVec.const(name, sort.width), true);
+          if (!ctx.isBitVecVal(v)) throw new Error(`model: no value for ${name}`);
+          return v.value();
+        }
+        const v = model.eval(ctx.Int.const(name), true);
+        if (!ctx.isIntVal(v)) throw new Error(`model: no value for ${name}`);
+        return v.value();
+      },
+    };
+    // Read while the model is alive.
+    return { status: 'sat', value: read(reader) };
+  } finally {
+    // Free the native solver now rather than at garbage collection.
+    (solver as unknown as { release?: () => void }).release?.();
+  }
+}
