@@ -1,0 +1,28 @@
+// SMT: hash-consed terms, SMT-LIB 2 text, and solver back ends.
+import { TarsierError } from '../common/errors.js';
+import { createProcessSolver, findExecutable, processSolverSpec } from './process.js';
+import type { Solver } from './solver.js';
+import { createZ3WasmSolver } from './z3wasm.js';
+
+export * from './terms.js';
+export * from './solver.js';
+export { parseSExprs, sexprToString, type SExpr } from './sexpr.js';
+export { createZ3WasmSolver, shutdownZ3Wasm } from './z3wasm.js';
+export { createProcessSolver, findExecutable, processSolverSpec, type ProcessSolverSpec } from './process.js';
+
+/**
+ * A solver by its command-line name: `z3-wasm` (or `wasm`, the default) for the
+ * embedded WebAssembly Z3; `z3`, `cvc5` or a path for a solver process.
+ * Throws a usage error when the binary cannot be found.
+ */
+export function createSolver(name = 'z3-wasm'): Solver {
+  if (name === 'z3-wasm' || name === 'wasm' || name === 'default') return createZ3WasmSolver();
+  const path = findExecutable(name);
+  if (!path) throw new TarsierError('solver', `solver '${name}' not found (install it, give its path, or use the default z3-wasm)`, undefined, 2);
+  return createProcessSolver(processSolverSpec(path));
+}
+
+/** The solver name the command line accepts for a process back end, if its binary exists here. */
+export function availableProcessSolver(names: readonly string[] = ['z3', 'cvc5']): string | undefined {
+  return names.find((n) => findExecutable(n) !== undefined);
+}

@@ -1,0 +1,135 @@
+// An SMT-LIB 2 solver run as a child process (z3, cvc5 or any binary that
+// reads SMT-LIB on standard input), talking over pipes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { basename, delimiter, isAbsolute, join } from 'node:path';
+import { SmtLibSolver, cvc5Dialect, genericDialect, z3Dialect, type Channel, type ChannelReply, type SmtLibDialect, type Solver } from './solver.js';
+
+const SYNC = 'tarsier-sync';
+
+/** The absolute path of an executable found on PATH (or the path itself when it is one), else undefined. */
+export function findExecutable(name: string): string | undefined {
+  const candidates = name.includes('/') ? [name] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, name));
+  for (const c of candidates) {
+    try {
+      accessSync(c, constants.X_OK);
+      return isAbsolute(c) ? c : join(process.cwd(), c);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export interface ProcessSolverSpec {
+  readonly path: string;
+  readonly args: readonly string[];
+  readonly dialect: SmtLibDialect;
+}
+
+/** How to run a solver binary: z3 and cvc5 are recognised by name; others get SMT-LIB on stdin and no options. */
+export function processSolverSpec(path: string): ProcessSolverSpec {
+  const base = basename(path).toLowerCase();
+  if (base.startsWith('z3')) return { path, args: ['-in', '-smt2'], dialect: z3Dialect };
+  if (base.startsWith('cvc5') || base.startsWith('cvc4')) return { path, args: ['--lang=smt2', '--incremental'], dialect: cvc5Dialect };
+  return { path, args: [], dialect: genericDialect };
+}
+
+class ProcessChannel implements Channel {
+  private proc: ChildProcess | undefined;
+  private stdout = '';
+  private stderr = '';
+  private onData: (() => void) | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly spec: ProcessSolverSpec) {}
+
+  private startProcess(): ChildProcess {
+    const proc = spawn(this.spec.path, [...this.spec.args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.stdout = '';
+    this.stderr = '';
+    proc.stdout!.setEncoding('utf8');
+    proc.stderr!.setEncoding('utf8');
+    proc.stdout!.on('data', (d: string) => {
+      this.stdout += d;
+      this.onData?.();
+    });
+    proc.stderr!.on('data', (d: string) => {
+      this.stderr += d;
+    });
+    proc.stdin!.on('error', () => undefined); // reported through 'exit'
+    const gone = () => {
+      if (this.proc === proc) this.proc = undefined;
+      this.onData?.();
+    };
+    proc.on('exit', gone);
+    proc.on('error', (e) => {
+      this.stderr += e.message;
+      gone();
+    });
+    return proc;
+  }
+
+  exec(build: (fresh: boolean) => string, deadlineMs?: number): Promise<ChannelReply> {
+    const run = async (): Promise<ChannelReply> => {
+      let fresh = false;
+      if (!this.proc) {
+        this.proc = this.startProcess();
+        fresh = true;
+      }
+      const proc = this.proc;
+      this.stdout = '';
+      proc.stdin!.write(build(fresh) + `(echo "${SYNC}")\n`);
+      return new Promise<ChannelReply>((resolve) => {
+        let timer: NodeJS.Timeout | undefined;
+        const finish = (r: ChannelReply) => {
+          this.onData = undefined;
+          if (timer) clearTimeout(timer);
+          resolve(r);
+        };
+        this.onData = () => {
+          const m = new RegExp(`^"?${SYNC}"?\\r?$`, 'm').exec(this.stdout);
+          if (m) {
+            const output = this.stdout.slice(0, m.index);
+            this.stdout = this.stdout.slice(m.index + m[0].length).replace(/^\n/, '');
+            finish({ output });
+          } else if (this.proc !== proc) {
+            finish({ crashed: (this.stderr.trim() || this.stdout.trim() || 'the solver process ended').slice(0, 500) });
+          }
+        };
+        if (deadlineMs !== undefined) {
+          timer = setTimeout(() => {
+            if (this.proc === proc) this.proc = undefined;
+            proc.kill('SIGKILL');
+            finish({ timedOut: true });
+          }, deadlineMs);
+        }
+        this.onData();
+      });
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async dispose(): Promise<void> {
+    const proc = this.proc;
+    this.proc = undefined;
+    if (!proc) return;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        proc.kill('SIGKILL');
+        resolve();
+      }, 1000);
+      proc.once('exit', () => {
+        clearTimeout(t);
+        resolve();
+      });
+      proc.stdin!.end('(exit)\n');
+    });
+  }
+}
+
+export function createProcessSolver(spec: ProcessSolverSpec): Solver {
+  return new SmtLibSolver(`process:${basename(spec.path)}`, new ProcessChannel(spec), spec.dialect);
+}

@@ -1,0 +1,345 @@
+// The solver interface and its SMT-LIB 2 implementation, shared by every
+// back end: a back end only moves text to a solver and back (a Channel).
+import { parseSExprs, sexprToString, unquoteString, type SExpr } from './sexpr.js';
+import { freeConsts, mkConst, mkEq, BoolSort, quoteSymbol, sortToSmt, termToSmt, type Term } from './terms.js';
+
+export type SmtValue =
+  | { readonly kind: 'bool'; readonly value: boolean }
+  | { readonly kind: 'int'; readonly value: bigint }
+  /** num/den in lowest terms, den > 0 */
+  | { readonly kind: 'real'; readonly num: bigint; readonly den: bigint }
+  | { readonly kind: 'bv'; readonly value: bigint; readonly width: number }
+  /** Anything else (arrays), as the solver printed it. */
+  | { readonly kind: 'raw'; readonly text: string };
+
+export type SatStatus = 'sat' | 'unsat' | 'unknown';
+
+export interface CheckSatResult {
+  readonly status: SatStatus;
+  /** Why the answer is unknown (`timeout`, the solver's reason-unknown, a crash). */
+  readonly reason?: string;
+  /** Wall-clock time of the call in milliseconds. */
+  readonly timeMs: number;
+}
+
+export interface Solver {
+  readonly name: string;
+  /** Opens a scope: assertions and declarations after it are dropped by the matching pop. */
+  push(): Promise<void>;
+  pop(n?: number): Promise<void>;
+  assert(t: Term): Promise<void>;
+  /** `check-sat-assuming`: the assumptions hold for this call only. */
+  checkSat(assumptions?: readonly Term[], options?: { timeoutMs?: number }): Promise<CheckSatResult>;
+  /** Values of terms in the model of the last `sat` answer. */
+  getValues(terms: readonly Term[]): Promise<SmtValue[]>;
+  eval(t: Term): Promise<SmtValue>;
+  /** Default timeout (ms) of every later checkSat; 0 means none. */
+  setTimeout(ms: number): void;
+  /** Ends the solver (and its process or worker context). */
+  dispose(): Promise<void>;
+}
+
+/** The result of sending one batch of SMT-LIB commands. */
+export type ChannelReply = { readonly output: string } | { readonly timedOut: true } | { readonly crashed: string };
+
+/**
+ * Moves SMT-LIB text to one solver instance. After a reply other than
+ * `output`, the instance has been discarded and the next `exec` runs on a
+ * fresh one: `build(true)` is then asked for a script that replays the state.
+ */
+export interface Channel {
+  /** `build` is called when the command is about to be sent. */
+  exec(build: (fresh: boolean) => string, deadlineMs?: number): Promise<ChannelReply>;
+  dispose(): Promise<void>;
+}
+
+export interface SmtLibDialect {
+  /** Commands sent first to every fresh instance. */
+  readonly preamble: readonly string[];
+  /** The command that sets a per-check time limit, or undefined. */
+  timeoutOption?(ms: number): string;
+}
+
+export const z3Dialect: SmtLibDialect = {
+  preamble: ['(set-option :produce-models true)'],
+  timeoutOption: (ms) => `(set-option :timeout ${ms})`,
+};
+
+export const cvc5Dialect: SmtLibDialect = {
+  preamble: ['(set-option :produce-models true)', '(set-option :incremental true)', '(set-logic ALL)'],
+  timeoutOption: (ms) => `(set-option :tlimit-per ${ms})`,
+};
+
+export const genericDialect: SmtLibDialect = {
+  preamble: ['(set-option :produce-models true)', '(set-logic ALL)'],
+};
+
+export class SolverError extends Error {}
+
+/** How much longer than the requested time a call may run before its instance is killed. */
+function hardDeadline(ms: number): number {
+  return Math.ceil(ms * 1.25) + 1500;
+}
+
+export class SmtLibSolver implements Solver {
+  /** Commands of each scope level, replayed on a fresh instance. */
+  private readonly levels: string[][] = [[]];
+  private readonly declared: Set<string>[] = [new Set()];
+  private pending: string[] = [];
+  private timeoutMs = 0;
+  private lastTimeoutOption: number | undefined;
+  private disposed = false;
+  private hasModel = false;
+  private assumptionCounter = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly channel: Channel,
+    private readonly dialect: SmtLibDialect,
+  ) {
+  }
+
+  private emit(cmd: string): void {
+    this.levels[this.levels.length - 1].push(cmd);
+    this.pending.push(cmd);
+  }
+
+  private isDeclared(name: string): boolean {
+    return this.declared.some((s) => s.has(name));
+  }
+
+  private declareConsts(t: Term): void {
+    for (const [name, c] of freeConsts(t)) {
+      if (this.isDeclared(name)) continue;
+      this.declared[this.declared.length - 1].add(name);
+      this.emit(`(declare-fun ${quoteSymbol(name)} () ${sortToSmt(c.sort)})`);
+    }
+  }
+
+  async push(): Promise<void> {
+    this.ensureAlive();
+    this.pending.push('(push 1)');
+    this.levels.push([]);
+    this.declared.push(new Set());
+    this.hasModel = false;
+  }
+
+  async pop(n = 1): Promise<void> {
+    this.ensureAlive();
+    if (n > this.levels.length - 1) throw new SolverError(`pop(${n}) without matching push`);
+    for (let k = 0; k < n; k++) {
+      this.levels.pop();
+      this.declared.pop();
+    }
+    this.pending.push(`(pop ${n})`);
+    this.hasModel = false;
+  }
+
+  async assert(t: Term): Promise<void> {
+    this.ensureAlive();
+    if (t.sort.kind !== 'Bool') throw new SolverError('assert of a non-Boolean term');
+    this.declareConsts(t);
+    this.emit(`(assert ${termToSmt(t)})`);
+    this.hasModel = false;
+  }
+
+  setTimeout(ms: number): void {
+    this.timeoutMs = Math.max(0, Math.floor(ms));
+  }
+
+  private ensureAlive(): void {
+    if (this.disposed) throw new SolverError('solver used after dispose');
+  }
+
+  /** The commands to send now: a replay of everything when the instance is fresh. */
+  private takeScript(fresh: boolean): string[] {
+    if (fresh) {
+      this.lastTimeoutOption = undefined;
+      const replay: string[] = [...this.dialect.preamble];
+      this.levels.forEach((cmds, k) => {
+        if (k > 0) replay.push('(push 1)');
+        replay.push(...cmds);
+      });
+      this.pending = [];
+      return replay;
+    }
+    const out = this.pending;
+    this.pending = [];
+    return out;
+  }
+
+  private async run(commands: (fresh: boolean) => string[], timeoutMs?: number): Promise<ChannelReply> {
+    const build = (fresh: boolean) => {
+      const head = this.takeScript(fresh);
+      return [...head, ...commands(fresh)].join('\n') + '\n';
+    };
+    const reply = await this.channel.exec(build, timeoutMs ? hardDeadline(timeoutMs) : undefined);
+    if (!('output' in reply)) {
+      // The instance is gone; what was pending is part of the replay log already.
+      this.hasModel = false;
+    }
+    return reply;
+  }
+
+  async checkSat(assumptions: readonly Term[] = [], options: { timeoutMs?: number } = {}): Promise<CheckSatResult> {
+    this.ensureAlive();
+    const start = Date.now();
+    const lits: string[] = [];
+    for (const a of assumptions) {
+      if (a.op === 'const' || (a.op === 'not' && a.args[0].op === 'const')) {
+        this.declareConsts(a);
+        lits.push(termToSmt(a));
+      } else {
+        // check-sat-assuming takes literals only: name the term.
+        const c = mkConst(`tarsier!assume!${++this.assumptionCounter}`, BoolSort);
+        await this.assert(mkEq(c, a));
+        lits.push(termToSmt(c));
+      }
+    }
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const cmds = (): string[] => {
+      const out: string[] = [];
+      // takeScript has run: lastTimeoutOption is undefined on a fresh instance.
+      if (this.dialect.timeoutOption && timeoutMs !== this.lastTimeoutOption) out.push(this.dialect.timeoutOption(timeoutMs));
+      out.push(lits.length > 0 ? `(check-sat-assuming (${lits.join(' ')}))` : '(check-sat)');
+      return out;
+    };
+    const reply = await this.run(cmds, timeoutMs || undefined);
+    const timeMs = Date.now() - start;
+    if ('timedOut' in reply) return { status: 'unknown', reason: 'timeout', timeMs };
+    if ('crashed' in reply) return { status: 'unknown', reason: `solver failed: ${reply.crashed}`, timeMs };
+    if (this.dialect.timeoutOption) this.lastTimeoutOption = timeoutMs;
+    const answers = responses(reply.output);
+    const last = answers[answers.length - 1];
+    if (last === 'sat') {
+      this.hasModel = true;
+      return { status: 'sat', timeMs };
+    }
+    this.hasModel = false;
+    if (last === 'unsat') return { status: 'unsat', timeMs };
+    if (last === 'unknown') {
+      const info = await this.run(() => ['(get-info :reason-unknown)']);
+      let reason = 'the solver answered unknown';
+      if ('output' in info) {
+        const r = responses(info.output)[0];
+        if (Array.isArray(r) && typeof r[1] === 'string') reason = unquoteString(r[1]);
+      }
+      if (/timeout|canceled|cancelled/i.test(reason)) reason = 'timeout';
+      return { status: 'unknown', reason, timeMs: Date.now() - start };
+    }
+    throw new SolverError(`unexpected solver answer: ${reply.output.trim().slice(0, 200)}`);
+  }
+
+  async getValues(terms: readonly Term[]): Promise<SmtValue[]> {
+    this.ensureAlive();
+    if (terms.length === 0) return [];
+    if (!this.hasModel) throw new SolverError('no model: the last check was not sat');
+    for (const t of terms) this.declareConsts(t);
+    const query = `(get-value (${terms.map((t) => termToSmt(t)).join(' ')}))`;
+    let lost = false;
+    const reply = await this.run((fresh) => {
+      lost = fresh;
+      return fresh ? [] : [query];
+    });
+    if (lost || !('output' in reply)) throw new SolverError('the solver stopped before giving a model');
+    const r = responses(reply.output);
+    const pairs = r[r.length - 1];
+    if (!Array.isArray(pairs) || pairs.length !== terms.length) throw new SolverError(`unexpected get-value answer: ${reply.output.slice(0, 200)}`);
+    return pairs.map((p, k) => parseValue(Array.isArray(p) ? p[1] : p, terms[k]));
+  }
+
+  async eval(t: Term): Promise<SmtValue> {
+    return (await this.getValues([t]))[0];
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.channel.dispose();
+  }
+}
+
+/** The solver's answers, with `success` lines dropped and errors thrown. */
+function responses(output: string): SExpr[] {
+  const all = parseSExprs(output).filter((e) => e !== 'success');
+  for (const e of all) {
+    if (Array.isArray(e) && e[0] === 'error') {
+      throw new SolverError(`solver error: ${unquoteString(typeof e[1] === 'string' ? e[1] : sexprToString(e))}`);
+    }
+  }
+  return all;
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+function parseRational(e: SExpr): { num: bigint; den: bigint } | undefined {
+  if (typeof e === 'string') {
+    const m = /^(\d+)(?:\.(\d+))?$/.exec(e);
+    if (!m) return undefined;
+    const frac = m[2] ?? '';
+    return { num: BigInt(m[1] + frac), den: 10n ** BigInt(frac.length) };
+  }
+  if (e[0] === '-' && e.length === 2) {
+    const r = parseRational(e[1]);
+    return r && { num: -r.num, den: r.den };
+  }
+  if (e[0] === '/' && e.length === 3) {
+    const a = parseRational(e[1]);
+    const b = parseRational(e[2]);
+    return a && b && b.num !== 0n ? { num: a.num * b.den, den: a.den * b.num } : undefined;
+  }
+  return undefined;
+}
+
+export function parseValue(e: SExpr, t: Term): SmtValue {
+  const raw: SmtValue = { kind: 'raw', text: sexprToString(e) };
+  switch (t.sort.kind) {
+    case 'Bool':
+      return e === 'true' || e === 'false' ? { kind: 'bool', value: e === 'true' } : raw;
+    case 'Int': {
+      const r = parseRational(e);
+      return r && r.den === 1n ? { kind: 'int', value: r.num } : raw;
+    }
+    case 'Real': {
+      const r = parseRational(e);
+      if (!r) return raw;
+      let { num, den } = r;
+      if (den < 0n) [num, den] = [-num, -den];
+      const g = gcd(num, den) || 1n;
+      return { kind: 'real', num: num / g, den: den / g };
+    }
+    case 'BitVec': {
+      const width = t.sort.width;
+      if (typeof e === 'string') {
+        if (e.startsWith('#x')) return { kind: 'bv', value: BigInt('0x' + e.slice(2)), width };
+        if (e.startsWith('#b')) return { kind: 'bv', value: BigInt('0b' + e.slice(2)), width };
+      } else if (e[0] === '_' && typeof e[1] === 'string' && e[1].startsWith('bv')) {
+        return { kind: 'bv', value: BigInt(e[1].slice(2)), width };
+      }
+      return raw;
+    }
+    default:
+      return raw;
+  }
+}
+
+/** A readable rendering: `-3`, `1/2`, `true`, `4294967295bv32`. */
+export function formatValue(v: SmtValue): string {
+  switch (v.kind) {
+    case 'bool':
+      return String(v.value);
+    case 'int':
+      return v.value.toString();
+    case 'real':
+      return v.den === 1n ? `${v.num}.0` : `${v.num}/${v.den}`;
+    case 'bv':
+      return `${v.value}bv${v.width}`;
+    case 'raw':
+      return v.text;
+  }
+}

@@ -1,0 +1,247 @@
+// Hash-consed SMT terms: structurally equal terms are the same object, so
+// terms can be compared with `===` and used as Map keys.
+
+export type Sort =
+  | { readonly kind: 'Bool' }
+  | { readonly kind: 'Int' }
+  | { readonly kind: 'Real' }
+  | { readonly kind: 'BitVec'; readonly width: number }
+  | { readonly kind: 'Array'; readonly index: Sort; readonly elem: Sort };
+
+export const BoolSort: Sort = { kind: 'Bool' };
+export const IntSort: Sort = { kind: 'Int' };
+export const RealSort: Sort = { kind: 'Real' };
+const bvSorts = new Map<number, Sort>();
+export function BitVecSort(width: number): Sort {
+  let s = bvSorts.get(width);
+  if (!s) bvSorts.set(width, (s = { kind: 'BitVec', width }));
+  return s;
+}
+const arraySorts = new Map<string, Sort>();
+export function ArraySort(index: Sort, elem: Sort): Sort {
+  const key = `${sortToSmt(index)} ${sortToSmt(elem)}`;
+  let s = arraySorts.get(key);
+  if (!s) arraySorts.set(key, (s = { kind: 'Array', index, elem }));
+  return s;
+}
+
+export function sortToSmt(s: Sort): string {
+  switch (s.kind) {
+    case 'BitVec':
+      return `(_ BitVec ${s.width})`;
+    case 'Array':
+      return `(Array ${sortToSmt(s.index)} ${sortToSmt(s.elem)})`;
+    default:
+      return s.kind;
+  }
+}
+
+export function sortEquals(a: Sort, b: Sort): boolean {
+  return a === b || sortToSmt(a) === sortToSmt(b);
+}
+
+/**
+ * `op` is the SMT-LIB function symbol, or one of the leaf kinds `const`
+ * (a free constant named `name`), `true`, `false`, `int`, `real`, `bv`.
+ * Indexed operators (`extract`, `zero_extend`, `sign_extend`, `int2bv`)
+ * carry their indices.
+ */
+export interface Term {
+  readonly id: number;
+  readonly op: string;
+  readonly args: readonly Term[];
+  readonly sort: Sort;
+  readonly name?: string;
+  readonly value?: bigint;
+  readonly text?: string;
+  readonly indices?: readonly number[];
+}
+
+const table = new Map<string, Term>();
+let nextId = 1;
+
+function mk(op: string, args: readonly Term[], sort: Sort, extra: { name?: string; value?: bigint; text?: string; indices?: readonly number[] } = {}): Term {
+  const key = `${op}|${extra.name ?? ''}|${extra.value ?? ''}|${extra.text ?? ''}|${extra.indices?.join(',') ?? ''}|${sortToSmt(sort)}|${args.map((a) => a.id).join(',')}`;
+  let t = table.get(key);
+  if (!t) {
+    t = { id: nextId++, op, args, sort, ...extra };
+    table.set(key, t);
+  }
+  return t;
+}
+
+// ---- leaves ----
+export const TRUE = mk('true', [], BoolSort);
+export const FALSE = mk('false', [], BoolSort);
+export function mkConst(name: string, sort: Sort): Term {
+  return mk('const', [], sort, { name });
+}
+export function mkBool(b: boolean): Term {
+  return b ? TRUE : FALSE;
+}
+export function mkInt(v: bigint | number): Term {
+  return mk('int', [], IntSort, { value: BigInt(v) });
+}
+/** A decimal real literal, e.g. `1.5` or `-0.25`. */
+export function mkReal(text: string): Term {
+  return mk('real', [], RealSort, { text });
+}
+export function mkBv(v: bigint | number, width: number): Term {
+  const m = 1n << BigInt(width);
+  const value = ((BigInt(v) % m) + m) % m;
+  return mk('bv', [], BitVecSort(width), { value });
+}
+
+function check(cond: boolean, msg: string): void {
+  if (!cond) throw new Error(`ill-sorted term: ${msg}`);
+}
+
+// ---- Boolean ----
+export function mkNot(a: Term): Term {
+  if (a === TRUE) return FALSE;
+  if (a === FALSE) return TRUE;
+  if (a.op === 'not') return a.args[0];
+  return mk('not', [a], BoolSort);
+}
+export function mkAnd(...xs: Term[]): Term {
+  const args: Term[] = [];
+  for (const x of xs) {
+    if (x === FALSE) return FALSE;
+    if (x === TRUE) continue;
+    if (x.op === 'and') args.push(...x.args);
+    else if (!args.includes(x)) args.push(x);
+  }
+  if (args.length === 0) return TRUE;
+  if (args.length === 1) return args[0];
+  return mk('and', args, BoolSort);
+}
+export function mkOr(...xs: Term[]): Term {
+  const args: Term[] = [];
+  for (const x of xs) {
+    if (x === TRUE) return TRUE;
+    if (x === FALSE) continue;
+    if (x.op === 'or') args.push(...x.args);
+    else if (!args.includes(x)) args.push(x);
+  }
+  if (args.length === 0) return FALSE;
+  if (args.length === 1) return args[0];
+  return mk('or', args, BoolSort);
+}
+export function mkImplies(a: Term, b: Term): Term {
+  if (a === TRUE) return b;
+  if (a === FALSE || b === TRUE) return TRUE;
+  return mk('=>', [a, b], BoolSort);
+}
+export function mkEq(a: Term, b: Term): Term {
+  check(sortEquals(a.sort, b.sort), `= on ${sortToSmt(a.sort)} and ${sortToSmt(b.sort)}`);
+  if (a === b) return TRUE;
+  return mk('=', [a, b], BoolSort);
+}
+export function mkIte(c: Term, a: Term, b: Term): Term {
+  check(sortEquals(a.sort, b.sort), 'ite branches');
+  if (c === TRUE || a === b) return a;
+  if (c === FALSE) return b;
+  return mk('ite', [c, a, b], a.sort);
+}
+
+// ---- generic application (arithmetic, bit-vectors, arrays) ----
+const BOOL_RESULT = new Set(['<', '<=', '>', '>=', 'bvult', 'bvule', 'bvugt', 'bvuge', 'bvslt', 'bvsle', 'bvsgt', 'bvsge', 'distinct']);
+
+/** Applies an SMT-LIB function whose result sort is that of its first argument (or Bool for predicates). */
+export function mkApp(op: string, ...args: Term[]): Term {
+  check(args.length > 0, op);
+  if (BOOL_RESULT.has(op)) return mk(op, args, BoolSort);
+  if (op === 'to_real') return mk(op, args, RealSort);
+  if (op === 'to_int' || op === 'bv2nat') return mk(op, args, IntSort);
+  if (op === 'concat') {
+    const w = args.reduce((s, a) => s + (a.sort as { width: number }).width, 0);
+    return mk(op, args, BitVecSort(w));
+  }
+  return mk(op, args, args[0].sort);
+}
+
+export function mkSelect(arr: Term, index: Term): Term {
+  check(arr.sort.kind === 'Array', 'select on a non-array');
+  return mk('select', [arr, index], (arr.sort as { elem: Sort }).elem);
+}
+export function mkStore(arr: Term, index: Term, value: Term): Term {
+  check(arr.sort.kind === 'Array', 'store on a non-array');
+  return mk('store', [arr, index, value], arr.sort);
+}
+export function mkExtract(hi: number, lo: number, a: Term): Term {
+  return mk('extract', [a], BitVecSort(hi - lo + 1), { indices: [hi, lo] });
+}
+export function mkZeroExtend(by: number, a: Term): Term {
+  if (by === 0) return a;
+  return mk('zero_extend', [a], BitVecSort((a.sort as { width: number }).width + by), { indices: [by] });
+}
+export function mkSignExtend(by: number, a: Term): Term {
+  if (by === 0) return a;
+  return mk('sign_extend', [a], BitVecSort((a.sort as { width: number }).width + by), { indices: [by] });
+}
+export function mkInt2Bv(width: number, a: Term): Term {
+  return mk('int2bv', [a], BitVecSort(width), { indices: [width] });
+}
+
+// ---- SMT-LIB text ----
+const RESERVED = new Set(['par', 'NUMERAL', 'DECIMAL', 'STRING', '_', '!', 'as', 'let', 'exists', 'forall', 'match', 'true', 'false', 'not', 'and', 'or', 'ite']);
+
+export function quoteSymbol(name: string): string {
+  if (/^[A-Za-z~!@$%^&*_+=<>.?/-][A-Za-z0-9~!@$%^&*_+=<>.?/-]*$/.test(name) && !RESERVED.has(name)) return name;
+  return `|${name.replace(/[|\\]/g, '_')}|`;
+}
+
+function intToSmt(v: bigint): string {
+  return v < 0n ? `(- ${-v})` : v.toString();
+}
+
+function realToSmt(text: string): string {
+  return text.startsWith('-') ? `(- ${text.slice(1)})` : text;
+}
+
+export function termToSmt(t: Term, memo: Map<Term, string> = new Map()): string {
+  const hit = memo.get(t);
+  if (hit !== undefined) return hit;
+  let s: string;
+  switch (t.op) {
+    case 'const':
+      s = quoteSymbol(t.name!);
+      break;
+    case 'true':
+    case 'false':
+      s = t.op;
+      break;
+    case 'int':
+      s = intToSmt(t.value!);
+      break;
+    case 'real':
+      s = realToSmt(t.text!);
+      break;
+    case 'bv': {
+      const w = (t.sort as { width: number }).width;
+      s = w % 4 === 0 ? `#x${t.value!.toString(16).padStart(w / 4, '0')}` : `#b${t.value!.toString(2).padStart(w, '0')}`;
+      break;
+    }
+    default: {
+      const args = t.args.map((a) => termToSmt(a, memo)).join(' ');
+      const head = t.indices ? `(_ ${t.op} ${t.indices.join(' ')})` : t.op;
+      s = `(${head} ${args})`;
+    }
+  }
+  memo.set(t, s);
+  return s;
+}
+
+/** The free constants of a term, in first-occurrence order. */
+export function freeConsts(t: Term, out: Map<string, Term> = new Map(), seen: Set<Term> = new Set()): Map<string, Term> {
+  const stack = [t];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (seen.has(x)) continue;
+    seen.add(x);
+    if (x.op === 'const') {
+      if (!out.has(x.name!)) out.set(x.name!, x);
+    } else for (let i = x.args.length - 1; i >= 0; i--) stack.push(x.args[i]);
+  }
+  return out;
+}
