@@ -1,0 +1,410 @@
+// One IMP procedure to passive (SSA) form as SMT terms: a list of definitions
+// to assert, and one goal per assert / call precondition / postcondition /
+// invariant check. Calls are modular; loops with invariants are cut; a loop
+// without invariants is cut with the invariant `true` and recorded as an
+// abstraction, so goals whose failure needs it are not reported as failed.
+import type { SourceLocation } from '../common/location.js';
+import type { Expr, ImpProgram, Procedure, Stmt } from '../ivl/ast.js';
+import { findProcedure } from '../ivl/ast.js';
+import { printExpr } from '../ivl/printer.js';
+import { BoolSort, FALSE, TRUE, mkAnd, mkConst, mkEq, mkIte, mkNot, mkOr, type Term } from '../smt/terms.js';
+import { sortOf, translateExpr, type TranslateEnv } from './translate.js';
+
+export type GoalKind = 'assert' | 'precondition' | 'postcondition' | 'invariant-entry' | 'invariant-preserved';
+
+export interface EncodedGoal {
+  readonly id: number;
+  readonly kind: GoalKind;
+  /** Where the goal is written (the assert, the call, the ensures/invariant expression). */
+  readonly loc: SourceLocation;
+  /** For calls: the precondition that must hold. */
+  readonly clauseLoc?: SourceLocation;
+  /** Readable condition, e.g. `x > 0`. */
+  readonly text: string;
+  /** A Boolean constant, defined to be true exactly when the goal is violated. */
+  readonly violation: Term;
+  /** How many trace steps precede the goal (its counterexample shows these). */
+  readonly traceLength: number;
+}
+
+/** A point of the path where variables got new values (for counterexamples). */
+export interface TraceStep {
+  readonly loc: SourceLocation;
+  /** `assign`, `havoc`, `call`, `loop-head` (an arbitrary iteration). */
+  readonly what: 'assign' | 'havoc' | 'call' | 'loop-head';
+  /** True when the step is on the executed path. */
+  readonly reached: Term;
+  readonly updates: readonly { readonly name: string; readonly value: Term }[];
+}
+
+/** A loop replaced by its invariants (or by `true` when it has none). */
+export interface LoopAbstraction {
+  readonly loc: SourceLocation;
+  readonly hasInvariants: boolean;
+  /** True when the path reaches the loop head. */
+  readonly reached: Term;
+}
+
+export interface ProcedureEncoding {
+  readonly proc: string;
+  /** Definitions of the passive form; assert all of them (they are always satisfiable together). */
+  readonly assertions: readonly Term[];
+  readonly goals: readonly EncodedGoal[];
+  /** Values of every variable at entry (parameters, globals, returns, locals). */
+  readonly entry: ReadonlyMap<string, Term>;
+  /** The globals and parameters, in declaration order (what a counterexample starts from). */
+  readonly inputs: readonly string[];
+  /** The path condition and the variables' terms at the end of the body. */
+  readonly exit: { readonly reached: Term; readonly env: ReadonlyMap<string, Term> };
+  readonly loops: readonly LoopAbstraction[];
+  readonly trace: readonly TraceStep[];
+}
+
+export interface EncodeOptions {
+  /** Encode this body instead of the procedure's own (e.g. an unrolled one). */
+  readonly body?: readonly Stmt[];
+  /** Check the ensures clauses at the end (default true). */
+  readonly checkPostconditions?: boolean;
+  /** Assume the requires clauses at the start (default true). */
+  readonly assumePreconditions?: boolean;
+  /** Prefix of every SMT name (to keep several encodings in one solver apart). */
+  readonly prefix?: string;
+  /** What a `while` becomes: cut with its invariants (default), or an error (for callers that promise loop-free code). */
+  readonly loops?: 'cut' | 'error';
+}
+
+interface State {
+  env: Map<string, Term>;
+  pc: Term;
+}
+
+/** Globals each procedure may modify, directly or through calls (a procedure without a body modifies none). */
+export function modifiedGlobals(program: ImpProgram): Map<string, Set<string>> {
+  const globals = new Set(program.globals.map((g) => g.name));
+  const direct = new Map<string, Set<string>>();
+  const calls = new Map<string, Set<string>>();
+  for (const p of program.procedures) {
+    const mods = new Set<string>();
+    const callees = new Set<string>();
+    const walk = (ss: readonly Stmt[]) => {
+      for (const s of ss) {
+        switch (s.kind) {
+          case 'assign':
+          case 'havoc':
+            if (globals.has(s.target)) mods.add(s.target);
+            break;
+          case 'call':
+            s.targets.forEach((t) => globals.has(t) && mods.add(t));
+            callees.add(s.proc);
+            break;
+          case 'if':
+            walk(s.then);
+            walk(s.else);
+            break;
+          case 'while':
+          case 'block':
+            walk(s.body);
+            break;
+          default:
+            break;
+        }
+      }
+    };
+    if (p.body) walk(p.body);
+    direct.set(p.name, mods);
+    calls.set(p.name, callees);
+  }
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const [p, callees] of calls) {
+      const mine = direct.get(p)!;
+      for (const c of callees) {
+        for (const g of direct.get(c) ?? []) {
+          if (!mine.has(g)) {
+            mine.add(g);
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+  return direct;
+}
+
+/** Variables a statement list may change (loop targets), calls' modified globals included. */
+export function assignedVars(ss: readonly Stmt[], mods: ReadonlyMap<string, ReadonlySet<string>>, out: Set<string> = new Set()): Set<string> {
+  for (const s of ss) {
+    switch (s.kind) {
+      case 'assign':
+      case 'havoc':
+        out.add(s.target);
+        break;
+      case 'call':
+        s.targets.forEach((t) => out.add(t));
+        for (const g of mods.get(s.proc) ?? []) out.add(g);
+        break;
+      case 'if':
+        assignedVars(s.then, mods, out);
+        assignedVars(s.else, mods, out);
+        break;
+      case 'while':
+      case 'block':
+        assignedVars(s.body, mods, out);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+export class LoopInEncodingError extends Error {}
+
+export function encodeProcedure(program: ImpProgram, procOrName: Procedure | string, options: EncodeOptions = {}): ProcedureEncoding {
+  const proc = typeof procOrName === 'string' ? findProcedure(program, procOrName) : procOrName;
+  if (!proc) throw new Error(`no procedure '${String(procOrName)}'`);
+  return new Encoder(program, proc, options).run();
+}
+
+class Encoder {
+  private readonly assertions: Term[] = [];
+  private readonly goals: EncodedGoal[] = [];
+  private readonly loops: LoopAbstraction[] = [];
+  private readonly trace: TraceStep[] = [];
+  private readonly counters = new Map<string, number>();
+  private readonly types = new Map<string, Term>();
+  private readonly mods: Map<string, Set<string>>;
+  private readonly prefix: string;
+  private entry = new Map<string, Term>();
+
+  constructor(
+    private readonly program: ImpProgram,
+    private readonly proc: Procedure,
+    private readonly options: EncodeOptions,
+  ) {
+    this.mods = modifiedGlobals(program);
+    this.prefix = options.prefix ?? '';
+    for (const d of [...program.globals, ...proc.params, ...proc.returns, ...proc.locals]) {
+      // A representative constant per variable, only to know its sort.
+      this.types.set(d.name, mkConst(`${this.prefix}${d.name}`, sortOf(d.type)));
+    }
+  }
+
+  private fresh(name: string): Term {
+    const k = (this.counters.get(name) ?? -1) + 1;
+    this.counters.set(name, k);
+    const sort = this.types.get(name)?.sort;
+    if (!sort) throw new Error(`unknown variable '${name}'`);
+    return mkConst(`${this.prefix}${name}!${k}`, sort);
+  }
+
+  private freshBool(kind: string): Term {
+    const k = (this.counters.get(`#${kind}`) ?? 0) + 1;
+    this.counters.set(`#${kind}`, k);
+    return mkConst(`${this.prefix}tarsier!${kind}!${k}`, BoolSort);
+  }
+
+  /** A Boolean constant equal to t (constants and literals stay as they are). */
+  private name(t: Term, kind = 'pc'): Term {
+    if (t.op === 'const' || t === TRUE || t === FALSE) return t;
+    const c = this.freshBool(kind);
+    this.assertions.push(mkEq(c, t));
+    return c;
+  }
+
+  private tenv(env: ReadonlyMap<string, Term>, old: ReadonlyMap<string, Term>): TranslateEnv {
+    return {
+      lookup: (n) => {
+        const t = env.get(n);
+        if (!t) throw new Error(`unknown variable '${n}'`);
+        return t;
+      },
+      lookupOld: (n) => {
+        const t = old.get(n) ?? env.get(n);
+        if (!t) throw new Error(`unknown variable '${n}'`);
+        return t;
+      },
+    };
+  }
+
+  private tr(e: Expr, st: State): Term {
+    return translateExpr(e, this.tenv(st.env, this.entry));
+  }
+
+  private goal(kind: GoalKind, loc: SourceLocation, pc: Term, cond: Term, text: string, clauseLoc?: SourceLocation): void {
+    const violation = this.freshBool('goal');
+    this.assertions.push(mkEq(violation, mkAnd(pc, mkNot(cond))));
+    this.goals.push({ id: this.goals.length, kind, loc, clauseLoc, text, violation, traceLength: this.trace.length });
+  }
+
+  run(): ProcedureEncoding {
+    const env = new Map<string, Term>();
+    for (const name of this.types.keys()) env.set(name, this.fresh(name));
+    this.entry = new Map(env);
+    let st: State = { env, pc: TRUE };
+    const preEnv = new Map([...env].filter(([n]) => !this.proc.returns.some((d) => d.name === n)));
+    if (this.options.assumePreconditions !== false) {
+      for (const r of this.proc.requires) st.pc = mkAnd(st.pc, translateExpr(r, this.tenv(preEnv, this.entry)));
+      st.pc = this.name(st.pc);
+    }
+    const body = this.options.body ?? this.proc.body ?? [];
+    st = this.stmts(body, st);
+    if (this.options.checkPostconditions !== false) {
+      for (const e of this.proc.ensures) {
+        this.goal('postcondition', e.loc, st.pc, this.tr(e, st), printExpr(e));
+      }
+    }
+    return {
+      proc: this.proc.name,
+      assertions: this.assertions,
+      goals: this.goals,
+      entry: this.entry,
+      inputs: [...this.program.globals, ...this.proc.params].map((d) => d.name),
+      exit: { reached: st.pc, env: st.env },
+      loops: this.loops,
+      trace: this.trace,
+    };
+  }
+
+  private stmts(ss: readonly Stmt[], st: State): State {
+    for (const s of ss) {
+      if (st.pc === FALSE) break;
+      st = this.stmt(s, st);
+    }
+    return st;
+  }
+
+  private set(st: State, name: string, value: Term): void {
+    st.env.set(name, value);
+  }
+
+  private stmt(s: Stmt, st: State): State {
+    switch (s.kind) {
+      case 'skip':
+        return st;
+      case 'assign': {
+        const v = this.tr(s.value, st);
+        const x = v.op === 'const' || v.args.length === 0 ? v : this.fresh(s.target);
+        if (x !== v) this.assertions.push(mkEq(x, v));
+        const env = new Map(st.env);
+        env.set(s.target, x);
+        this.trace.push({ loc: s.loc, what: 'assign', reached: st.pc, updates: [{ name: s.target, value: x }] });
+        return { env, pc: st.pc };
+      }
+      case 'havoc': {
+        const env = new Map(st.env);
+        const x = this.fresh(s.target);
+        env.set(s.target, x);
+        this.trace.push({ loc: s.loc, what: 'havoc', reached: st.pc, updates: [{ name: s.target, value: x }] });
+        return { env, pc: st.pc };
+      }
+      case 'assume':
+        return { env: st.env, pc: this.name(mkAnd(st.pc, this.tr(s.cond, st))) };
+      case 'assert': {
+        const c = this.tr(s.cond, st);
+        this.goal('assert', s.loc, st.pc, c, printExpr(s.cond));
+        return { env: st.env, pc: this.name(mkAnd(st.pc, c)) };
+      }
+      case 'block':
+        return this.stmts(s.body, st);
+      case 'if': {
+        const c = this.name(this.tr(s.cond, st), 'cond');
+        const a = this.stmts(s.then, { env: st.env, pc: this.name(mkAnd(st.pc, c)) });
+        const b = this.stmts(s.else, { env: st.env, pc: this.name(mkAnd(st.pc, mkNot(c))) });
+        return this.merge(c, a, b);
+      }
+      case 'while':
+        return this.loop(s, st);
+      case 'call':
+        return this.call(s, st);
+    }
+  }
+
+  private merge(c: Term, a: State, b: State): State {
+    if (a.pc === FALSE) return b;
+    if (b.pc === FALSE) return a;
+    const env = new Map<string, Term>();
+    for (const [n, va] of a.env) {
+      const vb = b.env.get(n)!;
+      if (va === vb) env.set(n, va);
+      else {
+        const x = this.fresh(n);
+        this.assertions.push(mkEq(x, mkIte(c, va, vb)));
+        env.set(n, x);
+      }
+    }
+    return { env, pc: this.name(mkOr(a.pc, b.pc)) };
+  }
+
+  private loop(s: Extract<Stmt, { kind: 'while' }>, st: State): State {
+    if (this.options.loops === 'error') throw new LoopInEncodingError(`loop at ${s.loc.line}:${s.loc.column} in loop-free encoding`);
+    // Entry: each invariant holds (then it is assumed for the next checks).
+    let pc = st.pc;
+    for (const inv of s.invariants) {
+      const t = this.tr(inv, { env: st.env, pc });
+      this.goal('invariant-entry', inv.loc, pc, t, printExpr(inv));
+      pc = this.name(mkAnd(pc, t));
+    }
+    // An arbitrary iteration: targets get arbitrary values satisfying the invariants.
+    const env = new Map(st.env);
+    const targets = [...assignedVars(s.body, this.mods)].filter((n) => env.has(n)).sort();
+    const updates: { name: string; value: Term }[] = [];
+    for (const n of targets) {
+      const x = this.fresh(n);
+      env.set(n, x);
+      updates.push({ name: n, value: x });
+    }
+    const head: State = { env, pc };
+    const invs = s.invariants.map((inv) => this.tr(inv, head));
+    const headPc = this.name(mkAnd(pc, ...invs));
+    this.trace.push({ loc: s.loc, what: 'loop-head', reached: headPc, updates });
+    this.loops.push({ loc: s.loc, hasInvariants: s.invariants.length > 0, reached: headPc });
+    const c = this.name(this.tr(s.cond, head), 'cond');
+    const end = this.stmts(s.body, { env, pc: this.name(mkAnd(headPc, c)) });
+    if (end.pc !== FALSE) {
+      for (const inv of s.invariants) {
+        this.goal('invariant-preserved', inv.loc, end.pc, this.tr(inv, end), printExpr(inv));
+      }
+    }
+    return { env, pc: this.name(mkAnd(headPc, mkNot(c))) };
+  }
+
+  private call(s: Extract<Stmt, { kind: 'call' }>, st: State): State {
+    const callee = findProcedure(this.program, s.proc);
+    if (!callee) throw new Error(`unknown procedure '${s.proc}'`);
+    const args = s.args.map((a) => this.tr(a, st));
+    // The callee's contract sees its parameters and the globals.
+    const calleeEnv = new Map<string, Term>();
+    for (const g of this.program.globals) calleeEnv.set(g.name, st.env.get(g.name)!);
+    callee.params.forEach((p, k) => calleeEnv.set(p.name, args[k]));
+    let pc = st.pc;
+    for (const r of callee.requires) {
+      const t = translateExpr(r, this.tenv(calleeEnv, calleeEnv));
+      this.goal('precondition', s.loc, pc, t, `${s.proc}: ${printExpr(r)}`, r.loc);
+      pc = this.name(mkAnd(pc, t));
+    }
+    const oldEnv = new Map(calleeEnv);
+    const env = new Map(st.env);
+    const updates: { name: string; value: Term }[] = [];
+    for (const g of [...(this.mods.get(s.proc) ?? [])].sort()) {
+      const x = this.fresh(g);
+      env.set(g, x);
+      calleeEnv.set(g, x);
+      updates.push({ name: g, value: x });
+    }
+    const results: Term[] = [];
+    s.targets.forEach((t, k) => {
+      const x = this.fresh(t);
+      results.push(x);
+      calleeEnv.set(callee.returns[k].name, x);
+    });
+    const post = callee.ensures.map((e) => translateExpr(e, this.tenv(calleeEnv, oldEnv)));
+    s.targets.forEach((t, k) => {
+      env.set(t, results[k]);
+      updates.push({ name: t, value: results[k] });
+    });
+    this.trace.push({ loc: s.loc, what: 'call', reached: pc, updates });
+    return { env, pc: this.name(mkAnd(pc, ...post)) };
+  }
+}
