@@ -1,9 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { describeFailure, type CommandRegistrar } from './command.js';
+import { registerVerify } from './commands/verify.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [];
+const commands: CommandRegistrar[] = [registerVerify];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);

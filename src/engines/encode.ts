@@ -16,8 +16,12 @@
 import type { SourceLocation } from '../common/location.js';
 import type { Expr, ImpProgram, ImpType, Procedure, Stmt } from '../ivl/ast.js';
 
-/** How the engine must treat an `assert` of the program. */
-export type AssertRole = 'error' | 'bound';
+/**
+ * How the engine must treat an `assert` of the program: `error` a violation
+ * (FALSE), `bound` an unwinding assertion (no TRUE while reachable), `assume`
+ * not a claim of the property checked: executions stop where it fails.
+ */
+export type AssertRole = 'error' | 'bound' | 'assume';
 
 export interface EncodeOptions {
   /** Copies of each loop body (k ≥ 0). */
@@ -33,7 +37,7 @@ export interface EncodeOptions {
 export interface GoalRecord {
   /** SMT constant that is true when this goal is violated. */
   readonly flag: string;
-  readonly role: AssertRole;
+  readonly role: Exclude<AssertRole, 'assume'>;
   /** `assert`: an assert of the program; `unwinding`: a loop ran more than the bound; `call-depth`: inlining cut. */
   readonly origin: 'assert' | 'unwinding' | 'call-depth';
   readonly loc: SourceLocation;
@@ -160,7 +164,7 @@ class Encoder {
     for (const e of entry.ensures) this.goal(guard, this.expr(e, env, { old: undefined }), 'error', 'assert', e.loc);
   }
 
-  private goal(guard: string, cond: string, role: AssertRole, origin: GoalRecord['origin'], loc: SourceLocation): string {
+  private goal(guard: string, cond: string, role: Exclude<AssertRole, 'assume'>, origin: GoalRecord['origin'], loc: SourceLocation): string {
     const flag = this.fresh('viol', 'Bool', `(and ${guard} (not ${cond}))`);
     this.goals.push({ flag, role, origin, loc, order: this.order++ });
     return this.guardTerm(`(and ${guard} ${cond})`);
@@ -205,6 +209,7 @@ class Encoder {
         return this.guardTerm(`(and ${guard} ${this.expr(s.cond, env, frame)})`);
       case 'assert': {
         const role = this.opts.assertRole?.(s.loc) ?? 'error';
+        if (role === 'assume') return this.guardTerm(`(and ${guard} ${this.expr(s.cond, env, frame)})`);
         return this.goal(guard, this.expr(s.cond, env, frame), role, 'assert', s.loc);
       }
       case 'if': {

@@ -1,0 +1,153 @@
+// `npm run bench:verify -- --timeout 60 [--jobs 2] [--filter text] [--out results.json]`
+// Runs `tarsier verify` on every (task, property) row of
+// ../shared/bench/sv-benchmarks/MANIFEST.csv as a child process, scores the
+// answers with the competition's table and prints per-directory counts, the
+// score and the CPU time. Every FALSE is also linted and replayed by the
+// verifier itself before it is answered.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { POINTS, parseVerdictString, scoreResult, type PropertyKind, type Verdict } from '../src/task/index.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = join(repoRoot, 'bin', 'tarsier.js');
+
+interface Row {
+  task: string;
+  property: string;
+  subproperty: string;
+  expected: string;
+  directory: string;
+}
+
+function args(): { timeout: number; jobs: number; filter?: string; out?: string; shared: string } {
+  const a = process.argv.slice(2);
+  const get = (name: string) => {
+    const i = a.indexOf(name);
+    return i >= 0 ? a[i + 1] : undefined;
+  };
+  return {
+    timeout: Number(get('--timeout') ?? 60),
+    jobs: Number(get('--jobs') ?? 2),
+    filter: get('--filter'),
+    out: get('--out'),
+    shared: get('--shared') ?? process.env.TARSIER_SHARED ?? resolve(repoRoot, '../shared'),
+  };
+}
+
+function readManifest(dir: string): Row[] {
+  const lines = readFileSync(join(dir, 'MANIFEST.csv'), 'utf8').trim().split('\n');
+  const head = lines[0]!.split(',');
+  const col = (n: string) => head.indexOf(n);
+  return lines.slice(1).map((l) => {
+    const f = l.split(',');
+    return {
+      task: f[col('task_yml')]!,
+      property: f[col('property')]!,
+      subproperty: f[col('subproperty')]!,
+      expected: f[col('expected_verdict')]!,
+      directory: f[col('directory')]!,
+    };
+  });
+}
+
+interface Outcome {
+  row: Row;
+  verdict: Verdict;
+  reason: string;
+  cpu: number;
+  wall: number;
+  points: number;
+  category: string;
+}
+
+function runOne(bench: string, row: Row, timeout: number, tmp: string, index: number): Promise<Outcome> {
+  return new Promise((done) => {
+    const t0 = Date.now();
+    const witness = join(tmp, `w${index}.yml`);
+    const child = spawn(
+      process.execPath,
+      [cli, 'verify', join(bench, row.task), '--property', row.property, '--timeout', String(timeout), '--witness', witness, '--format', 'json'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    // Hard limit: the verifier must end by itself; kill it a little after.
+    const killer = setTimeout(() => child.kill('SIGKILL'), (timeout + 15) * 1000);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      const wall = (Date.now() - t0) / 1000;
+      let verdict: Verdict = { kind: 'unknown' };
+      let reason = '';
+      let cpu = Math.min(wall, timeout);
+      try {
+        const j = JSON.parse(out.trim().split('\n').pop() ?? '');
+        verdict = parseVerdictString(j.verdict) ?? { kind: 'unknown' };
+        reason = j.reason ?? '';
+        if (typeof j.cpuTimeS === 'number') cpu = j.cpuTimeS;
+      } catch {
+        reason = `exit ${code}: ${(err || out).trim().split('\n')[0] ?? ''}`;
+      }
+      const expected = row.expected === 'true' ? { verdict: true } : row.expected === 'false' ? { verdict: false, subproperty: row.subproperty || undefined } : undefined;
+      const s = scoreResult(expected, verdict, { property: row.property as PropertyKind });
+      done({ row, verdict, reason, cpu, wall, points: s.points, category: s.category });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const o = args();
+  const bench = join(o.shared, 'bench', 'sv-benchmarks');
+  if (!existsSync(join(bench, 'MANIFEST.csv'))) {
+    console.error(`bench:verify: ${bench}/MANIFEST.csv not found (set TARSIER_SHARED)`);
+    process.exit(2);
+  }
+  let rows = readManifest(bench);
+  if (o.filter) rows = rows.filter((r) => r.task.includes(o.filter!) || r.property.includes(o.filter!));
+  const tmp = mkdtempSync(join(tmpdir(), 'tarsier-bench-verify-'));
+  const results: Outcome[] = new Array(rows.length);
+  let next = 0;
+  let finished = 0;
+  const worker = async () => {
+    while (next < rows.length) {
+      const i = next++;
+      results[i] = await runOne(bench, rows[i]!, o.timeout, tmp, i);
+      finished++;
+      const r = results[i]!;
+      const v = r.verdict.kind === 'false' ? `false(${r.verdict.property ?? ''})` : r.verdict.kind;
+      process.stderr.write(
+        `[${finished}/${rows.length}] ${r.row.task} ${r.row.property}: ${v} (expected ${r.row.expected}) ${r.category} ${r.cpu.toFixed(1)}s${r.category === 'wrong' ? ' <<< WRONG' : ''}\n`,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, o.jobs) }, worker));
+  rmSync(tmp, { recursive: true, force: true });
+
+  const dirs = [...new Set(results.map((r) => r.row.directory))].sort();
+  const pad = (s: string | number, n: number) => String(s).padStart(n);
+  console.log(`tarsier verify on ${rows.length} (task, property) pairs, timeout ${o.timeout} s, ${o.jobs} jobs`);
+  console.log(`${'directory'.padEnd(24)} ${pad('tasks', 5)} ${pad('TRUE✓', 6)} ${pad('FALSE✓', 6)} ${pad('unkn', 5)} ${pad('wrong', 5)} ${pad('score', 6)} ${pad('cpu s', 8)}`);
+  const line = (name: string, rs: Outcome[]) => {
+    const ct = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'true').length;
+    const cf = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'false').length;
+    const wr = rs.filter((r) => r.category === 'wrong').length;
+    const un = rs.length - ct - cf - wr;
+    const score = rs.reduce((a, r) => a + r.points, 0);
+    const cpu = rs.reduce((a, r) => a + r.cpu, 0);
+    console.log(`${name.padEnd(24)} ${pad(rs.length, 5)} ${pad(ct, 6)} ${pad(cf, 6)} ${pad(un, 5)} ${pad(wr, 5)} ${pad(score, 6)} ${pad(cpu.toFixed(1), 8)}`);
+  };
+  for (const d of dirs) line(d, results.filter((r) => r.row.directory === d));
+  line('TOTAL', results);
+  const correctCpu = results.filter((r) => r.category === 'correct').reduce((a, r) => a + r.cpu, 0);
+  console.log(`score ${results.reduce((a, r) => a + r.points, 0)} (+${POINTS.correctTrue} correct TRUE, +${POINTS.correctFalse} correct FALSE, ${POINTS.incorrectFalse} wrong FALSE, ${POINTS.incorrectTrue} wrong TRUE); CPU time of correct results ${correctCpu.toFixed(1)} s`);
+  const wrong = results.filter((r) => r.category === 'wrong');
+  for (const w of wrong) console.log(`WRONG: ${w.row.task} ${w.row.property}: ${JSON.stringify(w.verdict)} expected ${w.row.expected}: ${w.reason}`);
+  if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 1));
+}
+
+await main();

@@ -1,0 +1,83 @@
+import { Option } from 'commander';
+import { usageError } from '../../common/errors.js';
+import { formatResultLine } from '../../task/index.js';
+import { verify } from '../../verify/index.js';
+import type { CommandRegistrar } from '../command.js';
+
+interface VerifyFlags {
+  property?: string;
+  prop?: string;
+  dataModel?: 'ILP32' | 'LP64';
+  timeout: string;
+  witness: string;
+  format: 'text' | 'json';
+  verbose?: boolean;
+}
+
+export const registerVerify: CommandRegistrar = (program, run) => {
+  program
+    .command('verify')
+    .description('verify a task (TASK.yml) or a C program with a property file; prints the verdict last')
+    .argument('<input>', 'task-definition file (.yml) or C program (.c/.i)')
+    .option('--property <name>', 'with a task file: the property to check (e.g. unreach-call)')
+    .option('--prop <file>', 'with a program: the property file (.prp)')
+    .addOption(new Option('--data-model <model>', 'data model of the program').choices(['ILP32', 'LP64']))
+    .option('--timeout <seconds>', 'CPU-time limit in seconds', '900')
+    .option('--witness <path>', 'where to write the violation witness', 'witness.yml')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--verbose', 'tell what each engine did and how long it took')
+    .action(
+      run(async (input: string, flags: VerifyFlags) => {
+        const timeoutS = Number(flags.timeout);
+        if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw usageError(`--timeout needs a positive number of seconds, not '${flags.timeout}'`);
+        const log = flags.verbose ? (m: string) => process.stderr.write(m + '\n') : undefined;
+        // Hard stop: whatever happens (a long solver call), answer UNKNOWN in time.
+        const giveUp = () => {
+          const reason = 'time limit reached';
+          if (flags.format === 'json') process.stdout.write(JSON.stringify({ verdict: 'unknown', result: 'UNKNOWN', reason }) + '\n');
+          else process.stdout.write(`${reason}\nVerification result: UNKNOWN\n`);
+          process.exit(0);
+        };
+        const limitMs = Math.max(100, timeoutS * 1000 - 300);
+        const watchdog = setTimeout(giveUp, limitMs);
+        watchdog.unref();
+        // The limit is CPU time: solver threads may use more CPU than wall time passes.
+        const cpuWatch = setInterval(() => {
+          const u = process.cpuUsage();
+          if ((u.user + u.system) / 1000 > limitMs) giveUp();
+        }, 250);
+        cpuWatch.unref();
+        const r = await verify(input, {
+          property: flags.property,
+          prp: flags.prop,
+          dataModel: flags.dataModel,
+          timeoutS,
+          witnessPath: flags.witness,
+          log,
+        });
+        clearTimeout(watchdog);
+        clearInterval(cpuWatch);
+        const line = formatResultLine(r.verdict);
+        if (flags.format === 'json') {
+          process.stdout.write(
+            JSON.stringify({
+              verdict: r.verdict.kind === 'false' ? `false(${r.verdict.property})` : r.verdict.kind,
+              result: line.replace('Verification result: ', ''),
+              property: r.property,
+              reason: r.reason,
+              program: r.program,
+              dataModel: r.dataModel,
+              witness: r.witnessPath ?? null,
+              bound: r.bound ?? null,
+              cpuTimeS: Number(r.cpuTimeS.toFixed(3)),
+              wallTimeS: Number(r.wallTimeS.toFixed(3)),
+            }) + '\n',
+          );
+        } else {
+          if (r.witnessPath) process.stdout.write(`Witness written to ${r.witnessPath}\n`);
+          process.stdout.write(`${r.reason}\n${line}\n`);
+        }
+        return 0;
+      }),
+    );
+};

@@ -1,0 +1,256 @@
+// `verify`: a task (or a program and a property file) in, a verdict out.
+//
+// task/ → c/ (parse) → lower/ (C → IMP) → engines/ (BMC) → replay/ (gcc) →
+// witness/ (violation witness). FALSE is answered only when gcc replays the
+// counterexample and sees the violation; TRUE only when BMC proves the
+// unrolling complete; everything else is UNKNOWN with the reason.
+
+import { basename, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { TarsierError, usageError } from '../common/errors.js';
+import type { SourceLocation } from '../common/location.js';
+import { formatLocation } from '../common/location.js';
+import { bmc, EncodeError, type AssertRole } from '../engines/index.js';
+import type { ImpProgram, Stmt } from '../ivl/ast.js';
+import { goalAt, type SourceMap } from '../lower/source-map.js';
+import { replayCounterexample, type ReplayResult } from '../replay/index.js';
+import {
+  readPropertyFile,
+  readTaskFile,
+  type DataModel,
+  type Property,
+  type PropertyKind,
+  type Verdict,
+} from '../task/index.js';
+import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
+import { loadFrontend, lowerC, parseC, lintViolationWitness } from './frontend.js';
+import { buildViolationWitness, nondetSteps, replayValues } from './witness.js';
+
+export const TOOL_NAME = 'tarsier';
+
+export interface VerifyOptions {
+  /** With a task file: the property to check (default: unreach-call or no-overflow if the task has it, else its first). */
+  readonly property?: string;
+  /** With a bare program: the property file. */
+  readonly prp?: string;
+  /** With a bare program: the data model (default ILP32). Overrides the task's. */
+  readonly dataModel?: DataModel;
+  /** CPU-time budget in seconds (default 900). */
+  readonly timeoutS?: number;
+  /** Where to write the violation witness (default `witness.yml`); `null`: do not write. */
+  readonly witnessPath?: string | null;
+  /** Pins the witness's creation time (tests, reproducible output). */
+  readonly creationTime?: string;
+  readonly toolVersion?: string;
+  readonly log?: (message: string) => void;
+}
+
+export interface VerifyResult {
+  readonly verdict: Verdict;
+  /** One line: why this verdict. */
+  readonly reason: string;
+  readonly property: PropertyKind;
+  readonly program: string;
+  readonly dataModel: DataModel;
+  /** The witness written for a FALSE answer. */
+  readonly witnessPath?: string;
+  readonly bound?: number;
+  readonly replay?: ReplayResult;
+  /** CPU seconds used by this process during the call. */
+  readonly cpuTimeS: number;
+  readonly wallTimeS: number;
+}
+
+interface Resolved {
+  program: string;
+  /** The program's name as the task lists it (witness `file_name`, `input_files`). */
+  programAsWritten: string;
+  property: Property;
+  dataModel: DataModel;
+}
+
+const MAX_PROGRAM_SIZE = 400_000;
+
+/** Number of statements of a program (a size measure). */
+function programSize(p: ImpProgram): number {
+  let n = 0;
+  const walk = (ss: readonly Stmt[]): void => {
+    for (const s of ss) {
+      n++;
+      if (s.kind === 'if') { walk(s.then); walk(s.else); }
+      else if (s.kind === 'while' || s.kind === 'block') walk(s.body);
+    }
+  };
+  for (const q of p.procedures) walk(q.body ?? []);
+  return n;
+}
+
+const SUPPORTED: readonly PropertyKind[] = ['unreach-call', 'no-overflow'];
+
+function resolveInput(input: string, options: VerifyOptions): Resolved {
+  if (/\.ya?ml$/i.test(input)) {
+    if (options.prp) throw usageError('--prop is for a program file; a task file names its own properties (use --property)');
+    const task = readTaskFile(input, { skipUnusableProperties: true });
+    if (task.inputFiles.length !== 1) {
+      throw new TarsierError('task', `the task has ${task.inputFiles.length} input files; only one program file is supported`, { file: task.file }, 1);
+    }
+    if (task.properties.length === 0) throw new TarsierError('task', 'the task lists no verification property', { file: task.file });
+    let chosen = task.properties[0]!;
+    if (options.property) {
+      const p = task.properties.find((x) => x.property === options.property);
+      if (!p) {
+        throw usageError(`the task has no property '${options.property}' (it has: ${task.properties.map((x) => x.property).join(', ')})`);
+      }
+      chosen = p;
+    } else {
+      chosen = task.properties.find((x) => SUPPORTED.includes(x.property)) ?? chosen;
+    }
+    return {
+      program: task.inputFiles[0]!,
+      programAsWritten: task.inputFilesAsWritten[0]!,
+      property: chosen.details,
+      dataModel: options.dataModel ?? task.dataModel,
+    };
+  }
+  if (!options.prp) throw usageError(`a program file needs a property file (--prop P.prp), or give a task file (.yml)`);
+  if (options.property) throw usageError('--property selects a property of a task file; with a program use --prop P.prp');
+  const property = readPropertyFile(options.prp);
+  return { program: resolve(input), programAsWritten: basename(input), property, dataModel: options.dataModel ?? 'ILP32' };
+}
+
+function cpuSeconds(start: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(start);
+  return (u.user + u.system) / 1e6;
+}
+
+/** Verifies one property of one program. Throws TarsierError for bad input (missing file, unparsable program, usage). */
+export async function verify(input: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+  const cpu0 = process.cpuUsage();
+  const wall0 = Date.now();
+  const log = options.log ?? (() => {});
+  const timeoutS = options.timeoutS ?? 900;
+  if (!(timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');
+  const r = resolveInput(input, options);
+  const kind = r.property.kind;
+  const done = (verdict: Verdict, reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
+    verdict,
+    reason,
+    property: kind,
+    program: r.program,
+    dataModel: r.dataModel,
+    cpuTimeS: cpuSeconds(cpu0),
+    wallTimeS: (Date.now() - wall0) / 1000,
+    ...extra,
+  });
+  const unknown = (reason: string, extra: Partial<VerifyResult> = {}) => done({ kind: 'unknown', reason }, reason, extra);
+
+  // Parse first: an unparsable program is an input error whatever the property.
+  await loadFrontend();
+  const c = parseC(r.program, r.dataModel);
+  if (kind !== 'unreach-call' && kind !== 'no-overflow') return unknown(`property ${kind} is not supported yet`);
+  if (kind === 'unreach-call' && r.property.errorFunction !== 'reach_error' && r.property.errorFunction !== '__VERIFIER_error') {
+    return unknown(`unreach-call of '${r.property.errorFunction}' is not supported (only reach_error and __VERIFIER_error)`);
+  }
+  if (r.property.entryFunction !== 'main') return unknown(`entry function '${r.property.entryFunction}' is not supported (only main)`);
+
+  // Keep a reserve for replay and the witness; the rest goes to BMC.
+  const reserveMs = Math.min(15000, Math.max(500, timeoutS * 1000 * 0.1));
+  const deadline = wall0 + timeoutS * 1000 - reserveMs;
+
+  const lowerAt = (depth: number) => lowerC(c, { property: kind, dataModel: r.dataModel, recursionDepth: depth });
+  const first = lowerAt(1);
+  if (first.unsupported) {
+    const u = first.unsupported;
+    return unknown(`unsupported: ${u.construct} at ${formatLocation(u.loc)}`);
+  }
+  // Lowerings per bound share the source map's keys (C locations); keep the last one.
+  let sourceMap: SourceMap = first.sourceMap;
+  const programs = new Map<number, ImpProgram>([[1, first.imp]]);
+  const sizes = new Map<number, number>([[1, programSize(first.imp)]]);
+  const programAt = (bound: number): ImpProgram => {
+    let p = programs.get(bound);
+    if (!p) {
+      // Recursion inlined deeper grows the program, maybe exponentially:
+      // extrapolate from the last two depths and stop before it explodes.
+      const known = [...sizes.keys()].sort((a, b) => a - b);
+      const last = sizes.get(known[known.length - 1]!)!;
+      const prev = known.length > 1 ? sizes.get(known[known.length - 2]!)! : last;
+      if (last * Math.max(1, last / Math.max(1, prev)) > MAX_PROGRAM_SIZE) {
+        throw new EncodeError(`inlining recursion deeper than ${known[known.length - 1]} makes the program too large`);
+      }
+      const l = lowerAt(bound);
+      if (l.unsupported) throw new EncodeError(`unsupported at recursion depth ${bound}: ${l.unsupported.construct}`);
+      p = l.imp;
+      sizes.set(bound, programSize(p));
+      sourceMap = l.sourceMap;
+      programs.set(bound, p);
+    }
+    return p;
+  };
+  const wanted = kind === 'unreach-call' ? 'reach_error' : 'overflow';
+  const assertRole = (loc: SourceLocation): AssertRole => {
+    const g = goalAt(sourceMap, loc);
+    if (!g) return 'error'; // not made for a goal: treat as a claim; replay guards FALSE
+    if (g.kind === 'recursion') return 'bound';
+    // A goal of the other property: the program stops there (reach_error aborts), it is no violation.
+    return g.kind === wanted ? 'error' : 'assume';
+  };
+  const result = await bmc(programAt, {
+    deadline,
+    assertRole,
+    log,
+  });
+  log(`bmc: ${result.verdict} at bound ${result.bound}`);
+  if (result.verdict === 'unknown') return unknown(result.reason, { bound: result.bound });
+  if (result.verdict === 'true') {
+    return done({ kind: 'true' }, `no violation, and no execution exceeds the unrolling bound ${result.bound} (BMC, complete unrolling)`, {
+      bound: result.bound,
+    });
+  }
+
+  const cex = result.counterexample;
+  const goal = goalAt(sourceMap, cex.goal.loc);
+  if (!goal || goal.kind !== wanted) {
+    return unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${wanted} goal`, { bound: result.bound });
+  }
+  const steps = nondetSteps(cex, sourceMap);
+  const replay = replayCounterexample(r.program, replayValues(steps), {
+    property: kind,
+    dataModel: r.dataModel,
+    errorFunction: r.property.errorFunction ?? 'reach_error',
+  });
+  log(`replay: ${replay.status}: ${replay.reason}`);
+  if (replay.status !== 'confirmed') {
+    return unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
+  }
+
+  let witnessPath: string | undefined;
+  if (options.witnessPath !== null) {
+    const metadata = makeMetadata({
+      formatVersion: '2.0',
+      producer: { name: TOOL_NAME, version: options.toolVersion ?? '0.1.0', configuration: 'bmc' },
+      task: {
+        inputFiles: [r.programAsWritten],
+        inputFileHashes: { [r.programAsWritten]: sha256OfFile(r.program) },
+        specification: r.property.specification,
+        dataModel: r.dataModel,
+        language: 'C',
+      },
+      creationTime: options.creationTime,
+    });
+    const entry = buildViolationWitness({ steps, goal, fileName: r.programAsWritten, metadata });
+    const text = writeWitness({ format: 'yaml', entries: [entry] });
+    const problems = lintViolationWitness(text, r.program);
+    if (problems.length > 0) {
+      return unknown(`the violation witness does not lint clean: ${problems[0]}`, { bound: result.bound, replay });
+    }
+    witnessPath = resolve(options.witnessPath ?? 'witness.yml');
+    writeFileSync(witnessPath, text);
+  }
+  const where = formatLocation({ ...goal.loc, file: r.programAsWritten });
+  return done(
+    { kind: 'false', property: kind },
+    `${goal.description} at ${where} (BMC bound ${result.bound}, ${steps.length} nondet values; ${replay.reason})`,
+    { bound: result.bound, replay, witnessPath },
+  );
+}

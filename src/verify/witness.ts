@@ -1,0 +1,72 @@
+// Turns a BMC counterexample into a violation witness 2.0
+// (`violation_sequence`): one segment per nondet call on the path, pinning
+// the returned value with a `function_return` waypoint at the call's closing
+// parenthesis, and a final segment with the `target` at the violation.
+
+import type { SourceLocation } from '../common/location.js';
+import type { Counterexample } from '../engines/index.js';
+import { nondetAt, type GoalInfo, type NondetInfo, type SourceMap } from '../lower/source-map.js';
+import type { NondetValue } from '../replay/index.js';
+import type { Location, Metadata, Segment, ViolationSequenceEntry, Waypoint } from '../witness/model.js';
+
+/** One nondet call on the counterexample path with the value it returned (as C reads it). */
+export interface NondetStep {
+  readonly info: NondetInfo;
+  readonly value: bigint;
+}
+
+/** The nondet calls of the path, in order, with their C values. */
+export function nondetSteps(cex: Counterexample, sourceMap: SourceMap): NondetStep[] {
+  const out: NondetStep[] = [];
+  for (const h of cex.havocs) {
+    const info = nondetAt(sourceMap, h.loc);
+    if (!info) continue;
+    let v = h.value;
+    if (info.isBool) v = v === 0n ? 0n : 1n;
+    else if (info.signed) v = BigInt.asIntN(info.width, v);
+    else v = BigInt.asUintN(info.width, v);
+    out.push({ info, value: v });
+  }
+  return out;
+}
+
+export function replayValues(steps: readonly NondetStep[]): NondetValue[] {
+  return steps.map((s) => ({ function: s.info.callee, value: s.value }));
+}
+
+function location(loc: SourceLocation, fileName: string, fn: string): Location {
+  return { file_name: fileName, line: loc.line, column: loc.column, function: fn, columnBase: 1 };
+}
+
+export interface WitnessInput {
+  readonly steps: readonly NondetStep[];
+  readonly goal: GoalInfo;
+  /** The program's name as the witness must spell it (`task.input_files`). */
+  readonly fileName: string;
+  readonly metadata: Metadata;
+}
+
+/** Builds the violation sequence; steps without a known `)` location are left out (the witness is then less guiding, not wrong). */
+export function buildViolationWitness(input: WitnessInput): ViolationSequenceEntry {
+  const segments: Segment[] = [];
+  for (const s of input.steps) {
+    if (!s.info.closeParenLoc) continue;
+    const w: Waypoint = {
+      type: 'function_return',
+      action: 'follow',
+      location: location(s.info.closeParenLoc, input.fileName, s.info.function),
+      constraint: { value: `\\result == ${s.value}`, format: 'acsl_expression' },
+    };
+    segments.push({ waypoints: [w] });
+  }
+  segments.push({
+    waypoints: [
+      {
+        type: 'target',
+        action: 'follow',
+        location: location(input.goal.targetLoc, input.fileName, input.goal.function),
+      },
+    ],
+  });
+  return { entry_type: 'violation_sequence', metadata: input.metadata, content: segments };
+}
