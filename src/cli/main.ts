@@ -1,10 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { describeFailure, type CommandRegistrar } from './command.js';
-import { registerVerify } from './commands/verify.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [registerVerify];
+const commands: CommandRegistrar[] = [];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);

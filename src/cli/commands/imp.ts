@@ -1,0 +1,70 @@
+// `tarsier imp verify FILE.imp`: argument parsing and printing only.
+import type { Command } from 'commander';
+import { usageError } from '../../common/errors.js';
+import { readTextFile } from '../../common/files.js';
+import { parseImp } from '../../ivl/parser.js';
+import { formatCounterexample, verifyImp, type GoalResult } from '../../vc/verify.js';
+import type { CommandRegistrar } from '../command.js';
+
+const KIND_LABEL: Record<GoalResult['kind'], string> = {
+  assert: 'assert',
+  precondition: 'precondition of call',
+  postcondition: 'postcondition',
+  'invariant-entry': 'invariant on entry',
+  'invariant-preserved': 'invariant preserved',
+};
+
+export const registerImp: CommandRegistrar = (program: Command, run) => {
+  const imp = program.command('imp').description('The IMP intermediate verification language');
+  imp
+    .command('verify')
+    .description('Verify the procedures of an IMP program against their contracts, assertions and loop invariants')
+    .argument('<file>', 'IMP program (.imp)')
+    .option('--solver <name>', 'z3-wasm (built in, default), z3, cvc5 or the path of an SMT-LIB 2 solver', 'z3-wasm')
+    .option('--timeout <seconds>', 'time limit of each solver call', '10')
+    .option('--format <format>', 'text or json', 'text')
+    .action(
+      run(async (file: string, opts: { solver: string; timeout: string; format: string }) => {
+        if (opts.format !== 'text' && opts.format !== 'json') throw usageError(`--format must be text or json, not '${opts.format}'`);
+        const seconds = Number(opts.timeout);
+        if (!Number.isFinite(seconds) || seconds <= 0) throw usageError(`--timeout must be a positive number of seconds, not '${opts.timeout}'`);
+        const text = readTextFile(file);
+        const prog = parseImp(text, file);
+        const result = await verifyImp(prog, { solver: opts.solver, timeoutMs: Math.round(seconds * 1000) });
+        if (opts.format === 'json') {
+          const goals = result.goals.map((g) => ({
+            procedure: g.proc,
+            kind: g.kind,
+            line: g.loc.line,
+            column: g.loc.column,
+            condition: g.text,
+            status: g.status,
+            ...(g.reason ? { reason: g.reason } : {}),
+            ...(g.counterexample ? { counterexample: jsonCex(g) } : {}),
+          }));
+          process.stdout.write(JSON.stringify({ file, verdict: result.verdict, goals }, null, 2) + '\n');
+          return 0;
+        }
+        const lines: string[] = [];
+        for (const g of result.goals) {
+          lines.push(`${g.loc.line}:${g.loc.column}: ${g.status} (${KIND_LABEL[g.kind]}: ${g.text})`);
+          if (g.reason) lines.push(`  ${g.status === 'unknown' ? 'reason' : 'note'}: ${g.reason}`);
+          if (g.counterexample) {
+            lines.push('  counterexample:');
+            lines.push(...formatCounterexample(g.counterexample, '    '));
+          }
+        }
+        lines.push(`Verification result: ${result.verdict}`);
+        process.stdout.write(lines.join('\n') + '\n');
+        return 0;
+      }),
+    );
+};
+
+function jsonCex(g: GoalResult) {
+  const cx = g.counterexample!;
+  return {
+    entry: Object.fromEntries(cx.entry.map((v) => [v.name, v.value])),
+    steps: cx.steps.map((s) => ({ line: s.loc.line, column: s.loc.column, step: s.what, values: Object.fromEntries(s.values.map((v) => [v.name, v.value])) })),
+  };
+}
