@@ -25,4 +25,10 @@ export interface LoweredProgram {
   readonly sourceMap: SourceMap;
   /** Set when the program uses something not modelled; `imp` is then not to be verified. */
   readonly unsupported?: Unsupported;
+  /**
+   * Over-approximations made (e.g. a large zero-initialised array whose
+   * elements start arbitrary): a TRUE stays sound, a FALSE may be spurious
+   * and must be confirmed (replay) before it is reported.
+   */
+  readonly approximations?: readonly string[];
 }

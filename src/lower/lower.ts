@@ -1,0 +1,1504 @@
+/**
+ * Lowering of a typed C program to one IMP procedure `main` with exact C
+ * integer semantics on bit-vectors. Calls are inlined; recursion is inlined
+ * to a bound and cut with an assertion of kind `recursion`. See
+ * source-map.ts for how IMP statements are tied back to C, and memory.ts for
+ * the object model.
+ */
+import type {
+  Assign,
+  Binary,
+  BlockItem,
+  Call,
+  CompoundStmt,
+  CProgram,
+  Declaration,
+  Expr as CExpr,
+  FunctionDecl,
+  IncDec,
+  Initializer,
+  InitList,
+  LoopStmt,
+  Stmt as CStmt,
+  SwitchStmt,
+  VarDecl as CVarDecl,
+} from '../c/ast.js';
+import type { CType, DataModel, IntegerKind } from '../c/types.js';
+import { isSignedKind, sameType, typeToString as cTypeToString, unqualified, integerKindName } from '../c/types.js';
+import type { BvWidth, Expr, ImpProgram, ImpType, Stmt, VarDecl } from '../ivl/ast.js';
+import { bvType, boolType } from '../ivl/ast.js';
+import {
+  and,
+  andAll,
+  app,
+  assert,
+  assign,
+  assume,
+  bin,
+  boolLit,
+  bv,
+  eq,
+  havoc,
+  ifs,
+  ite,
+  type L,
+  maxSigned,
+  minSigned,
+  or,
+  orAll,
+  resize,
+  select,
+  store,
+  un,
+  v,
+  whiles,
+} from './imp-build.js';
+import {
+  type Alt,
+  type LValue,
+  type Region,
+  type Root,
+  UnsupportedError,
+  intKindOf,
+  intWidth,
+  leafImpType,
+  leafName,
+  leavesOf,
+  ptrWidth,
+  regionKey,
+  scalarParts,
+  stripArrays,
+  typeAtPath,
+} from './memory.js';
+import { type GoalKind, SourceMapBuilder } from './source-map.js';
+import type { LoweredProgram, LowerOptions } from './types.js';
+
+/** A C rvalue in IMP. */
+type Val =
+  | { readonly k: 'int'; readonly e: Expr; readonly ik: IntegerKind }
+  | { readonly k: 'ptr'; readonly base: Expr; readonly off: Expr; readonly pointee: CType }
+  | { readonly k: 'agg'; readonly lv: LValue }
+  | { readonly k: 'void' };
+
+const VOID: Val = { k: 'void' };
+
+interface Frame {
+  readonly fn: FunctionDecl;
+  readonly label: string;
+  readonly env: Map<number, Root>;
+  retFlag?: string;
+  readonly retRoot?: Root;
+}
+
+interface LoopCtx {
+  /** Flag set by `break` (undefined until a break needs it). */
+  brk?: string;
+  /** Flag set by `continue`; undefined for a switch (continue goes to the enclosing loop). */
+  cont?: string;
+  readonly isSwitch: boolean;
+}
+
+/** Flags a lowered statement may set, and whether it always jumps (the rest of the block is dead). */
+interface Jump {
+  readonly may: ReadonlySet<string>;
+  readonly always: boolean;
+}
+const NOJUMP: Jump = { may: new Set(), always: false };
+
+/** Arrays up to this many elements are zero-filled element by element; bigger ones start havocked. */
+const ZERO_FILL_LIMIT = 256;
+
+const ABORTING = new Set(['abort', 'exit', '_exit', '_Exit', '__assert_fail', '__assert_perror_fail', '__assert', 'assert']);
+
+class Lowerer {
+  private out: Stmt[] = [];
+  private readonly prologue: Stmt[] = [];
+  private readonly decls = new Map<string, ImpType>();
+  private readonly used = new Set<string>();
+  private readonly globals = new Map<number, Root>();
+  private readonly statics = new Map<number, Root>();
+  private readonly frames: Frame[] = [];
+  private readonly loops: LoopCtx[] = [];
+  private readonly instanceCount = new Map<string, number>();
+  private tempCount = 0;
+  readonly regions = new Map<string, Region>();
+  readonly map: SourceMapBuilder;
+  readonly approximations: string[] = [];
+  private stmtLoc: L;
+  private readonly dm: DataModel;
+  private readonly pw: BvWidth;
+  private readonly depth: number;
+
+  constructor(
+    private readonly program: CProgram,
+    private readonly options: LowerOptions,
+    /** Regions found by a first pass: dereferences choose among these. */
+    private readonly knownRegions?: ReadonlyMap<string, Region>,
+  ) {
+    this.dm = options.dataModel;
+    this.pw = ptrWidth(this.dm);
+    this.depth = options.recursionDepth ?? 3;
+    this.map = new SourceMapBuilder(program.file);
+    this.stmtLoc = { file: program.file, line: 1, column: 1, offset: 0 };
+  }
+
+  // ---- names and declarations ------------------------------------------------
+
+  private fresh(base: string): string {
+    let name = base;
+    for (let k = 1; this.used.has(name); k++) name = `${base}'${k}`;
+    this.used.add(name);
+    return name;
+  }
+  private declare(name: string, t: ImpType): void {
+    this.decls.set(name, t);
+  }
+  private temp(t: ImpType, prefix = '$t'): string {
+    const name = this.fresh(`${prefix}${++this.tempCount}`);
+    this.declare(name, t);
+    return name;
+  }
+  private emit(...s: Stmt[]): void {
+    this.out.push(...s);
+  }
+  /** Runs f with a fresh statement buffer and returns the statements it emitted. */
+  private buffer<T>(f: () => T): [Stmt[], T] {
+    const saved = this.out;
+    this.out = [];
+    try {
+      const r = f();
+      return [this.out, r];
+    } finally {
+      this.out = saved;
+    }
+  }
+
+  /** Creates a root object and declares the IMP variables of its leaves. */
+  private makeRoot(name: string, type: CType, loc: L): Root {
+    const root: Root = { name: this.fresh(name), type };
+    for (const leaf of leavesOf(type, loc)) {
+      for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
+        this.declare(leafName(root, leaf.path) + suffix, leafImpType(t, leaf.mapped, this.dm));
+      }
+    }
+    return root;
+  }
+
+  private get frame(): Frame {
+    return this.frames[this.frames.length - 1];
+  }
+  private get fnName(): string {
+    return this.frames.length ? this.frame.fn.name : '';
+  }
+
+  // ---- goals ------------------------------------------------------------------
+
+  private goal(kind: GoalKind, cond: Expr, loc: L, description: string, targetLoc = this.stmtLoc): void {
+    this.map.addGoal({ kind, loc, targetLoc, function: this.fnName, description });
+    this.emit(assert(cond, loc));
+  }
+
+  // ---- entry ------------------------------------------------------------------
+
+  run(): ImpProgram {
+    const main = this.program.functions.find((f) => f.name === 'main' && f.body);
+    if (!main) throw new UnsupportedError('program without a main function', { file: this.program.file, line: 1, column: 1, offset: 0 });
+    const mainLoc = main.definitionLoc ?? main.loc;
+    // Globals: their C initial values (zero without initializer), before main runs.
+    for (const g of this.program.globals) {
+      this.stmtLoc = g.loc;
+      const root = this.makeRoot(g.name, g.type, g.loc);
+      this.globals.set(g.id, root);
+    }
+    for (const g of this.program.globals) {
+      this.stmtLoc = g.loc;
+      const root = this.globals.get(g.id)!;
+      if (g.storage === 'extern' && !g.defined && !g.init) {
+        this.havocObject(root, g.loc);
+      } else {
+        this.initObject(root, g.type, g.init, g.loc, true);
+      }
+    }
+    const globalsInit = this.out;
+    this.out = [];
+    const [body] = this.buffer(() => {
+      const args: Val[] = main.params.map((p) => {
+        const k = intKindOf(p.type);
+        if (k === undefined) throw new UnsupportedError(`main parameter '${p.name}' of type ${cTypeToString(p.type)}`, p.loc);
+        const t = this.temp(bvType(intWidth(k, this.dm, p.loc)));
+        this.emit(havoc(t, p.loc));
+        return { k: 'int', e: v(t, p.loc), ik: k } as Val;
+      });
+      this.inline(main, args, mainLoc, mainLoc);
+    });
+    const locals: VarDecl[] = [...this.decls.entries()].map(([name, type]) => ({ kind: 'var_decl', name, type, loc: mainLoc }));
+    return {
+      kind: 'program',
+      file: this.program.file,
+      globals: [],
+      procedures: [
+        {
+          kind: 'procedure',
+          name: 'main',
+          params: [],
+          returns: [],
+          requires: [],
+          ensures: [],
+          locals,
+          body: [...globalsInit, ...this.prologue, ...body],
+          loc: mainLoc,
+        },
+      ],
+    };
+  }
+
+  // ---- object initialisation ---------------------------------------------------------
+
+  private havocObject(root: Root, loc: L): void {
+    for (const leaf of leavesOf(root.type, loc)) {
+      for (const [suffix] of scalarParts(leaf.type, this.dm, loc)) this.emit(havoc(leafName(root, leaf.path) + suffix, loc));
+    }
+  }
+
+  /** Zero (static storage) or havoc (automatic) every leaf, then apply the initializer. */
+  private initObject(root: Root, type: CType, init: Initializer | undefined, loc: L, isStatic: boolean): void {
+    if (init && init.kind !== 'InitList' && unqualified(type).kind !== 'array') {
+      // A scalar or a struct copied from an expression.
+      const val = this.rv(init);
+      this.store({ type, alts: [{ root, path: [] }] }, val, init.loc);
+      return;
+    }
+    const leaves = leavesOf(type, loc);
+    for (const leaf of leaves) {
+      for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
+        const name = leafName(root, leaf.path) + suffix;
+        const zero = bv(0n, (t as { width: BvWidth }).width, loc);
+        if (!leaf.mapped) {
+          this.emit(isStatic || init ? assign(name, zero, loc) : havoc(name, loc));
+          continue;
+        }
+        this.emit(havoc(name, loc));
+        if (isStatic || init) {
+          if (leaf.count !== undefined && leaf.count <= ZERO_FILL_LIMIT) {
+            let m: Expr = v(name, loc);
+            for (let i = 0; i < leaf.count; i++) m = store(m, bv(BigInt(i), this.pw, loc), zero, loc);
+            this.emit(assign(name, m, loc));
+          } else {
+            this.approximations.push(`${formatLoc(loc)}: the ${leaf.count ?? 'unknown'} zero-initialised elements of '${name}' start arbitrary`);
+          }
+        }
+      }
+    }
+    if (init) this.applyInit({ type, alts: [{ root, path: [] }] }, init);
+  }
+
+  private applyInit(lv: LValue, init: Initializer): void {
+    if (init.kind !== 'InitList') {
+      const t = unqualified(lv.type);
+      if (t.kind === 'array' && init.kind === 'StringLiteral') throw new UnsupportedError('string literal initializer', init.loc);
+      this.store(lv, this.rv(init), init.loc);
+      return;
+    }
+    const t = unqualified(lv.type);
+    for (const item of init.items) {
+      let sub: LValue;
+      if (t.kind === 'array') {
+        sub = this.indexArray(lv, bv(BigInt(item.target), this.pw, init.loc), init.loc);
+      } else if (t.kind === 'record') {
+        const f = t.record.fields?.[item.target];
+        if (!f?.name) throw new UnsupportedError('initializer of an unnamed member', init.loc);
+        sub = this.member(lv, f.name, f.type);
+      } else {
+        // Braces around a scalar initializer.
+        sub = lv;
+      }
+      this.applyInit(sub, item.value);
+    }
+  }
+
+  // ---- functions -------------------------------------------------------------------
+
+  /** Inlines a call of a defined function; returns its result. */
+  private inline(fn: FunctionDecl, args: Val[], loc: L, cutLoc: L): Val {
+    const active = this.frames.filter((f) => f.fn === fn).length;
+    const retType = unqualified(fn.type.returnType);
+    if (active >= this.depth) {
+      // Deeper recursion is cut: an unwinding assertion, then no execution goes on.
+      this.goal('recursion', boolLit(false, cutLoc), cutLoc, `recursion of ${fn.name} deeper than ${this.depth}`, cutLoc);
+      this.emit(assume(boolLit(false, cutLoc), cutLoc));
+      return retType.kind === 'void' ? VOID : this.havocVal(retType, loc);
+    }
+    const n = (this.instanceCount.get(fn.name) ?? 0) + 1;
+    this.instanceCount.set(fn.name, n);
+    const label = n === 1 ? fn.name : `${fn.name}#${n}`;
+    const env = new Map<number, Root>();
+    const retRoot = retType.kind === 'void' ? undefined : this.makeRoot(`$ret@${label}`, retType, loc);
+    const frame: Frame = { fn, label, env, retRoot };
+    fn.params.forEach((p, i) => {
+      const root = this.makeRoot(`${p.name}@${label}`, p.type, p.loc);
+      env.set(p.id, root);
+      if (i < args.length) this.store({ type: p.type, alts: [{ root, path: [] }] }, args[i], loc);
+      else this.havocObject(root, loc);
+    });
+    this.frames.push(frame);
+    const savedLoops = this.loops.splice(0);
+    let body: Stmt[];
+    try {
+      [body] = this.buffer(() => this.lowerBlock(fn.body!.items));
+    } finally {
+      this.frames.pop();
+      this.loops.push(...savedLoops);
+    }
+    if (frame.retFlag) this.emit(assign(frame.retFlag, boolLit(false, loc), loc));
+    this.emit(...body);
+    if (!retRoot) return VOID;
+    return this.readLv({ type: retType, alts: [{ root: retRoot, path: [] }] }, loc);
+  }
+
+  private havocVal(t: CType, loc: L): Val {
+    const root = this.makeRoot('$h', t, loc);
+    this.havocObject(root, loc);
+    return this.readLv({ type: t, alts: [{ root, path: [] }] }, loc);
+  }
+
+  private call(e: Call, discard: boolean): Val {
+    const fn = e.function;
+    if (!fn) throw new UnsupportedError('call through a function pointer', e.loc);
+    const b = fn.builtin;
+    if (b) {
+      switch (b.kind) {
+        case 'reach_error':
+        case 'error': {
+          for (const a of e.args) this.rv(a, true);
+          if (this.options.property === 'unreach-call') {
+            this.goal('reach_error', boolLit(false, e.loc), e.loc, `call of ${fn.name}`, e.loc);
+          }
+          this.emit(assume(boolLit(false, e.loc), e.loc));
+          return VOID;
+        }
+        case 'assume': {
+          if (e.args.length !== 1) throw new UnsupportedError(`${fn.name} with ${e.args.length} arguments`, e.loc);
+          this.emit(assume(this.cond(e.args[0]), e.loc));
+          return VOID;
+        }
+        case 'nondet': {
+          for (const a of e.args) this.rv(a, true);
+          const t = unqualified(b.type);
+          const k = intKindOf(t);
+          if (k === undefined) throw new UnsupportedError(`${fn.name} returning ${cTypeToString(t)}`, e.loc);
+          const w = intWidth(k, this.dm, e.loc);
+          const name = this.temp(bvType(w), '$nd');
+          this.emit(havoc(name, e.loc));
+          if (k === 'bool') this.emit(assume(app('ule', [v(name, e.loc), bv(1n, 8, e.loc)], e.loc), e.loc));
+          this.map.addNondet({
+            loc: e.loc,
+            closeParenLoc: e.rparenLoc,
+            statementLoc: this.stmtLoc,
+            callee: fn.name,
+            function: this.fnName,
+            cType: integerKindName(k),
+            width: w,
+            signed: isSignedKind(k),
+            isBool: k === 'bool',
+            variable: name,
+          });
+          return { k: 'int', e: v(name, e.loc), ik: k };
+        }
+        case 'atomic_begin':
+        case 'atomic_end':
+          // A sequential program runs atomically anyway.
+          return VOID;
+        case 'nondet_memory':
+          throw new UnsupportedError(fn.name, e.loc);
+        case 'assert':
+        case 'atomic_function':
+          break; // defined by the program: inlined below
+      }
+    }
+    if (!fn.body) {
+      if (ABORTING.has(fn.name)) {
+        for (const a of e.args) this.rv(a, true);
+        this.emit(assume(boolLit(false, e.loc), e.loc));
+        return unqualified(fn.type.returnType).kind === 'void' ? VOID : this.havocVal(fn.type.returnType, e.loc);
+      }
+      throw new UnsupportedError(`call of undefined function '${fn.name}'`, e.loc);
+    }
+    if (fn.type.variadic) throw new UnsupportedError(`variadic function '${fn.name}'`, e.loc);
+    const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
+    void discard;
+    return this.inline(fn, args, e.loc, e.rparenLoc);
+  }
+
+  /** Copies a value into temporaries so later side effects cannot change it. */
+  private snapshot(val: Val, loc: L): Val {
+    const simple = (x: Expr) => x.kind === 'bv_lit' || x.kind === 'bool_lit';
+    switch (val.k) {
+      case 'int': {
+        if (simple(val.e)) return val;
+        const t = this.temp(bvType(intWidth(val.ik, this.dm, loc)));
+        this.emit(assign(t, val.e, loc));
+        return { ...val, e: v(t, loc) };
+      }
+      case 'ptr': {
+        const b = simple(val.base) ? val.base : this.tempOf(bvType(32), val.base, loc);
+        const o = simple(val.off) ? val.off : this.tempOf(bvType(this.pw), val.off, loc);
+        return { ...val, base: b, off: o };
+      }
+      case 'agg': {
+        const root = this.makeRoot('$agg', val.lv.type, loc);
+        const lv: LValue = { type: val.lv.type, alts: [{ root, path: [] }] };
+        this.store(lv, val, loc);
+        return { k: 'agg', lv };
+      }
+      default:
+        return val;
+    }
+  }
+  private tempOf(t: ImpType, e: Expr, loc: L): Expr {
+    const name = this.temp(t);
+    this.emit(assign(name, e, loc));
+    return v(name, loc);
+  }
+
+  // ---- statements ---------------------------------------------------------------------
+
+  private lowerBlock(items: readonly BlockItem[]): Jump {
+    const may = new Set<string>();
+    for (let i = 0; i < items.length; i++) {
+      const j = this.lowerItem(items[i]);
+      for (const f of j.may) may.add(f);
+      if (j.always) return { may, always: true };
+      if (j.may.size > 0 && i + 1 < items.length) {
+        const flags = [...j.may];
+        const loc = items[i + 1].loc;
+        const [rest, rj] = this.buffer(() => this.lowerBlock(items.slice(i + 1)));
+        for (const f of rj.may) may.add(f);
+        if (rest.length) this.emit(ifs(un('!', orAll(flags.map((f) => v(f, loc)), loc), loc), rest, [], loc));
+        return { may, always: false };
+      }
+    }
+    return { may, always: false };
+  }
+
+  private lowerItem(s: BlockItem): Jump {
+    if (s.kind === 'DeclStmt') {
+      this.stmtLoc = s.loc;
+      this.lowerDeclaration(s.declaration);
+      return NOJUMP;
+    }
+    return this.lowerStmt(s);
+  }
+
+  private lowerDeclaration(d: Declaration): void {
+    for (const dc of d.declarators) {
+      const decl = dc.decl;
+      if (decl.kind !== 'Var') continue; // typedefs, prototypes
+      if (decl.storage === 'extern') {
+        if (!this.globals.has(decl.id)) throw new UnsupportedError(`block-scope extern '${decl.name}'`, dc.loc);
+        continue;
+      }
+      if (unqualified(decl.type).kind === 'array' && (unqualified(decl.type) as { vla?: boolean }).vla) {
+        throw new UnsupportedError('variable-length array', dc.loc);
+      }
+      if (decl.storage === 'static') {
+        // Initialised once, before main runs.
+        if (this.statics.has(decl.id)) continue;
+        const root = this.makeRoot(`${decl.name}@${this.fnName}.static`, decl.type, dc.loc);
+        this.statics.set(decl.id, root);
+        const [init] = this.buffer(() => this.initObject(root, decl.type, dc.init ?? decl.init, dc.loc, true));
+        this.prologue.push(...init);
+        continue;
+      }
+      const root = this.makeRoot(`${decl.name}@${this.frame.label}`, decl.type, dc.loc);
+      this.frame.env.set(decl.id, root);
+      this.initObject(root, decl.type, dc.init, dc.loc, false);
+    }
+  }
+
+  private lowerStmt(s: CStmt): Jump {
+    switch (s.kind) {
+      case 'Compound':
+        return this.lowerBlock(s.items);
+      case 'ExprStmt':
+        this.stmtLoc = s.loc;
+        this.rv(s.expr, true);
+        return NOJUMP;
+      case 'Null':
+        return NOJUMP;
+      case 'If': {
+        this.stmtLoc = s.loc;
+        const c = this.cond(s.condition);
+        const [th, tj] = this.buffer(() => this.lowerStmt(s.then));
+        const [el, ej] = s.else ? this.buffer(() => this.lowerStmt(s.else!)) : [[], NOJUMP];
+        this.map.addBranch({ loc: s.loc, keyword: 'if', function: this.fnName });
+        this.emit(ifs(c, th, el, s.loc));
+        return { may: new Set([...tj.may, ...ej.may]), always: tj.always && ej.always };
+      }
+      case 'While':
+      case 'DoWhile':
+      case 'For':
+        return this.lowerLoop(s);
+      case 'Switch':
+        return this.lowerSwitch(s);
+      case 'Label':
+        return this.lowerStmt(s.body);
+      case 'Case':
+      case 'Default':
+        throw new UnsupportedError('case label outside the top level of a switch body', s.loc);
+      case 'Goto':
+        throw new UnsupportedError('goto', s.loc);
+      case 'Break': {
+        const ctx = this.loops[this.loops.length - 1];
+        if (!ctx) throw new UnsupportedError('break outside a loop', s.loc);
+        ctx.brk ??= this.temp(boolType, '$brk');
+        this.emit(assign(ctx.brk, boolLit(true, s.loc), s.loc));
+        return { may: new Set([ctx.brk]), always: true };
+      }
+      case 'Continue': {
+        const ctx = [...this.loops].reverse().find((l) => !l.isSwitch);
+        if (!ctx) throw new UnsupportedError('continue outside a loop', s.loc);
+        ctx.cont ??= this.temp(boolType, '$cont');
+        this.emit(assign(ctx.cont, boolLit(true, s.loc), s.loc));
+        return { may: new Set([ctx.cont]), always: true };
+      }
+      case 'Return': {
+        this.stmtLoc = s.loc;
+        const f = this.frame;
+        if (s.value) {
+          const val = this.rv(s.value);
+          if (f.retRoot) this.store({ type: f.fn.type.returnType, alts: [{ root: f.retRoot, path: [] }] }, val, s.loc);
+        }
+        f.retFlag ??= this.temp(boolType, '$ret');
+        this.emit(assign(f.retFlag, boolLit(true, s.loc), s.loc));
+        return { may: new Set([f.retFlag]), always: true };
+      }
+      case 'Asm':
+        throw new UnsupportedError('inline assembler', s.loc);
+    }
+  }
+
+  /**
+   * `while (c) S`, `for (i; c; n) S`, `do S while (c)` become an IMP while
+   * at the C keyword. With a side-effect-free condition and no break/return
+   * in the body: `while (c) { S; n }`; otherwise a condition variable:
+   * `k := c; while (k) { S; if (!jumped) { n; k := c } else { k := false } }`.
+   */
+  private lowerLoop(s: LoopStmt): Jump {
+    const kw = s.keywordLoc;
+    this.map.addLoop({ loc: kw, keyword: s.kind === 'While' ? 'while' : s.kind === 'For' ? 'for' : 'do', function: this.fnName });
+    if (s.kind === 'For' && s.init) {
+      this.stmtLoc = s.loc;
+      if (s.init.kind === 'Declaration') this.lowerDeclaration(s.init);
+      else this.rv(s.init, true);
+    }
+    const condExpr = s.kind === 'For' ? s.condition : s.condition;
+    const condLoc = condExpr?.loc ?? kw;
+    const [condPre, c] = this.buffer(() => {
+      this.stmtLoc = condLoc;
+      return condExpr ? this.cond(condExpr) : boolLit(true, kw);
+    });
+    const ctx: LoopCtx = { isSwitch: false };
+    this.loops.push(ctx);
+    let body: Stmt[];
+    let bj: Jump;
+    let step: Stmt[] = [];
+    try {
+      [body, bj] = this.buffer(() => this.lowerStmt(s.body));
+      if (s.kind === 'For' && s.step) {
+        const st = s.step;
+        [step] = this.buffer(() => {
+          this.stmtLoc = st.loc;
+          this.rv(st, true);
+        });
+      }
+    } finally {
+      this.loops.pop();
+    }
+    const outer = [...bj.may].filter((f) => f !== ctx.brk && f !== ctx.cont);
+    const exitFlags = [...(ctx.brk ? [ctx.brk] : []), ...outer];
+    if (ctx.cont) body = [assign(ctx.cont, boolLit(false, kw), kw), ...body];
+    if (ctx.brk) this.emit(assign(ctx.brk, boolLit(false, kw), kw));
+    const notExited = un('!', orAll(exitFlags.map((f) => v(f, kw)), kw), kw);
+    if (s.kind !== 'DoWhile' && condPre.length === 0 && exitFlags.length === 0) {
+      this.emit(whiles(c, [...body, ...step], kw));
+    } else {
+      const k = this.temp(boolType, '$loop');
+      const next = [...step, ...condPre, assign(k, c, kw)];
+      if (s.kind === 'DoWhile') this.emit(assign(k, boolLit(true, kw), kw));
+      else this.emit(...condPre, assign(k, c, kw));
+      const tail = exitFlags.length ? [ifs(notExited, next, [assign(k, boolLit(false, kw), kw)], kw)] : next;
+      this.emit(whiles(v(k, kw), [...body, ...tail], kw));
+    }
+    // break and continue are consumed here; return flags propagate.
+    return { may: new Set(outer), always: false };
+  }
+
+  /**
+   * A switch whose case labels sit at the top level of its compound body:
+   * `m := false`, then each labelled item runs when `m := m || (x == v)`;
+   * `default` matches when no case value does. `break` sets the switch's flag.
+   */
+  private lowerSwitch(s: SwitchStmt): Jump {
+    this.stmtLoc = s.loc;
+    const x = this.snapshot(this.rv(s.condition), s.condition.loc);
+    if (x.k !== 'int') throw new UnsupportedError('switch on a non-integer', s.loc);
+    if (s.body.kind !== 'Compound') throw new UnsupportedError('switch without a compound body', s.loc);
+    const w = intWidth(x.ik, this.dm, s.loc);
+    const top = new Set<CStmt>();
+    const caseCond = (c: CStmt): Expr => {
+      if (c.kind === 'Case') {
+        const lo = bv(c.value, w, c.loc);
+        if (c.last === undefined) return eq(x.e, lo, c.loc);
+        const sg = isSignedKind(x.ik);
+        return and(app(sg ? 'sle' : 'ule', [lo, x.e], c.loc), app(sg ? 'sle' : 'ule', [x.e, bv(c.last, w, c.loc)], c.loc), c.loc);
+      }
+      return boolLit(false, c.loc);
+    };
+    const anyCase = orAll(s.cases.filter((c) => c.kind === 'Case').map(caseCond), s.loc);
+    // Flatten `case 1: case 2: stmt` chains into label lists per item.
+    const items: Array<{ labels: CStmt[]; stmt: BlockItem }> = [];
+    for (const it of s.body.items) {
+      const labels: CStmt[] = [];
+      let cur: BlockItem = it;
+      while (cur.kind === 'Case' || cur.kind === 'Default') {
+        labels.push(cur);
+        top.add(cur);
+        cur = cur.body;
+      }
+      items.push({ labels, stmt: cur });
+    }
+    for (const c of s.cases) if (!top.has(c)) throw new UnsupportedError('case label nested inside a switch body', c.loc);
+    const m = this.temp(boolType, '$sw');
+    this.emit(assign(m, boolLit(false, s.loc), s.loc));
+    const ctx: LoopCtx = { isSwitch: true };
+    this.loops.push(ctx);
+    const may = new Set<string>();
+    let body: Stmt[];
+    try {
+      [body] = this.buffer(() => {
+        // Each item: update the match flag, then run it guarded by the flag
+        // and by "no break/continue/return yet".
+        const flags: string[] = [];
+        for (const { labels, stmt } of items) {
+          if (labels.length) {
+            const hit = orAll(labels.map((l) => (l.kind === 'Default' ? un('!', anyCase, l.loc) : caseCond(l))), labels[0].loc);
+            this.emit(assign(m, or(v(m, labels[0].loc), hit, labels[0].loc), labels[0].loc));
+          }
+          const [st, j] = this.buffer(() => this.lowerItem(stmt));
+          for (const f of j.may) {
+            may.add(f);
+            if (!flags.includes(f)) flags.push(f);
+          }
+          const loc = stmt.loc;
+          const guard = and(v(m, loc), un('!', orAll(flags.map((f) => v(f, loc)), loc), loc), loc);
+          if (st.length) this.emit(ifs(guard, st, [], loc));
+        }
+      });
+    } finally {
+      this.loops.pop();
+    }
+    // The guard above reads flags set by earlier items; they must start false.
+    for (const f of may) if (f === ctx.brk) this.emit(assign(f, boolLit(false, s.loc), s.loc));
+    this.emit(...body);
+    const outer = [...may].filter((f) => f !== ctx.brk);
+    return { may: new Set(outer), always: false };
+  }
+
+  // ---- lvalues --------------------------------------------------------------------
+
+  private rootOf(d: CVarDecl, loc: L): Root {
+    const r = (this.frames.length ? this.frame.env.get(d.id) : undefined) ?? this.statics.get(d.id) ?? this.globals.get(d.id);
+    if (!r) throw new UnsupportedError(`variable '${d.name}' not in scope`, loc);
+    return r;
+  }
+
+  private lvalue(e: CExpr): LValue {
+    switch (e.kind) {
+      case 'Identifier':
+        if (e.decl.kind !== 'Var') throw new UnsupportedError(`'${e.name}' used as an object`, e.loc);
+        return { type: e.decl.type, alts: [{ root: this.rootOf(e.decl, e.loc), path: [] }] };
+      case 'Unary':
+        if (e.op !== '*') break;
+        return this.deref(this.rv(e.operand), e.type, e.loc);
+      case 'Index': {
+        const base = e.base;
+        if (base.kind === 'ImplicitCast' && base.castKind === 'ArrayToPointer') {
+          const arr = this.lvalue(base.operand);
+          const i = this.index(this.rv(e.index), e.index.loc);
+          return this.indexArray(arr, i, e.loc);
+        }
+        const p = this.rv(base);
+        const i = this.index(this.rv(e.index), e.index.loc);
+        if (p.k !== 'ptr') throw new UnsupportedError('indexing a non-pointer', e.loc);
+        return this.deref({ ...p, off: bin('+', p.off, i, e.loc) }, e.type, e.loc);
+      }
+      case 'Member': {
+        const obj = e.arrow ? this.deref(this.rv(e.object), stripPointer(e.object.type), e.loc) : this.lvalueOrTemp(e.object);
+        if (e.path.length > 1) throw new UnsupportedError('member of an anonymous struct or union', e.loc);
+        return this.member(obj, e.name, e.type);
+      }
+      case 'ImplicitCast':
+        if (e.castKind === 'NoOp') return this.lvalue(e.operand);
+        break;
+      case 'StatementExpr':
+      case 'Call':
+      case 'Assign':
+      case 'Conditional':
+      case 'Comma':
+        return this.lvalueOrTemp(e);
+      default:
+        break;
+    }
+    throw new UnsupportedError(`lvalue of kind ${e.kind}`, e.loc);
+  }
+
+  /** An lvalue, or for a struct rvalue (call result, assignment) the temporary object holding it. */
+  private lvalueOrTemp(e: CExpr): LValue {
+    if (e.kind === 'Identifier' || e.kind === 'Index' || e.kind === 'Member' || (e.kind === 'Unary' && e.op === '*')) return this.lvalue(e);
+    const val = this.rv(e);
+    if (val.k !== 'agg') throw new UnsupportedError('member access on a non-struct value', e.loc);
+    return val.lv;
+  }
+
+  private member(lv: LValue, name: string, type: CType): LValue {
+    return { type, alts: lv.alts.map((a) => ({ ...a, path: [...a.path, name] })) };
+  }
+
+  /** Element i of an array lvalue: the linear index grows by the array's length at each dimension. */
+  private indexArray(arr: LValue, i: Expr, loc: L): LValue {
+    const t = unqualified(arr.type);
+    if (t.kind !== 'array') throw new UnsupportedError('indexing a non-array', loc);
+    return {
+      type: t.element,
+      alts: arr.alts.map((a) => {
+        if (a.index === undefined) return { ...a, index: i };
+        if (t.length === undefined) throw new UnsupportedError('array of unknown length inside an array', loc);
+        return { ...a, index: bin('+', bin('*', a.index, bv(BigInt(t.length), this.pw, loc), loc), i, loc) };
+      }),
+    };
+  }
+
+  /** An integer index converted to pointer width (sign-extended when signed). */
+  private index(val: Val, loc: L): Expr {
+    if (val.k !== 'int') throw new UnsupportedError('non-integer array index', loc);
+    const w = intWidth(val.ik, this.dm, loc);
+    return resize(val.e, w, this.pw, isSignedKind(val.ik), loc);
+  }
+
+  private regionFor(a: Alt, loc: L): Region {
+    const key = regionKey(a.root, a.path);
+    let r = this.regions.get(key);
+    if (!r) {
+      const known = this.knownRegions?.get(key);
+      const { type } = typeAtPath(a.root.type, a.path, loc);
+      r = { id: known?.id ?? this.regions.size + 1, root: a.root, path: a.path, elem: stripArrays(type) };
+      this.regions.set(key, r);
+    }
+    return r;
+  }
+
+  /** `&lv` (or the decay of an array lvalue, with `arrayLength` its length). */
+  private addressOf(lv: LValue, pointee: CType, loc: L, arrayLength?: number): Val {
+    let base: Expr | undefined;
+    let off: Expr | undefined;
+    for (const a of [...lv.alts].reverse()) {
+      const r = this.regionFor(a, loc);
+      let o = a.index ?? bv(0n, this.pw, loc);
+      if (arrayLength !== undefined && a.index !== undefined) o = bin('*', o, bv(BigInt(arrayLength), this.pw, loc), loc);
+      const b = bv(BigInt(r.id), 32, loc);
+      base = base === undefined || !a.guard ? b : ite(a.guard, b, base, loc);
+      off = off === undefined || !a.guard ? o : ite(a.guard, o, off, loc);
+    }
+    if (!base || !off) throw new UnsupportedError('address of nothing', loc);
+    return { k: 'ptr', base, off, pointee };
+  }
+
+  /** `*p`: a case split over the regions whose elements have the pointee type. */
+  private deref(p: Val, type: CType, loc: L): LValue {
+    if (p.k !== 'ptr') throw new UnsupportedError('dereference of a non-pointer', loc);
+    const target = unqualified(type);
+    if (target.kind === 'void' || target.kind === 'function') throw new UnsupportedError(`dereference of ${cTypeToString(target)} *`, loc);
+    if (target.kind === 'array') throw new UnsupportedError('pointer to an array', loc);
+    const cands = [...(this.knownRegions ?? this.regions).values()].filter((r) => sameType(unqualified(r.elem), target));
+    if (cands.length === 0) {
+      if (this.knownRegions) throw new UnsupportedError(`dereference of a pointer that points to no known object of type ${cTypeToString(target)}`, loc);
+      // First pass: regions are still being collected; any shape will do.
+      return { type, alts: [{ root: { name: '$nowhere', type }, path: [] }] };
+    }
+    const guards = cands.map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
+    // A valid program dereferences only valid pointers (the property is not memory safety).
+    this.emit(assume(orAll(guards, loc), loc));
+    return {
+      type,
+      alts: cands.map((r, i) => ({ guard: cands.length > 1 ? guards[i] : undefined, root: r.root, path: r.path, index: p.off })),
+    };
+  }
+
+  // ---- reading and writing lvalues ---------------------------------------------------
+
+  private leafAccess(a: Alt, path: readonly string[], suffix: string, loc: L): { name: string; mapped: boolean; read: Expr; index: Expr } {
+    const full = [...a.path, ...path];
+    const name = leafName(a.root, full) + suffix;
+    const { mapped } = typeAtPath(a.root.type, full, loc);
+    const index = a.index ?? bv(0n, this.pw, loc);
+    return { name, mapped, index, read: mapped ? select(v(name, loc), index, loc) : v(name, loc) };
+  }
+
+  private readLv(lv: LValue, loc: L): Val {
+    const t = unqualified(lv.type);
+    if (t.kind === 'record') return { k: 'agg', lv };
+    if (t.kind === 'array') throw new UnsupportedError('array used as a value', loc);
+    if (lv.alts[0]?.root.name === '$nowhere') return this.dummyVal(t, loc);
+    const pick = (suffix: string): Expr => {
+      let acc: Expr | undefined;
+      for (const a of [...lv.alts].reverse()) {
+        const r = this.leafAccess(a, [], suffix, loc).read;
+        acc = acc === undefined || !a.guard ? r : ite(a.guard, r, acc, loc);
+      }
+      return acc!;
+    };
+    if (t.kind === 'pointer') return { k: 'ptr', base: pick('.base'), off: pick('.off'), pointee: t.pointee };
+    const k = intKindOf(t);
+    if (k === undefined) throw new UnsupportedError(`value of type ${cTypeToString(t)}`, loc);
+    intWidth(k, this.dm, loc);
+    return { k: 'int', e: pick(''), ik: k };
+  }
+
+  private dummyVal(t: CType, loc: L): Val {
+    if (t.kind === 'pointer') return { k: 'ptr', base: bv(0n, 32, loc), off: bv(0n, this.pw, loc), pointee: t.pointee };
+    const k = intKindOf(t);
+    if (k === undefined) throw new UnsupportedError(`value of type ${cTypeToString(t)}`, loc);
+    return { k: 'int', e: bv(0n, intWidth(k, this.dm, loc), loc), ik: k };
+  }
+
+  private writePart(a: Alt, path: readonly string[], suffix: string, value: Expr, loc: L): void {
+    const acc = this.leafAccess(a, path, suffix, loc);
+    const val = a.guard ? ite(a.guard, value, acc.read, loc) : value;
+    this.emit(assign(acc.name, acc.mapped ? store(v(acc.name, loc), acc.index, val, loc) : val, loc));
+  }
+
+  /** Stores a value (already of the lvalue's type, or converted here) into an lvalue. */
+  private store(lv: LValue, val: Val, loc: L): void {
+    if (lv.alts[0]?.root.name === '$nowhere') return;
+    const t = unqualified(lv.type);
+    if (t.kind === 'record') {
+      if (val.k !== 'agg') throw new UnsupportedError('struct assigned from a non-struct', loc);
+      this.copyAggregate(lv, val.lv, loc);
+      return;
+    }
+    if (t.kind === 'array') throw new UnsupportedError('array assignment', loc);
+    const c = this.convert(val, t, loc);
+    // Evaluate the value once even when several places may be written.
+    if (c.k === 'ptr') {
+      const s = lv.alts.length > 1 ? this.snapshot(c, loc) : c;
+      if (s.k !== 'ptr') return;
+      for (const a of lv.alts) {
+        this.writePart(a, [], '.base', s.base, loc);
+        this.writePart(a, [], '.off', s.off, loc);
+      }
+    } else if (c.k === 'int') {
+      const s = lv.alts.length > 1 ? this.snapshot(c, loc) : c;
+      if (s.k !== 'int') return;
+      for (const a of lv.alts) this.writePart(a, [], '', s.e, loc);
+    }
+  }
+
+  private copyAggregate(dst: LValue, src: LValue, loc: L): void {
+    if (src.alts[0]?.root.name === '$nowhere') return;
+    const leaves = leavesOf(dst.type, loc);
+    // Read every source leaf first (the objects may overlap).
+    const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean }> = [];
+    for (const leaf of leaves) {
+      for (const [suffix, it] of scalarParts(leaf.type, this.dm, loc)) {
+        const wholeMap = leaf.mapped;
+        if (wholeMap) {
+          // An array member: copy the whole map when neither side is itself inside an array.
+          const ok = src.alts.length === 1 && dst.alts.length === 1 && !src.alts[0].guard && !dst.alts[0].guard
+            && src.alts[0].index === undefined && dst.alts[0].index === undefined;
+          if (!ok) throw new UnsupportedError('copy of a struct with an array member inside an array or through a pointer', loc);
+          reads.push({ path: leaf.path, suffix, value: v(leafName(src.alts[0].root, [...src.alts[0].path, ...leaf.path]) + suffix, loc), whole: true });
+          continue;
+        }
+        let acc: Expr | undefined;
+        for (const a of [...src.alts].reverse()) {
+          const r = this.leafAccess(a, leaf.path, suffix, loc).read;
+          acc = acc === undefined || !a.guard ? r : ite(a.guard, r, acc, loc);
+        }
+        const tmp = this.tempOf(it, acc!, loc);
+        reads.push({ path: leaf.path, suffix, value: tmp, whole: false });
+      }
+    }
+    for (const r of reads) {
+      if (r.whole) {
+        this.emit(assign(leafName(dst.alts[0].root, [...dst.alts[0].path, ...r.path]) + r.suffix, r.value, loc));
+        continue;
+      }
+      for (const a of dst.alts) this.writePart(a, r.path, r.suffix, r.value, loc);
+    }
+  }
+
+  // ---- conversions -------------------------------------------------------------------
+
+  private convert(val: Val, to: CType, loc: L): Val {
+    const t = unqualified(to);
+    if (t.kind === 'void') return VOID;
+    if (t.kind === 'record') {
+      if (val.k !== 'agg') throw new UnsupportedError('conversion to a struct', loc);
+      return val;
+    }
+    if (t.kind === 'pointer') {
+      if (val.k === 'ptr') {
+        const from = unqualified(val.pointee);
+        const target = unqualified(t.pointee);
+        if (!(from.kind === 'void' || target.kind === 'void' || sameType(from, target) || sameType(stripArrays(from), stripArrays(target)))) {
+          throw new UnsupportedError(`pointer conversion from ${cTypeToString(val.pointee)} * to ${cTypeToString(t.pointee)} *`, loc);
+        }
+        return { ...val, pointee: t.pointee };
+      }
+      if (val.k === 'int' && val.e.kind === 'bv_lit' && val.e.value === 0n) {
+        return { k: 'ptr', base: bv(0n, 32, loc), off: bv(0n, this.pw, loc), pointee: t.pointee };
+      }
+      throw new UnsupportedError('conversion of an integer to a pointer', loc);
+    }
+    const k = intKindOf(t);
+    if (k === undefined) throw new UnsupportedError(`conversion to ${cTypeToString(t)}`, loc);
+    const w = intWidth(k, this.dm, loc);
+    if (val.k === 'ptr') {
+      if (k === 'bool') return { k: 'int', e: ite(un('!', eq(val.base, bv(0n, 32, loc), loc), loc), bv(1n, 8, loc), bv(0n, 8, loc), loc), ik: k };
+      throw new UnsupportedError('conversion of a pointer to an integer', loc);
+    }
+    if (val.k !== 'int') throw new UnsupportedError(`conversion of a ${val.k === 'agg' ? 'struct' : 'void'} value to ${cTypeToString(t)}`, loc);
+    if (k === 'bool') {
+      if (val.ik === 'bool') return val;
+      return { k: 'int', e: this.boolToInt(this.truthy(val, loc), 'bool', loc), ik: 'bool' };
+    }
+    const fw = intWidth(val.ik, this.dm, loc);
+    return { k: 'int', e: resize(val.e, fw, w, isSignedKind(val.ik), loc), ik: k };
+  }
+
+  private boolToInt(c: Expr, k: IntegerKind, loc: L): Expr {
+    const w = intWidth(k, this.dm, loc);
+    // `x != 0` read back as an int is just `ite(...)`.
+    return ite(c, bv(1n, w, loc), bv(0n, w, loc), loc);
+  }
+
+  private truthy(val: Val, loc: L): Expr {
+    if (val.k === 'int') {
+      const e = val.e;
+      // ite(c, 1, 0) != 0  ==>  c
+      if (e.kind === 'ite' && e.then.kind === 'bv_lit' && e.then.value === 1n && e.else.kind === 'bv_lit' && e.else.value === 0n) return e.cond;
+      if (e.kind === 'bv_lit') return boolLit(e.value !== 0n, loc);
+      return un('!', eq(e, bv(0n, intWidth(val.ik, this.dm, loc), loc), loc), loc);
+    }
+    if (val.k === 'ptr') return un('!', eq(val.base, bv(0n, 32, loc), loc), loc);
+    throw new UnsupportedError('condition of non-scalar type', loc);
+  }
+
+  // ---- expressions -----------------------------------------------------------------
+
+  /** An expression as a condition (IMP bool). */
+  private cond(e: CExpr): Expr {
+    if (e.kind === 'Binary') {
+      if (e.op === '&&' || e.op === '||') return this.shortCircuit(e);
+      if (['<', '>', '<=', '>=', '==', '!='].includes(e.op)) return this.compare(e);
+    }
+    if (e.kind === 'Unary' && e.op === '!') return un('!', this.cond(e.operand), e.loc);
+    if (e.kind === 'ImplicitCast' && (e.castKind === 'IntegralToBoolean' || e.castKind === 'PointerToBoolean')) return this.cond(e.operand);
+    return this.truthy(this.rv(e), e.loc);
+  }
+
+  private shortCircuit(e: Binary): Expr {
+    const isAnd = e.op === '&&';
+    const l = this.cond(e.left);
+    const [pre, r] = this.buffer(() => this.cond(e.right));
+    if (pre.length === 0) return isAnd ? and(l, r, e.loc) : or(l, r, e.loc);
+    const t = this.temp(boolType);
+    this.emit(assign(t, l, e.loc));
+    const branch = [...pre, assign(t, r, e.loc)];
+    this.emit(ifs(isAnd ? v(t, e.loc) : un('!', v(t, e.loc), e.loc), branch, [], e.loc));
+    return v(t, e.loc);
+  }
+
+  private compare(e: Binary): Expr {
+    const l = this.rv(e.left);
+    const r = this.rv(e.right);
+    const loc = e.loc;
+    if (l.k === 'ptr' || r.k === 'ptr') {
+      const lp = l.k === 'ptr' ? l : this.convert(l, e.right.type, loc);
+      const rp = r.k === 'ptr' ? r : this.convert(r, e.left.type, loc);
+      if (lp.k !== 'ptr' || rp.k !== 'ptr') throw new UnsupportedError('pointer comparison', loc);
+      const same = and(eq(lp.base, rp.base, loc), eq(lp.off, rp.off, loc), loc);
+      switch (e.op) {
+        case '==': return same;
+        case '!=': return un('!', same, loc);
+        default: {
+          // Relational comparison: both point into the same array (else undefined).
+          const fn = { '<': 'slt', '>': 'sgt', '<=': 'sle', '>=': 'sge' } as const;
+          return app(fn[e.op as '<' | '>' | '<=' | '>='], [lp.off, rp.off], loc);
+        }
+      }
+    }
+    if (l.k !== 'int' || r.k !== 'int') throw new UnsupportedError('comparison of non-scalars', loc);
+    const sg = isSignedKind(l.ik);
+    switch (e.op) {
+      case '==': return eq(l.e, r.e, loc);
+      case '!=': return un('!', eq(l.e, r.e, loc), loc);
+      case '<': return app(sg ? 'slt' : 'ult', [l.e, r.e], loc);
+      case '>': return app(sg ? 'sgt' : 'ugt', [l.e, r.e], loc);
+      case '<=': return app(sg ? 'sle' : 'ule', [l.e, r.e], loc);
+      case '>=': return app(sg ? 'sge' : 'uge', [l.e, r.e], loc);
+    }
+    throw new UnsupportedError(`comparison ${e.op}`, loc);
+  }
+
+  /** An expression's value; `discard` when only its side effects matter. */
+  private rv(e: CExpr, discard = false): Val {
+    switch (e.kind) {
+      case 'IntegerLiteral': {
+        const k = intKindOf(e.type);
+        if (k === undefined) throw new UnsupportedError('integer literal of a non-integer type', e.loc);
+        return { k: 'int', e: bv(e.value, intWidth(k, this.dm, e.loc), e.loc), ik: k };
+      }
+      case 'FloatLiteral':
+        throw new UnsupportedError('floating-point constant', e.loc);
+      case 'StringLiteral':
+        throw new UnsupportedError('string literal', e.loc);
+      case 'Identifier': {
+        const d = e.decl;
+        if (d.kind === 'EnumConstant') {
+          const k = intKindOf(e.type) ?? 'int';
+          return { k: 'int', e: bv(d.value, intWidth(k, this.dm, e.loc), e.loc), ik: k };
+        }
+        if (d.kind === 'Function') throw new UnsupportedError('function used as a value', e.loc);
+        return this.readLv(this.lvalue(e), e.loc);
+      }
+      case 'Unary':
+        return this.unary(e);
+      case 'IncDec':
+        return this.incDec(e, discard);
+      case 'Binary':
+        return this.binary(e);
+      case 'Assign':
+        return this.assignExpr(e, discard);
+      case 'Conditional':
+        return this.conditional(e, discard);
+      case 'Comma':
+        this.rv(e.left, true);
+        return this.rv(e.right, discard);
+      case 'Call':
+        return this.call(e, discard);
+      case 'Member':
+      case 'Index':
+        return this.readLv(this.lvalue(e), e.loc);
+      case 'Cast':
+        if (unqualified(e.type).kind === 'void') {
+          this.rv(e.operand, true);
+          return VOID;
+        }
+        return this.convert(this.rv(e.operand), e.type, e.loc);
+      case 'ImplicitCast':
+        return this.implicitCast(e, discard);
+      case 'SizeOf':
+      case 'OffsetOf': {
+        if (e.value === undefined) throw new UnsupportedError('sizeof of a variable-length array', e.loc);
+        const k = intKindOf(e.type) ?? 'uint';
+        return { k: 'int', e: bv(e.value, intWidth(k, this.dm, e.loc), e.loc), ik: k };
+      }
+      case 'CompoundLiteral':
+        throw new UnsupportedError('compound literal', e.loc);
+      case 'StatementExpr': {
+        const items = e.body.items;
+        const last = items[items.length - 1];
+        if (last && last.kind === 'ExprStmt' && unqualified(e.type).kind !== 'void') {
+          const j = this.lowerBlock(items.slice(0, -1));
+          if (j.may.size) throw new UnsupportedError('jump out of a statement expression', e.loc);
+          this.stmtLoc = last.loc;
+          return this.snapshot(this.rv(last.expr), last.loc);
+        }
+        const j = this.lowerBlock(items);
+        if (j.may.size) throw new UnsupportedError('jump out of a statement expression', e.loc);
+        return VOID;
+      }
+      case 'VaArg':
+        throw new UnsupportedError('va_arg', e.loc);
+      case 'BuiltinCall':
+        return this.builtinCall(e.name, e.args, e.loc);
+    }
+  }
+
+  private builtinCall(name: string, args: readonly CExpr[], loc: L): Val {
+    switch (name) {
+      case '__builtin_expect':
+        if (args.length !== 2) break;
+        {
+          const r = this.rv(args[0]);
+          this.rv(args[1], true);
+          return r;
+        }
+      case '__builtin_abort':
+      case '__builtin_trap':
+      case '__builtin_unreachable':
+        for (const a of args) this.rv(a, true);
+        this.emit(assume(boolLit(false, loc), loc));
+        return VOID;
+      default:
+        break;
+    }
+    throw new UnsupportedError(`built-in '${name}'`, loc);
+  }
+
+  private implicitCast(e: Extract<CExpr, { kind: 'ImplicitCast' }>, discard: boolean): Val {
+    switch (e.castKind) {
+      case 'ArrayToPointer': {
+        const lv = this.lvalue(e.operand);
+        const at = unqualified(lv.type);
+        if (at.kind !== 'array') throw new UnsupportedError('array decay of a non-array', e.loc);
+        if (unqualified(at.element).kind === 'array') throw new UnsupportedError('pointer to an array', e.loc);
+        if (at.length === undefined && lv.alts.some((a) => a.index !== undefined)) throw new UnsupportedError('array of unknown length inside an array', e.loc);
+        return this.addressOf(lv, at.element, e.loc, at.length);
+      }
+      case 'FunctionToPointer':
+        throw new UnsupportedError('function pointer', e.loc);
+      case 'ToVoid':
+        this.rv(e.operand, true);
+        return VOID;
+      case 'NoOp':
+        return this.rv(e.operand, discard);
+      case 'IntegralToFloating':
+      case 'FloatingToIntegral':
+      case 'FloatingToBoolean':
+      case 'FloatingCast':
+        throw new UnsupportedError('floating-point conversion', e.loc);
+      case 'IntegralToPointer':
+      case 'NullToPointer':
+      case 'PointerCast':
+      case 'PointerToBoolean':
+      case 'PointerToIntegral':
+      case 'IntegralCast':
+      case 'IntegralToBoolean':
+        return this.convert(this.rv(e.operand), e.type, e.loc);
+    }
+  }
+
+  private unary(e: Extract<CExpr, { kind: 'Unary' }>): Val {
+    const loc = e.loc;
+    switch (e.op) {
+      case '&': {
+        const op = e.operand;
+        if (op.kind === 'Unary' && op.op === '*') return this.convert(this.rv(op.operand), e.type, loc);
+        const lv = this.lvalue(op);
+        if (unqualified(lv.type).kind === 'array') throw new UnsupportedError('pointer to an array', loc);
+        return this.addressOf(lv, lv.type, loc);
+      }
+      case '*':
+        return this.readLv(this.lvalue(e), loc);
+      case '!':
+        return { k: 'int', e: this.boolToInt(un('!', this.cond(e.operand), loc), intKindOf(e.type) ?? 'int', loc), ik: intKindOf(e.type) ?? 'int' };
+      case '+':
+        return this.rv(e.operand);
+      case '-':
+      case '~': {
+        const x = this.rv(e.operand);
+        if (x.k !== 'int') throw new UnsupportedError(`'${e.op}' on a non-integer`, loc);
+        const w = intWidth(x.ik, this.dm, loc);
+        if (e.op === '-' && isSignedKind(x.ik) && this.options.property === 'no-overflow') {
+          this.goal('overflow', un('!', eq(x.e, bv(minSigned(w), w, loc), loc), loc), loc, `signed overflow in -${integerKindName(x.ik)}`);
+        }
+        return { k: 'int', e: un(e.op, x.e, loc), ik: x.ik };
+      }
+    }
+  }
+
+  /**
+   * Integer arithmetic in the (already converted) operation type `ik`, with
+   * the no-overflow check for signed types and `assume` for the undefined
+   * cases that are not overflow (division by zero, bad shift amounts).
+   */
+  private arith(op: string, a: Expr, b: Expr, ik: IntegerKind, bk: IntegerKind, loc: L): Expr {
+    const w = intWidth(ik, this.dm, loc);
+    const sg = isSignedKind(ik);
+    const checking = this.options.property === 'no-overflow' && sg;
+    const what = `signed overflow in ${integerKindName(ik)} ${op} ${integerKindName(ik)}`;
+    const MIN = bv(minSigned(w), w, loc);
+    const MINUS1 = bv(-1n, w, loc);
+    const ZERO = bv(0n, w, loc);
+    switch (op) {
+      case '+':
+      case '-':
+      case '*': {
+        const r = bin(op, a, b, loc);
+        if (checking) this.goal('overflow', this.noOverflow(op, a, b, w, loc), loc, what);
+        return r;
+      }
+      case '/':
+      case '%': {
+        this.emit(assume(un('!', eq(b, ZERO, loc), loc), loc));
+        if (sg) {
+          const ovf = and(eq(a, MIN, loc), eq(b, MINUS1, loc), loc);
+          if (checking) this.goal('overflow', un('!', ovf, loc), loc, what);
+          // INT_MIN / -1 traps on x86: no execution goes on.
+          else this.emit(assume(un('!', ovf, loc), loc));
+        }
+        return app(op === '/' ? (sg ? 'sdiv' : 'udiv') : sg ? 'srem' : 'urem', [a, b], loc);
+      }
+      case '&':
+      case '|':
+      case '^':
+        return bin(op, a, b, loc);
+      case '<<':
+      case '>>': {
+        // The amount has its own promoted type `bk`; it must be in [0, w).
+        const bw = intWidth(bk, this.dm, loc);
+        const bsg = isSignedKind(bk);
+        this.emit(assume(app(bsg ? 'slt' : 'ult', [b, bv(BigInt(w), bw, loc)], loc), loc));
+        if (bsg) this.emit(assume(app('sge', [b, bv(0n, bw, loc)], loc), loc));
+        const amount = resize(b, bw, w, false, loc);
+        if (op === '>>') return app(sg ? 'ashr' : 'lshr', [a, amount], loc);
+        if (checking) {
+          // E1 << E2 for signed E1: E1 >= 0 and E1 * 2^E2 representable.
+          const ok = and(
+            app('sge', [a, ZERO], loc),
+            eq(app('lshr', [a, bin('-', bv(BigInt(w - 1), w, loc), amount, loc)], loc), ZERO, loc),
+            loc,
+          );
+          this.goal('overflow', ok, loc, `signed overflow in ${integerKindName(ik)} << ${integerKindName(bk)}`);
+        }
+        return bin('<<', a, amount, loc);
+      }
+    }
+    throw new UnsupportedError(`operator ${op}`, loc);
+  }
+
+  /** The mathematical result of a signed + - * fits in w bits. */
+  private noOverflow(op: '+' | '-' | '*', a: Expr, b: Expr, w: BvWidth, loc: L): Expr {
+    if (w <= 32) {
+      const W = (w * 2) as BvWidth;
+      const aa = resize(a, w, W, true, loc);
+      const bb = resize(b, w, W, true, loc);
+      const r = bin(op, aa, bb, loc);
+      return and(app('sge', [r, bv(minSigned(w), W, loc)], loc), app('sle', [r, bv(maxSigned(w), W, loc)], loc), loc);
+    }
+    const ZERO = bv(0n, w, loc);
+    const neg = (x: Expr) => app('slt', [x, ZERO], loc);
+    const r = bin(op, a, b, loc);
+    if (op === '+') return un('!', and(eq(neg(a), neg(b), loc), un('!', eq(neg(r), neg(a), loc), loc), loc), loc);
+    if (op === '-') return un('!', and(un('!', eq(neg(a), neg(b), loc), loc), un('!', eq(neg(r), neg(a), loc), loc), loc), loc);
+    // 64-bit multiplication: the product divided back gives the operand, except MIN = -1 * MIN.
+    const MIN = bv(minSigned(w), w, loc);
+    const MINUS1 = bv(-1n, w, loc);
+    return or(
+      eq(a, ZERO, loc),
+      and(eq(app('sdiv', [r, a], loc), b, loc), un('!', and(eq(a, MINUS1, loc), eq(b, MIN, loc), loc), loc), loc),
+      loc,
+    );
+  }
+
+  private binary(e: Binary): Val {
+    const loc = e.loc;
+    switch (e.op) {
+      case '&&':
+      case '||':
+      case '<':
+      case '>':
+      case '<=':
+      case '>=':
+      case '==':
+      case '!=': {
+        const k = intKindOf(e.type) ?? 'int';
+        return { k: 'int', e: this.boolToInt(this.cond(e), k, loc), ik: k };
+      }
+    }
+    const l = this.rv(e.left);
+    const r = this.rv(e.right);
+    if (l.k === 'ptr' || r.k === 'ptr') return this.pointerArith(e, l, r);
+    if (l.k !== 'int' || r.k !== 'int') throw new UnsupportedError(`operator ${e.op} on non-integers`, loc);
+    const k = intKindOf(e.type);
+    if (k === undefined) throw new UnsupportedError(`operator ${e.op} of type ${cTypeToString(e.type)}`, loc);
+    return { k: 'int', e: this.arith(e.op, l.e, r.e, k, r.ik, loc), ik: k };
+  }
+
+  private pointerArith(e: Binary, l: Val, r: Val): Val {
+    const loc = e.loc;
+    if (l.k === 'ptr' && r.k === 'ptr') {
+      if (e.op !== '-') throw new UnsupportedError(`operator ${e.op} on two pointers`, loc);
+      const k = intKindOf(e.type);
+      if (k === undefined) throw new UnsupportedError('pointer difference', loc);
+      const d = bin('-', l.off, r.off, loc);
+      return { k: 'int', e: resize(d, this.pw, intWidth(k, this.dm, loc), true, loc), ik: k };
+    }
+    const p = (l.k === 'ptr' ? l : r) as Extract<Val, { k: 'ptr' }>;
+    const n = l.k === 'ptr' ? r : l;
+    const i = this.index(n, loc);
+    if (e.op === '+') return { ...p, off: bin('+', p.off, i, loc) };
+    if (e.op === '-' && l.k === 'ptr') return { ...p, off: bin('-', p.off, i, loc) };
+    throw new UnsupportedError(`operator ${e.op} on a pointer`, loc);
+  }
+
+  private assignExpr(e: Assign, discard: boolean): Val {
+    const loc = e.loc;
+    if (e.op === '=') {
+      const val = this.rv(e.value);
+      const lv = this.lvalue(e.target);
+      const s = discard ? val : this.snapshot(this.convert(val, lv.type, loc), loc);
+      this.store(lv, s, loc);
+      return discard ? VOID : unqualified(lv.type).kind === 'record' ? { k: 'agg', lv } : s;
+    }
+    // Compound assignment: lv = (T)((CT)lv op (CT)value).
+    const op = e.op.slice(0, -1);
+    const val = this.rv(e.value);
+    const lv = this.lvalue(e.target);
+    const ct = e.computationType ?? e.target.type;
+    const old = this.readLv(lv, loc);
+    let result: Val;
+    if (old.k === 'ptr') {
+      if (op !== '+' && op !== '-') throw new UnsupportedError(`${e.op} on a pointer`, loc);
+      const i = this.index(val, loc);
+      result = { ...old, off: bin(op as '+' | '-', old.off, i, loc) };
+    } else {
+      const a = this.convert(old, ct, loc);
+      const shift = op === '<<' || op === '>>';
+      const b = shift ? val : this.convert(val, ct, loc);
+      if (a.k !== 'int' || b.k !== 'int') throw new UnsupportedError(`${e.op} on non-integers`, loc);
+      result = { k: 'int', e: this.arith(op, a.e, b.e, a.ik, b.ik, loc), ik: a.ik };
+    }
+    const conv = this.convert(result, lv.type, loc);
+    const s = discard ? conv : this.snapshot(conv, loc);
+    this.store(lv, s, loc);
+    return discard ? VOID : s;
+  }
+
+  private incDec(e: IncDec, discard: boolean): Val {
+    const loc = e.loc;
+    const lv = this.lvalue(e.operand);
+    const old0 = this.readLv(lv, loc);
+    const old = discard || e.prefix ? old0 : this.snapshot(old0, loc);
+    const op = e.op === '++' ? '+' : '-';
+    let next: Val;
+    if (old.k === 'ptr') {
+      next = { ...old, off: bin(op, old.off, bv(1n, this.pw, loc), loc) };
+    } else if (old.k === 'int') {
+      // The operand is promoted (C11 6.5.3.1: E += 1), then converted back.
+      const pk = promote(old.ik, this.dm);
+      const a = this.convert(old, { kind: 'integer', name: pk }, loc);
+      if (a.k !== 'int') throw new UnsupportedError('++/--', loc);
+      const one = bv(1n, intWidth(pk, this.dm, loc), loc);
+      next = this.convert({ k: 'int', e: this.arith(op, a.e, one, pk, pk, loc), ik: pk }, lv.type, loc);
+    } else {
+      throw new UnsupportedError('++/-- on a non-scalar', loc);
+    }
+    const s = discard || !e.prefix ? next : this.snapshot(next, loc);
+    this.store(lv, s, loc);
+    if (discard) return VOID;
+    return e.prefix ? s : old;
+  }
+
+  private conditional(e: Extract<CExpr, { kind: 'Conditional' }>, discard: boolean): Val {
+    const loc = e.questionLoc;
+    this.map.addBranch({ loc, keyword: '?', function: this.fnName });
+    const type = unqualified(e.type);
+    if (e.then === undefined) {
+      // GNU a ?: b — a is evaluated once.
+      const a = this.snapshot(this.rv(e.condition), e.condition.loc);
+      const c = this.truthy(a, loc);
+      const [pre, b] = this.buffer(() => this.rv(e.else));
+      return this.merge(c, [], this.convert(a, type, loc), pre, this.convert(b, type, loc), type, loc, discard);
+    }
+    const c = this.cond(e.condition);
+    const [preA, a] = this.buffer(() => this.rv(e.then!, discard));
+    const [preB, b] = this.buffer(() => this.rv(e.else, discard));
+    if (type.kind === 'void' || discard) {
+      this.emit(ifs(c, preA, preB, loc));
+      return VOID;
+    }
+    return this.merge(c, preA, this.convert(a, type, loc), preB, this.convert(b, type, loc), type, loc, false);
+  }
+
+  private merge(c: Expr, preA: Stmt[], a: Val, preB: Stmt[], b: Val, type: CType, loc: L, discard: boolean): Val {
+    if (discard) {
+      if (preA.length || preB.length) this.emit(ifs(c, preA, preB, loc));
+      return VOID;
+    }
+    if (a.k === 'int' && b.k === 'int') {
+      if (!preA.length && !preB.length) return { k: 'int', e: ite(c, a.e, b.e, loc), ik: a.ik };
+      const t = this.temp(bvType(intWidth(a.ik, this.dm, loc)));
+      this.emit(ifs(c, [...preA, assign(t, a.e, loc)], [...preB, assign(t, b.e, loc)], loc));
+      return { k: 'int', e: v(t, loc), ik: a.ik };
+    }
+    if (a.k === 'ptr' && b.k === 'ptr') {
+      if (!preA.length && !preB.length) return { k: 'ptr', base: ite(c, a.base, b.base, loc), off: ite(c, a.off, b.off, loc), pointee: a.pointee };
+      const tb = this.temp(bvType(32));
+      const to = this.temp(bvType(this.pw));
+      this.emit(ifs(c, [...preA, assign(tb, a.base, loc), assign(to, a.off, loc)], [...preB, assign(tb, b.base, loc), assign(to, b.off, loc)], loc));
+      return { k: 'ptr', base: v(tb, loc), off: v(to, loc), pointee: a.pointee };
+    }
+    if (a.k === 'agg' && b.k === 'agg') {
+      const root = this.makeRoot('$agg', type, loc);
+      const lv: LValue = { type, alts: [{ root, path: [] }] };
+      const [sa] = this.buffer(() => this.store(lv, a, loc));
+      const [sb] = this.buffer(() => this.store(lv, b, loc));
+      this.emit(ifs(c, [...preA, ...sa], [...preB, ...sb], loc));
+      return { k: 'agg', lv };
+    }
+    throw new UnsupportedError(`conditional of type ${cTypeToString(type)}`, loc);
+  }
+}
+
+function promote(k: IntegerKind, dm: DataModel): IntegerKind {
+  switch (k) {
+    case 'bool':
+    case 'char':
+    case 'schar':
+    case 'uchar':
+    case 'short':
+    case 'ushort':
+      return 'int';
+    default:
+      void dm;
+      return k;
+  }
+}
+
+function stripPointer(t: CType): CType {
+  const u = unqualified(t);
+  return u.kind === 'pointer' ? u.pointee : u;
+}
+
+function formatLoc(loc: L): string {
+  return `${loc.file}:${loc.line}:${loc.column}`;
+}
+
+/**
+ * Lowers a C program to one IMP procedure `main`. Never throws for C it does
+ * not model: the result then has `unsupported` set (verdict UNKNOWN).
+ */
+export function lowerProgram(program: CProgram, options: LowerOptions): LoweredProgram {
+  const attempt = (known?: ReadonlyMap<string, Region>) => {
+    const l = new Lowerer(program, options, known);
+    const imp = l.run();
+    return { l, imp };
+  };
+  try {
+    let { l, imp } = attempt();
+    if (l.regions.size > 0) {
+      const first = l.regions;
+      ({ l, imp } = attempt(first));
+      for (const k of l.regions.keys()) {
+        if (!first.has(k)) throw new UnsupportedError('pointer target found late', { file: program.file, line: 1, column: 1, offset: 0 });
+      }
+    }
+    return {
+      imp,
+      sourceMap: l.map.build(),
+      ...(l.approximations.length ? { approximations: l.approximations } : {}),
+    };
+  } catch (err) {
+    if (err instanceof UnsupportedError) {
+      return {
+        imp: { kind: 'program', file: program.file, globals: [], procedures: [] },
+        sourceMap: new SourceMapBuilder(program.file).build(),
+        unsupported: { construct: err.construct, loc: err.loc },
+      };
+    }
+    throw err;
+  }
+}

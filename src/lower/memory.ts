@@ -1,0 +1,173 @@
+/**
+ * The memory model of the lowering.
+ *
+ * Every C object (a variable, a static local, a temporary for a struct
+ * value) is a *root*. Its scalars are flattened into IMP variables ("leaves"):
+ * `root.field.sub` for struct members; a leaf below an array becomes an IMP
+ * map from a linear element index (bit-vector of pointer width) to the
+ * scalar. A pointer leaf is two IMP variables: `leaf.base` (bv32, the id of a
+ * *region*; 0 is NULL) and `leaf.off` (the element index in the region).
+ *
+ * A region is (root, field path): the sequence of scalars or structs of one
+ * type stored there (all elements of the arrays on the path, flattened). A
+ * pointer to a region's element k has base = region id, off = k; `*p`
+ * becomes a case split over the regions whose element type is the pointee
+ * type. Regions exist only for objects whose address is taken or which are
+ * arrays that decay.
+ */
+import type { CType, DataModel, IntegerKind } from '../c/types.js';
+import { integerBits, integerKind, unqualified } from '../c/types.js';
+import type { BvWidth, Expr, ImpType } from '../ivl/ast.js';
+import { bvType, mapType } from '../ivl/ast.js';
+import type { L } from './imp-build.js';
+
+export class UnsupportedError extends Error {
+  constructor(
+    readonly construct: string,
+    readonly loc: L,
+  ) {
+    super(construct);
+  }
+}
+
+export interface Root {
+  /** IMP name prefix of the object's leaves. */
+  readonly name: string;
+  readonly type: CType;
+}
+
+/** One possible place an lvalue designates; `guard` says when it is this one (absent: always). */
+export interface Alt {
+  readonly guard?: Expr;
+  readonly root: Root;
+  readonly path: readonly string[];
+  /** Linear index of the element within the leaf maps (undefined: 0 / not below an array). */
+  readonly index?: Expr;
+}
+
+export interface LValue {
+  readonly type: CType;
+  readonly alts: readonly Alt[];
+}
+
+export interface Region {
+  readonly id: number;
+  readonly root: Root;
+  readonly path: readonly string[];
+  /** The type of the region's elements (arrays on the path stripped). */
+  readonly elem: CType;
+}
+
+export function regionKey(root: Root, path: readonly string[]): string {
+  return `${root.name}|${path.join('.')}`;
+}
+
+export function stripArrays(t: CType): CType {
+  let u = unqualified(t);
+  while (u.kind === 'array') u = unqualified(u.element);
+  return u;
+}
+
+export function ptrWidth(dm: DataModel): BvWidth {
+  return dm === 'LP64' ? 64 : 32;
+}
+
+export function intWidth(k: IntegerKind, dm: DataModel, loc: L): BvWidth {
+  const w = integerBits(k, dm);
+  if (w === 128) throw new UnsupportedError('__int128 arithmetic', loc);
+  return w as BvWidth;
+}
+
+export function intKindOf(t: CType): IntegerKind | undefined {
+  const u = unqualified(t);
+  if (u.kind === 'integer' || u.kind === 'enum') return integerKind(u);
+  return undefined;
+}
+
+/** The type at a field path below a root type (arrays are looked through), and whether an array was crossed. */
+export function typeAtPath(rootType: CType, path: readonly string[], loc: L): { type: CType; mapped: boolean } {
+  let t = unqualified(rootType);
+  let mapped = false;
+  for (const f of path) {
+    while (t.kind === 'array') {
+      mapped = true;
+      t = unqualified(t.element);
+    }
+    if (t.kind !== 'record') throw new UnsupportedError(`member access on a non-struct`, loc);
+    const field = t.record.fields?.find((x) => x.name === f);
+    if (!field) throw new UnsupportedError(`member '${f}' not found`, loc);
+    t = unqualified(field.type);
+  }
+  while (t.kind === 'array') {
+    mapped = true;
+    t = unqualified(t.element);
+  }
+  return { type: t, mapped };
+}
+
+/** A scalar leaf of an object: its IMP variable name(s) and types. */
+export interface Leaf {
+  /** Field path from the root. */
+  readonly path: readonly string[];
+  /** The scalar's C type (integer, enum or pointer). */
+  readonly type: CType;
+  readonly mapped: boolean;
+  /** Number of elements of the leaf map (product of the array lengths), undefined when unknown. */
+  readonly count?: number;
+}
+
+/** All scalar leaves of a C type (struct members flattened, arrays turned into maps). */
+export function leavesOf(t: CType, loc: L, path: readonly string[] = [], mapped = false, count = 1): Leaf[] {
+  const u = unqualified(t);
+  switch (u.kind) {
+    case 'integer':
+    case 'enum':
+    case 'pointer':
+      return [{ path, type: u, mapped, count: mapped ? count : undefined }];
+    case 'array': {
+      const n = u.length;
+      return leavesOf(u.element, loc, path, true, n === undefined || u.vla ? NaN : count * n).map((l) =>
+        Number.isNaN(l.count) ? { ...l, count: undefined } : l,
+      );
+    }
+    case 'record': {
+      if (u.record.union) throw new UnsupportedError('union', loc);
+      if (!u.record.fields) throw new UnsupportedError('incomplete struct type', loc);
+      const out: Leaf[] = [];
+      for (const f of u.record.fields) {
+        if (f.name === undefined) throw new UnsupportedError('anonymous struct member', loc);
+        if (f.bitWidth !== undefined) throw new UnsupportedError('bit-field', loc);
+        out.push(...leavesOf(f.type, loc, [...path, f.name], mapped, count));
+      }
+      return out;
+    }
+    case 'float':
+      throw new UnsupportedError('floating-point type', loc);
+    case 'void':
+      throw new UnsupportedError('object of type void', loc);
+    case 'function':
+      throw new UnsupportedError('function object', loc);
+  }
+}
+
+export function leafName(root: Root, path: readonly string[]): string {
+  return root.name + path.map((p) => '.' + p).join('');
+}
+
+/** IMP types of the scalar parts of a leaf: [suffix, type] ('' for integers, '.base'/'.off' for pointers). */
+export function scalarParts(t: CType, dm: DataModel, loc: L): Array<[string, ImpType]> {
+  const u = unqualified(t);
+  if (u.kind === 'pointer') {
+    return [
+      ['.base', bvType(32)],
+      ['.off', bvType(ptrWidth(dm))],
+    ];
+  }
+  const k = intKindOf(u);
+  if (k === undefined) throw new UnsupportedError(`scalar of type ${u.kind}`, loc);
+  return [['', bvType(intWidth(k, dm, loc))]];
+}
+
+export function leafImpType(part: ImpType, mapped: boolean, dm: DataModel): ImpType {
+  return mapped ? mapType(bvType(ptrWidth(dm)), part) : part;
+}
