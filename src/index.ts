@@ -2,3 +2,4 @@
 export * from './common/location.js';
 export * from './common/errors.js';
 export * from './task/index.js';
+export { parseCProgram, parseCFile, parseExpressionAt, listLoops, makeExpressionChecker, type CProgram, type LoopInfo } from './c/index.js';

@@ -1,9 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { describeFailure, type CommandRegistrar } from './command.js';
+import { registerImp } from './commands/imp.js';
+import { registerVerify } from './commands/verify.js';
+import { registerBench } from './commands/bench.js';
+import { registerScore } from './commands/score.js';
+import { registerParse } from './commands/parse.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [];
+const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);

@@ -1,0 +1,220 @@
+/**
+ * The C front end's public API: C text or files to a typed AST with exact
+ * locations, loops for witnesses, and witness expressions checked in scope.
+ */
+import { spawnSync } from 'node:child_process';
+import { TarsierError } from '../common/errors.js';
+import { readTextFile } from '../common/files.js';
+import type { SourceLocation } from '../common/location.js';
+import type { BlockItem, CProgram, Expr, FunctionDecl, Stmt } from './ast.js';
+import { lex } from './lexer.js';
+import { Parser } from './parser.js';
+import { scopeAt, functionAt, type ScopeIndex } from './scope.js';
+import { isScalar, typeToString, type DataModel } from './types.js';
+
+export * from './ast.js';
+export * from './types.js';
+export { nondetType } from './parser.js';
+
+export interface ParseOptions {
+  readonly dataModel: DataModel;
+}
+
+/**
+ * Parses and type-checks one preprocessed translation unit (line markers are
+ * honoured). Throws TarsierError with the original file:line:column.
+ */
+export function parseCProgram(text: string, file: string, options: ParseOptions): CProgram {
+  const { tokens, map } = lex(text, file);
+  const parser = new Parser(tokens, map, options.dataModel);
+  const r = parser.parseTranslationUnit();
+  const scopeIndex: ScopeIndex = { file, fileScope: r.fileScope, names: r.scopedNames, functions: r.functionRanges };
+  return {
+    file,
+    dataModel: options.dataModel,
+    declarations: r.declarations,
+    functions: r.functions,
+    globals: r.globals,
+    typedefs: r.typedefs,
+    scopeIndex,
+  };
+}
+
+/** True when the text has preprocessing directives other than line markers and pragmas. */
+export function needsPreprocessing(text: string): boolean {
+  const re = /^[ \t]*#[ \t]*([A-Za-z_]\w*)/gm;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[1] !== 'line' && m[1] !== 'pragma' && m[1] !== 'ident') return true;
+  }
+  return false;
+}
+
+/**
+ * Runs `cpp -m32|-m64` on a C file, keeping line markers so that locations
+ * map back to the original file. A built-in preprocessor can replace this.
+ */
+export function preprocess(path: string, dataModel: DataModel): string {
+  const r = spawnSync('cpp', [dataModel === 'LP64' ? '-m64' : '-m32', path], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.error) {
+    const missing = (r.error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new TarsierError(
+      'cpp-missing',
+      missing ? 'the file has preprocessing directives, and cpp (the C preprocessor of gcc) is not installed' : `cannot run cpp: ${r.error.message}`,
+      { file: path },
+    );
+  }
+  if (r.status !== 0) {
+    const first = (r.stderr ?? '').split('\n').find((l) => /error/.test(l)) ?? (r.stderr ?? '').trim().split('\n')[0] ?? '';
+    const m = /^(.*?):(\d+):(\d+): (?:fatal )?error: (.*)$/.exec(first);
+    if (m) throw new TarsierError('cpp-error', `preprocessing failed: ${m[4]}`, { file: m[1], line: Number(m[2]), column: Number(m[3]) });
+    throw new TarsierError('cpp-error', `preprocessing failed: ${first}`, { file: path });
+  }
+  return r.stdout;
+}
+
+/** Reads, preprocesses when needed (`.c` with directives), parses and type-checks a file. */
+export function parseCFile(path: string, options: ParseOptions): CProgram {
+  const text = readTextFile(path);
+  const source = !path.endsWith('.i') && needsPreprocessing(text) ? preprocess(path, options.dataModel) : text;
+  return parseCProgram(source, path, options);
+}
+
+// ---- loops ----------------------------------------------------------------------
+
+export interface LoopInfo {
+  /** The location of the loop keyword (`for`, `while`, `do`). */
+  readonly loc: SourceLocation;
+  readonly keyword: 'for' | 'while' | 'do';
+  readonly function: string;
+}
+
+/** Visits every statement of a function body in source order. */
+export function forEachStatement(body: Stmt | BlockItem, visit: (s: Stmt | BlockItem) => void): void {
+  visit(body);
+  switch (body.kind) {
+    case 'Compound': for (const i of body.items) forEachStatement(i, visit); break;
+    case 'If': forEachStatement(body.then, visit); if (body.else) forEachStatement(body.else, visit); break;
+    case 'While': case 'DoWhile': case 'For': case 'Switch': case 'Case': case 'Default': case 'Label':
+      forEachStatement(body.body, visit);
+      break;
+    default:
+      break;
+  }
+  // Statement expressions hide statements inside expressions; loops there are rare but real.
+  for (const e of statementExprs(body)) forEachStatement(e.body, visit);
+}
+
+function statementExprs(s: Stmt | BlockItem): Array<Extract<Expr, { kind: 'StatementExpr' }>> {
+  const out: Array<Extract<Expr, { kind: 'StatementExpr' }>> = [];
+  const roots: Expr[] = [];
+  switch (s.kind) {
+    case 'ExprStmt': roots.push(s.expr); break;
+    case 'If': case 'While': case 'DoWhile': roots.push(s.condition); break;
+    case 'For': if (s.init && s.init.kind !== 'Declaration') roots.push(s.init); if (s.condition) roots.push(s.condition); if (s.step) roots.push(s.step); break;
+    case 'Switch': roots.push(s.condition); break;
+    case 'Return': if (s.value) roots.push(s.value); break;
+    case 'DeclStmt': for (const d of s.declaration.declarators) if (d.init && d.init.kind !== 'InitList') roots.push(d.init); break;
+    default: break;
+  }
+  const walk = (e: Expr): void => {
+    if (e.kind === 'StatementExpr') {
+      out.push(e);
+      return;
+    }
+    for (const c of childExprs(e)) walk(c);
+  };
+  roots.forEach(walk);
+  return out;
+}
+
+/** Direct sub-expressions of an expression. */
+export function childExprs(e: Expr): Expr[] {
+  switch (e.kind) {
+    case 'Unary': case 'IncDec': case 'Cast': case 'ImplicitCast': case 'VaArg': return [e.operand];
+    case 'Binary': return [e.left, e.right];
+    case 'Assign': return [e.target, e.value];
+    case 'Conditional': return e.then ? [e.condition, e.then, e.else] : [e.condition, e.else];
+    case 'Comma': return [e.left, e.right];
+    case 'Call': return [e.callee, ...e.args];
+    case 'BuiltinCall': return [...e.args];
+    case 'Member': return [e.object];
+    case 'Index': return [e.base, e.index];
+    case 'SizeOf': return e.argument.kind === 'TypeName' || e.value !== undefined ? [] : [e.argument as Expr];
+    default: return [];
+  }
+}
+
+/** Every loop of the program with the position of its keyword, in source order. */
+export function listLoops(program: CProgram): LoopInfo[] {
+  const loops: LoopInfo[] = [];
+  for (const d of program.declarations) {
+    if (d.kind !== 'FunctionDefinition') continue;
+    forEachStatement(d.body, (s) => {
+      if (s.kind === 'While' || s.kind === 'For' || s.kind === 'DoWhile') {
+        loops.push({ loc: s.keywordLoc, keyword: s.kind === 'While' ? 'while' : s.kind === 'For' ? 'for' : 'do', function: d.decl.name });
+      }
+    });
+  }
+  return loops;
+}
+
+/** Defined functions in source order. */
+export function definedFunctions(program: CProgram): FunctionDecl[] {
+  return program.declarations.flatMap((d) => (d.kind === 'FunctionDefinition' ? [d.decl] : []));
+}
+
+// ---- witness expressions ----------------------------------------------------------------
+
+/**
+ * Parses a C expression (a witness invariant or assumption) and type-checks
+ * it in the scope that holds at `location` (1-based line and column of the
+ * program's file): file-scope names, the parameters of the enclosing
+ * function, and the locals declared before that position in enclosing
+ * blocks. Without a line (`line` 0), only file-scope names are visible.
+ */
+export function parseExpressionAt(
+  program: CProgram,
+  location: { line: number; column: number },
+  text: string,
+): { expr: Expr } | { error: string } {
+  const index = program.scopeIndex as ScopeIndex;
+  const scope = location.line > 0 ? scopeAt(index, location.line, location.column) : index.fileScope;
+  try {
+    const { tokens, map } = lex(text, '<expression>');
+    if (tokens.length === 1) return { error: 'empty expression' };
+    const parser = new Parser(tokens, map, program.dataModel, { scope, nextId: { value: 1_000_000_000 } });
+    const expr = parser.parseExpression();
+    const rest = tokens[tokens.length - 1];
+    void rest;
+    parser.expectEnd();
+    if (!isScalar(parser.sema.value(expr).type)) {
+      return { error: `expression has type '${typeToString(expr.type)}', not a scalar type` };
+    }
+    return { expr };
+  } catch (e) {
+    if (e instanceof TarsierError) {
+      const loc = e.location && 'line' in e.location ? e.location : undefined;
+      return { error: loc ? `${e.message} (at column ${loc.column} of the expression)` : e.message };
+    }
+    throw e;
+  }
+}
+
+/** The function whose body contains a position, if any. */
+export function functionAtLocation(program: CProgram, line: number, column: number): string | undefined {
+  return functionAt(program.scopeIndex as ScopeIndex, line, column);
+}
+
+/**
+ * A ready-made `checkExpression(expr, loc)` hook for the witness linter:
+ * returns an error message when the expression does not parse or type-check
+ * at the location, else undefined.
+ */
+export function makeExpressionChecker(
+  program: CProgram,
+): (expr: string, loc?: { line: number; column?: number } | null) => string | undefined {
+  return (expr, loc) => {
+    const r = parseExpressionAt(program, loc ? { line: loc.line, column: loc.column ?? 1 } : { line: 0, column: 0 }, expr);
+    return 'error' in r ? r.error : undefined;
+  };
+}

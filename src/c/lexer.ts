@@ -1,0 +1,277 @@
+/**
+ * The C lexer: preprocessed text to tokens. Line markers (`# 12 "file.c"`,
+ * `#line 12 "file.c"`) are consumed here and recorded in a SourceMap that
+ * turns offsets of the lexed text into locations in the original files.
+ * `#pragma` and `#ident` lines are skipped; any other directive means the
+ * text still needs the preprocessor, which is an error here.
+ */
+import { TarsierError } from '../common/errors.js';
+import { LineIndex, type SourceLocation, type SourcePosition } from '../common/location.js';
+
+export type TokenKind = 'ident' | 'number' | 'char' | 'string' | 'punct' | 'eof';
+
+export interface Token {
+  readonly kind: TokenKind;
+  /** For strings and chars the literal as written (with prefix and quotes). */
+  readonly text: string;
+  /** Offsets into the lexed text. */
+  readonly start: number;
+  readonly end: number;
+}
+
+interface Segment {
+  /** First line (1-based) of the lexed text this segment covers. */
+  readonly fromLine: number;
+  readonly file: string;
+  /** Original line number of `fromLine`. */
+  readonly originalLine: number;
+}
+
+/** Offsets of the lexed text to original file positions. */
+export class SourceMap {
+  private readonly index: LineIndex;
+  constructor(
+    readonly text: string,
+    readonly file: string,
+    private readonly segments: readonly Segment[],
+  ) {
+    this.index = new LineIndex(text);
+  }
+
+  /** True when no line marker changed the mapping (offsets are the original file's). */
+  get identity(): boolean {
+    return this.segments.length === 0;
+  }
+
+  private mapPos(offset: number): { file: string; pos: SourcePosition } {
+    const p = this.index.position(offset);
+    if (this.segments.length === 0) return { file: this.file, pos: p };
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.segments[mid].fromLine <= p.line) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (found < 0) return { file: this.file, pos: p };
+    const s = this.segments[found];
+    return { file: s.file, pos: { line: s.originalLine + (p.line - s.fromLine), column: p.column, offset: -1 } };
+  }
+
+  /** The location of the range [start, end) of the lexed text. */
+  location(start: number, end?: number): SourceLocation {
+    const a = this.mapPos(start);
+    if (end === undefined) return { file: a.file, line: a.pos.line, column: a.pos.column, offset: a.pos.offset };
+    const b = this.mapPos(end);
+    return { file: a.file, line: a.pos.line, column: a.pos.column, offset: a.pos.offset, end: b.pos };
+  }
+}
+
+const PUNCTS3 = new Set(['...', '<<=', '>>=']);
+const PUNCTS2 = new Set([
+  '->', '++', '--', '<<', '>>', '<=', '>=', '==', '!=', '&&', '||', '*=', '/=', '%=', '+=', '-=', '&=', '^=', '|=', '##',
+]);
+const PUNCTS1 = '[](){}.&*+-~!/%<>^|?:;=,#';
+
+function isIdentStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c >= 128;
+}
+function isIdentPart(c: number): boolean {
+  return isIdentStart(c) || (c >= 48 && c <= 57);
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+export interface LexResult {
+  readonly tokens: Token[];
+  readonly map: SourceMap;
+}
+
+const MARKER = /^[ \t]*#[ \t]*(?:line[ \t]+)?(\d+)(?:[ \t]+"((?:[^"\\]|\\.)*)")?/;
+
+/** Tokenises a whole translation unit. Throws TarsierError with the original position. */
+export function lex(text: string, file: string): LexResult {
+  const tokens: Token[] = [];
+  const segments: Segment[] = [];
+  const n = text.length;
+  let i = 0;
+  let line = 1;
+  let atLineStart = true;
+  let currentFile = file;
+  const fail = (offset: number, message: string): never => {
+    const map = new SourceMap(text, file, segments);
+    throw new TarsierError('c-syntax', message, map.location(offset));
+  };
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      line++;
+      i++;
+      atLineStart = true;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 13 || c === 12 || c === 11) {
+      i++;
+      continue;
+    }
+    if (c === 92 && (text.charCodeAt(i + 1) === 10 || (text.charCodeAt(i + 1) === 13 && text.charCodeAt(i + 2) === 10))) {
+      // A line splice outside a token (rare in preprocessed text).
+      i += text.charCodeAt(i + 1) === 10 ? 2 : 3;
+      line++;
+      continue;
+    }
+    if (c === 47 && text.charCodeAt(i + 1) === 47) {
+      while (i < n && text.charCodeAt(i) !== 10) i++;
+      continue;
+    }
+    if (c === 47 && text.charCodeAt(i + 1) === 42) {
+      const close = text.indexOf('*/', i + 2);
+      if (close < 0) fail(i, 'unterminated comment');
+      for (let k = i; k < close; k++) if (text.charCodeAt(k) === 10) line++;
+      i = close + 2;
+      continue;
+    }
+    if (c === 35 && atLineStart) {
+      let eol = text.indexOf('\n', i);
+      if (eol < 0) eol = n;
+      const directive = text.slice(i, eol);
+      const m = MARKER.exec(directive);
+      if (m) {
+        if (m[2] !== undefined) currentFile = m[2].replace(/\\(.)/g, '$1');
+        segments.push({ fromLine: line + 1, file: currentFile, originalLine: Number(m[1]) });
+      } else {
+        const name = /^#[ \t]*([A-Za-z_]*)/.exec(directive)?.[1] ?? '';
+        if (name !== 'pragma' && name !== 'ident' && name !== '') {
+          fail(i, `preprocessing directive #${name} needs the preprocessor (parse the file with parseCFile / tarsier parse)`);
+        }
+      }
+      i = eol;
+      continue;
+    }
+    atLineStart = false;
+    const start = i;
+    // String and character literals with optional prefixes L, u, U, u8.
+    let q = -1;
+    if (c === 34 || c === 39) q = i;
+    else if ((c === 76 || c === 85 || c === 117) && (text.charCodeAt(i + 1) === 34 || text.charCodeAt(i + 1) === 39)) q = i + 1;
+    else if (c === 117 && text.charCodeAt(i + 1) === 56 && text.charCodeAt(i + 2) === 34) q = i + 2;
+    if (q >= 0) {
+      const qc = text.charCodeAt(q);
+      let k = q + 1;
+      while (k < n) {
+        const d = text.charCodeAt(k);
+        if (d === 92) {
+          k += 2;
+          continue;
+        }
+        if (d === qc) break;
+        if (d === 10) fail(start, qc === 34 ? 'missing terminating " character' : "missing terminating ' character");
+        k++;
+      }
+      if (k >= n) fail(start, 'unterminated literal');
+      i = k + 1;
+      tokens.push({ kind: qc === 34 ? 'string' : 'char', text: text.slice(start, i), start, end: i });
+      continue;
+    }
+    if (isIdentStart(c)) {
+      i++;
+      while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+      tokens.push({ kind: 'ident', text: text.slice(start, i), start, end: i });
+      continue;
+    }
+    if (isDigit(c) || (c === 46 && isDigit(text.charCodeAt(i + 1)))) {
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if ((d === 43 || d === 45) && /[eEpP]/.test(text[i - 1])) {
+          i++;
+          continue;
+        }
+        if (isIdentPart(d) || d === 46) {
+          i++;
+          continue;
+        }
+        break;
+      }
+      tokens.push({ kind: 'number', text: text.slice(start, i), start, end: i });
+      continue;
+    }
+    const three = text.slice(i, i + 3);
+    if (PUNCTS3.has(three)) {
+      i += 3;
+      tokens.push({ kind: 'punct', text: three, start, end: i });
+      continue;
+    }
+    const two = text.slice(i, i + 2);
+    if (PUNCTS2.has(two)) {
+      i += 2;
+      tokens.push({ kind: 'punct', text: two, start, end: i });
+      continue;
+    }
+    if (PUNCTS1.includes(text[i])) {
+      i++;
+      tokens.push({ kind: 'punct', text: text[i - 1], start, end: i });
+      continue;
+    }
+    fail(i, `stray '${text[i]}' in program`);
+  }
+  tokens.push({ kind: 'eof', text: '', start: n, end: n });
+  return { tokens, map: new SourceMap(text, file, segments) };
+}
+
+/** Decodes the escapes of a character or string literal body; returns code units. */
+export function decodeEscapes(body: string, onError: (message: string) => never): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const ch = body.charCodeAt(i);
+    if (ch !== 92) {
+      if (ch < 128) out.push(ch);
+      else for (const b of Buffer.from(body[i], 'utf8')) out.push(b);
+      continue;
+    }
+    const e = body[++i];
+    switch (e) {
+      case 'n': out.push(10); break;
+      case 't': out.push(9); break;
+      case 'r': out.push(13); break;
+      case 'a': out.push(7); break;
+      case 'b': out.push(8); break;
+      case 'f': out.push(12); break;
+      case 'v': out.push(11); break;
+      case 'e': case 'E': out.push(27); break;
+      case '\\': out.push(92); break;
+      case "'": out.push(39); break;
+      case '"': out.push(34); break;
+      case '?': out.push(63); break;
+      case 'x': {
+        let j = i + 1;
+        while (j < body.length && /[0-9a-fA-F]/.test(body[j])) j++;
+        if (j === i + 1) onError('\\x used with no following hex digits');
+        out.push(Number.parseInt(body.slice(i + 1, j), 16));
+        i = j - 1;
+        break;
+      }
+      case 'u': case 'U': {
+        const len = e === 'u' ? 4 : 8;
+        const hex = body.slice(i + 1, i + 1 + len);
+        if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len) onError(`incomplete universal character name \\${e}${hex}`);
+        for (const b of Buffer.from(String.fromCodePoint(Number.parseInt(hex, 16)), 'utf8')) out.push(b);
+        i += len;
+        break;
+      }
+      default: {
+        if (e !== undefined && e >= '0' && e <= '7') {
+          let j = i;
+          while (j < body.length && j < i + 3 && body[j] >= '0' && body[j] <= '7') j++;
+          out.push(Number.parseInt(body.slice(i, j), 8));
+          i = j - 1;
+        } else onError(`unknown escape sequence '\\${e ?? ''}'`);
+      }
+    }
+  }
+  return out;
+}
