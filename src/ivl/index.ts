@@ -5,3 +5,4 @@ export { parseImp, parseImpExpr } from './parser.js';
 export { printImp, printExpr, printProcedure, printStmt } from './printer.js';
 export { typecheckImp, checkImp, typeOfExpr, procedureScope } from './typecheck.js';
 export type { ImpDiagnostic, VarInfo, VarRole, Scope } from './typecheck.js';
+export * from './interp.js';
