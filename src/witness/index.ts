@@ -6,3 +6,5 @@ export { makeMetadata, sha256OfFile, sha256OfText, creationTimeNow, type Metadat
 export { readGraphml, writeGraphml, violationSequenceToGraphml, graphmlToViolationSequence } from './graphml.js';
 export { formatDiagnosticLine, sortDiagnostics, type Diagnostic, type Severity } from './diagnostics.js';
 export { WITNESS_LIMITS } from './yaml-source.js';
+export { lintWitness, type LintOptions, type ExpressionContext } from './lint.js';
+export { checkCExpression } from './cexpr.js';

@@ -107,7 +107,8 @@ export function looksLikeXml(text: string): boolean {
 
 // ------------------------------------------------------------------ entries
 
-function readEntry(src: YamlSource, node: unknown): Entry {
+/** Maps one entry node to the model (lenient; see readWitness). */
+export function readEntry(src: YamlSource, node: unknown): Entry {
   const at = nodePos(src, node);
   const entryType = scalarText(deref(src, field(src, node, 'entry_type'))) ?? '';
   let metadata: Metadata | undefined;
@@ -258,7 +259,11 @@ function readLocation(src: YamlSource, node: unknown, base: 0 | 1): Location {
 }
 
 function readInv01(src: YamlSource, node: unknown): Expr {
-  return { text: reqStr(src, node, 'string', 'invariant'), format: optStrs(src, node, ['format']).format ?? 'C', at: nodePos(src, node) };
+  return {
+    text: reqStr(src, node, 'string', 'invariant'),
+    format: optStrs(src, node, ['format']).format ?? 'C',
+    at: nodePos(src, field(src, node, 'string')),
+  };
 }
 
 function readExpr2(src: YamlSource, node: unknown, what: string): Expr {
