@@ -204,7 +204,8 @@ class Parser {
     }
     const locals: VarDecl[] = [];
     let body: Stmt[] | undefined;
-    if (this.accept(';')) {
+    if (this.accept(';') || (!this.is('{') && (requires.length > 0 || ensures.length > 0) && (this.is('procedure') || this.is('var') || this.tok.kind === 'eof'))) {
+      // No body: only the contract is known.
       body = undefined;
     } else {
       if (!this.is('{')) throw this.error(`expected 'requires', 'ensures', '{' or ';' but found ${this.describe(this.tok)}`);

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 // The solver interface and its SMT-LIB 2 implementation, shared by every
 // back end: a back end only moves text to a solver and back (a Channel).
 import { parseSExprs, sexprToString, unquoteString, type SExpr } from './sexpr.js';
@@ -173,7 +174,13 @@ export class SmtLibSolver implements Solver {
       const head = this.takeScript(fresh);
       return [...head, ...commands(fresh)].join('\n') + '\n';
     };
-    const reply = await this.channel.exec(build, timeoutMs ? hardDeadline(timeoutMs) : undefined);
+    const logged = (fresh: boolean) => {
+      const text = build(fresh);
+      // TARSIER_SMT_LOG=file appends every script sent to a solver (for debugging).
+      if (process.env.TARSIER_SMT_LOG) appendFileSync(process.env.TARSIER_SMT_LOG, `; ---- ${this.name}${fresh ? ' (fresh)' : ''}\n${text}`);
+      return text;
+    };
+    const reply = await this.channel.exec(logged, timeoutMs ? hardDeadline(timeoutMs) : undefined);
     if (!('output' in reply)) {
       // The instance is gone; what was pending is part of the replay log already.
       this.hasModel = false;

@@ -268,10 +268,8 @@ class Encoder {
   }
 
   private stmts(ss: readonly Stmt[], st: State): State {
-    for (const s of ss) {
-      if (st.pc === FALSE) break;
-      st = this.stmt(s, st);
-    }
+    // Unreachable code is encoded too: its goals are then trivially proved.
+    for (const s of ss) st = this.stmt(s, st);
     return st;
   }
 
@@ -362,10 +360,8 @@ class Encoder {
     this.loops.push({ loc: s.loc, hasInvariants: s.invariants.length > 0, reached: headPc });
     const c = this.name(this.tr(s.cond, head), 'cond');
     const end = this.stmts(s.body, { env, pc: this.name(mkAnd(headPc, c)) });
-    if (end.pc !== FALSE) {
-      for (const inv of s.invariants) {
-        this.goal('invariant-preserved', inv.loc, end.pc, this.tr(inv, end), printExpr(inv));
-      }
+    for (const inv of s.invariants) {
+      this.goal('invariant-preserved', inv.loc, end.pc, this.tr(inv, end), printExpr(inv));
     }
     return { env, pc: this.name(mkAnd(headPc, mkNot(c))) };
   }

@@ -50,8 +50,8 @@ export const registerImp: CommandRegistrar = (program: Command, run) => {
           lines.push(`${g.loc.line}:${g.loc.column}: ${g.status} (${KIND_LABEL[g.kind]}: ${g.text})`);
           if (g.reason) lines.push(`  ${g.status === 'unknown' ? 'reason' : 'note'}: ${g.reason}`);
           if (g.counterexample) {
-            lines.push('  counterexample:');
-            lines.push(...formatCounterexample(g.counterexample, '    '));
+            const cx = formatCounterexample(g.counterexample, '    ');
+            lines.push(cx.length > 0 ? '  counterexample:' : '  counterexample: (no variables on the path)', ...cx);
           }
         }
         lines.push(`Verification result: ${result.verdict}`);

@@ -1,0 +1,75 @@
+// The IMP suite: every goal of every fixture has its expected outcome written
+// beside it (`// @proved`, `// @entry:failed`, `// @pre:proved`, ...).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/shared.js';
+import { parseImp } from '../../src/ivl/parser.js';
+import { verifyImp, type GoalResult } from '../../src/vc/verify.js';
+import { availableProcessSolver, shutdownZ3Wasm } from '../../src/smt/index.js';
+
+export const fixtureDir = join(repoRoot, 'test', 'fixtures', 'imp');
+
+const KIND_TAG: Record<GoalResult['kind'], string> = {
+  assert: '',
+  postcondition: '',
+  precondition: 'pre',
+  'invariant-entry': 'entry',
+  'invariant-preserved': 'preserved',
+};
+
+export interface Expectation {
+  line: number;
+  tag: string;
+  status: string;
+}
+
+export function expectations(text: string): { goals: Expectation[]; verdict: string } {
+  const goals: Expectation[] = [];
+  let verdict = '';
+  text.split('\n').forEach((l, k) => {
+    const v = /\/\/ verdict: (\w+)/.exec(l);
+    if (v) verdict = v[1];
+    for (const m of l.matchAll(/@(?:(\w+):)?(proved|failed|unknown)\b/g)) goals.push({ line: k + 1, tag: m[1] ?? '', status: m[2] });
+  });
+  return { goals, verdict };
+}
+
+export function compare(file: string, text: string, goals: readonly GoalResult[]): void {
+  const exp = expectations(text);
+  const actual = goals.map((g) => `${g.loc.line}:${KIND_TAG[g.kind]}:${g.status}`).sort();
+  const wanted = exp.goals.map((e) => `${e.line}:${e.tag}:${e.status}`).sort();
+  assert.deepEqual(actual, wanted, `${file}: goals differ`);
+}
+
+const files = readdirSync(fixtureDir).filter((f) => f.endsWith('.imp')).sort();
+
+after(() => shutdownZ3Wasm());
+
+for (const f of files) {
+  test(`IMP suite (z3-wasm): ${f}`, async () => {
+    const text = readFileSync(join(fixtureDir, f), 'utf8');
+    const r = await verifyImp(parseImp(text, f), { timeoutMs: 20_000 });
+    compare(f, text, r.goals);
+    assert.equal(r.verdict, expectations(text).verdict);
+    for (const g of r.goals) {
+      assert.equal(g.status === 'failed', g.counterexample !== undefined, `${f}:${g.loc.line}: a counterexample exactly for failed goals`);
+      if (g.status === 'unknown') assert.ok(g.reason, 'unknown goals say why');
+    }
+  });
+}
+
+const processSolver = availableProcessSolver(['z3']);
+for (const f of files) {
+  test(
+    `IMP suite (z3 process): ${f}`,
+    { skip: processSolver ? false : 'skipped: no z3 binary on PATH for the process back end' },
+    async () => {
+      const text = readFileSync(join(fixtureDir, f), 'utf8');
+      const r = await verifyImp(parseImp(text, f), { solver: processSolver, timeoutMs: 20_000 });
+      compare(f, text, r.goals);
+      assert.equal(r.verdict, expectations(text).verdict);
+    },
+  );
+}
