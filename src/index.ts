@@ -2,4 +2,6 @@
 export * from './common/location.js';
 export * from './common/errors.js';
 export * from './task/index.js';
+export * from './bench/index.js';
 export { parseCProgram, parseCFile, parseExpressionAt, listLoops, makeExpressionChecker, type CProgram, type LoopInfo } from './c/index.js';
+export * from './witness/index.js';

@@ -6,9 +6,11 @@ import { registerVerify } from './commands/verify.js';
 import { registerBench } from './commands/bench.js';
 import { registerScore } from './commands/score.js';
 import { registerParse } from './commands/parse.js';
+import { registerLint } from './commands/lint.js';
+import { registerConvert } from './commands/convert.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore];
+const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);

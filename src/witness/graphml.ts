@@ -439,7 +439,12 @@ export function graphmlToViolationSequence(
   if (!targetLine) return { dropped: [...dropped, 'the violation is not tied to a line'] };
   // GraphML marks the state after the last step; without the program the violating statement
   // is only known to start at or after that step's line, so say so.
-  if (last?.data.control) dropped.push(`the target is placed at line ${targetLine} (the last branching); the violating statement may start later`);
+  // Without the program the violating statement is unknown: the target is the branching statement
+  // itself, whose evaluation contains the violation, and its branch direction is dropped.
+  if (last?.data.control && segments.length > 0) {
+    segments.pop();
+    dropped.push(`the target is the statement at line ${targetLine} (the last branching, whose ${last.data.control} branch leads to the violation)`);
+  }
   segments.push({ waypoints: [{ type: 'target', action: 'follow', location: loc(targetLine) }] });
   return { entry: { entry_type: 'violation_sequence', metadata, content: segments }, dropped };
 }

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { TarsierError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
-import type { DataModel, FormatVersion, Metadata } from './model.js';
+import type { WitnessDataModel, FormatVersion, Metadata } from './model.js';
 
 export interface MetadataInput {
   formatVersion: FormatVersion;
@@ -13,7 +13,7 @@ export interface MetadataInput {
     /** File name (as in inputFiles) to SHA-256 hex; use `sha256OfFile`. */
     inputFileHashes: Record<string, string>;
     specification: string;
-    dataModel: DataModel;
+    dataModel: WitnessDataModel;
     language?: string;
   };
   /** Defaults to a random v4 UUID; pass one for deterministic output. */

@@ -27,14 +27,14 @@ export interface Producer {
   description?: string;
 }
 
-export type DataModel = 'ILP32' | 'LP64';
+export type WitnessDataModel = 'ILP32' | 'LP64';
 
-export interface Task {
+export interface WitnessTask {
   input_files: string[];
   /** Insertion order is kept (it is the file's order); the writer keeps it. */
   input_file_hashes: Record<string, string>;
   specification?: string;
-  data_model?: DataModel | (string & {});
+  data_model?: WitnessDataModel | (string & {});
   language?: string;
 }
 
@@ -44,7 +44,7 @@ export interface Metadata {
   creation_time: string;
   producer: Producer;
   /** Absent in 0.1 certificates. */
-  task?: Task;
+  task?: WitnessTask;
   at?: WitnessPos;
 }
 

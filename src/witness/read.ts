@@ -15,7 +15,7 @@ import type {
   Metadata,
   Segment,
   SetItem,
-  Task,
+  WitnessTask,
   Waypoint,
   WitnessDocument,
   WitnessPos,
@@ -215,7 +215,7 @@ function readMetadata(src: YamlSource, node: unknown, certificate: boolean): Met
   return md;
 }
 
-function readTask(src: YamlSource, node: unknown): Task {
+function readTask(src: YamlSource, node: unknown): WitnessTask {
   const filesNode = deref(src, field(src, node, 'input_files'));
   // The old 0.1 JSON schema allowed a single string; wrap it.
   const input_files = isSeq(filesNode)
@@ -232,7 +232,7 @@ function readTask(src: YamlSource, node: unknown): Task {
       if (k !== undefined && v !== undefined) hashes[k] = v;
     }
   }
-  const task: Task = { input_files, input_file_hashes: hashes };
+  const task: WitnessTask = { input_files, input_file_hashes: hashes };
   const o = optStrs(src, node, ['specification', 'data_model', 'language']);
   if (o.specification !== undefined) task.specification = o.specification;
   if (o.data_model !== undefined) {

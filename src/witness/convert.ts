@@ -1,0 +1,146 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { graphmlToViolationSequence, graphValue } from './graphml.js';
+import type { Entry, InvariantSetEntry, LocatedInvariant, Location, Metadata, WitnessDocument, WitnessPos } from './model.js';
+
+export interface ConvertOptions {
+  /** Source of UUIDs for new entries; default: a name-based UUID from the converted entries (deterministic). */
+  uuid?: () => string;
+  /** Pins `creation_time` of new entries; default: that of the first converted entry (GraphML: its creationtime). */
+  creationTime?: string;
+}
+
+/** Something that was not converted (or converted with a loss), with its position in the input. */
+export interface ConvertNote {
+  at?: WitnessPos;
+  message: string;
+}
+
+export interface ConvertResult {
+  document: { format: 'yaml'; file: string; entries: Entry[] };
+  notes: ConvertNote[];
+  /** Number of invariants or waypoints carried over. */
+  converted: number;
+}
+
+/**
+ * Converts a witness to format 2.0: 0.1 `loop_invariant` and
+ * `location_invariant` entries become one 2.0 `invariant_set` per task
+ * (columns move from 0-based to 1-based; a 0.1 column 0 — "the line of the
+ * loop", as CPAchecker writes it — becomes an omitted column, the 2.0 way to
+ * say "leftmost suitable position"); a GraphML violation witness becomes a
+ * `violation_sequence`. Entries that are already 2.x are kept. Everything
+ * else is reported in `notes`.
+ */
+export function convertTo20(doc: WitnessDocument, options: ConvertOptions = {}): ConvertResult {
+  if (doc.format === 'graphml') return convertGraphml(doc, options);
+  const notes: ConvertNote[] = [];
+  const out: Entry[] = [];
+  const sets = new Map<string, { entry: InvariantSetEntry; sources: string[] }>();
+  let converted = 0;
+  for (const e of doc.entries) {
+    if ('unknown' in e) {
+      notes.push({ at: e.at, message: `entry not converted: ${e.reason}` });
+      continue;
+    }
+    const v = e.metadata.format_version;
+    if (v !== '0.1') {
+      out.push(e);
+      continue;
+    }
+    switch (e.entry_type) {
+      case 'loop_invariant':
+      case 'location_invariant': {
+        if (!e.metadata.task) {
+          notes.push({ at: e.at, message: `${e.entry_type} without task metadata not converted` });
+          break;
+        }
+        const key = JSON.stringify(e.metadata.task);
+        let set = sets.get(key);
+        if (!set) {
+          set = {
+            entry: {
+              entry_type: 'invariant_set',
+              metadata: { ...e.metadata, format_version: '2.0', uuid: '', creation_time: options.creationTime ?? e.metadata.creation_time, at: undefined },
+              content: [],
+            },
+            sources: [],
+          };
+          delete set.entry.metadata.at;
+          sets.set(key, set);
+          out.push(set.entry);
+        }
+        set.sources.push(e.metadata.uuid);
+        const item: LocatedInvariant = { kind: e.entry_type, location: to20Location(e.location, notes, e.at), value: { text: e.invariant.text, format: 'c_expression' } };
+        set.entry.content.push(item);
+        converted++;
+        break;
+      }
+      case 'precondition_loop_invariant':
+        notes.push({ at: e.at, message: 'precondition_loop_invariant has no 2.0 counterpart (its precondition would be lost); not converted' });
+        break;
+      case 'flow_insensitive_invariant':
+        notes.push({ at: e.at, message: 'flow_insensitive_invariant exists only in Goblint\'s 2.1-goblint extension, not in 2.0; not converted' });
+        break;
+      default:
+        notes.push({ at: e.at, message: `${e.entry_type} (a 0.1 certificate) has no 2.0 counterpart; not converted` });
+    }
+  }
+  for (const { entry, sources } of sets.values()) entry.metadata.uuid = options.uuid ? options.uuid() : nameUuid(sources.join(','));
+  return { document: { format: 'yaml', file: doc.file, entries: out }, notes, converted };
+}
+
+function to20Location(loc: Location, notes: ConvertNote[], at: WitnessPos | undefined): Location {
+  const out: Location = { file_name: loc.file_name, line: loc.line, columnBase: 1 };
+  if (loc.columnBase === 0 && loc.column === 0) {
+    notes.push({ at: loc.at ?? at, message: `0.1 column 0 (the whole line ${loc.line}) becomes a location without column (the leftmost suitable position)` });
+  } else if (loc.column !== undefined) out.column = loc.column + (loc.columnBase === 0 ? 1 : 0);
+  if (loc.function !== undefined) out.function = loc.function;
+  return out;
+}
+
+function convertGraphml(doc: Extract<WitnessDocument, { format: 'graphml' }>, options: ConvertOptions): ConvertResult {
+  const w = doc.graphml;
+  const notes: ConvertNote[] = [];
+  const empty = { document: { format: 'yaml' as const, file: doc.file, entries: [] }, notes, converted: 0 };
+  const type = w.witnessType;
+  if (type !== 'violation_witness' && type !== 'false_witness' && type !== 'FALSE') {
+    notes.push({ message: `GraphML ${type ?? 'witness without witness-type'}: only violation witnesses are converted (correctness automata have no 2.0 locations)` });
+    return empty;
+  }
+  const programFile = graphValue(w, 'programfile') ?? '';
+  const hash = graphValue(w, 'programhash') ?? '';
+  const producerText = graphValue(w, 'producer') ?? 'unknown';
+  const m = /^(.*?)\s+(\S*\d\S*)$/.exec(producerText);
+  const created = graphValue(w, 'creationtime');
+  const spec = w.graphData.filter((d) => d.key === 'specification').map((d) => d.value.trim()).join('\n');
+  const fileName = programFile.replace(/^.*\//, '');
+  if (programFile !== fileName) notes.push({ message: `programfile '${programFile}' is recorded by its base name '${fileName}'` });
+  const metadata: Metadata = {
+    format_version: '2.0',
+    uuid: '',
+    creation_time: options.creationTime ?? (created && /[zZ]|[+-]\d\d:\d\d$/.test(created) ? created : created ? `${created}Z` : '1970-01-01T00:00:00Z'),
+    producer: m ? { name: m[1], version: m[2] } : { name: producerText, version: 'unknown' },
+    task: {
+      input_files: [fileName],
+      input_file_hashes: { [fileName]: /^[0-9a-fA-F]{64}$/.test(hash) ? hash.toLowerCase() : '' },
+      specification: spec,
+      data_model: graphValue(w, 'architecture') === '64bit' ? 'LP64' : 'ILP32',
+      language: 'C',
+    },
+  };
+  if (!/^[0-9a-fA-F]{64}$/.test(hash)) notes.push({ message: `programhash '${hash}' is not a SHA-256 hash; input_file_hashes must be filled in` });
+  const r = graphmlToViolationSequence(w, metadata);
+  for (const d of r.dropped) notes.push({ message: d });
+  if (!r.entry) return empty;
+  metadata.uuid = options.uuid ? options.uuid() : nameUuid(`${hash}:${spec}:${w.edges.length}`);
+  const converted = r.entry.content.reduce((n, s) => n + s.waypoints.length, 0);
+  return { document: { format: 'yaml', file: doc.file, entries: [r.entry] }, notes, converted };
+}
+
+/** A version-5-style UUID from a name (deterministic output without a UUID source). */
+function nameUuid(name: string): string {
+  if (!name) return randomUUID();
+  const h = createHash('sha256').update(`tarsier-convert:${name}`).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
