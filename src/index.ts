@@ -5,3 +5,6 @@ export * from './task/index.js';
 export * from './bench/index.js';
 export { parseCProgram, parseCFile, parseExpressionAt, listLoops, makeExpressionChecker, type CProgram, type LoopInfo } from './c/index.js';
 export * from './witness/index.js';
+export { parseImp, parseImpExpr, printImp, printExpr, typecheckImp, checkImp, executeImp, type ImpProgram, type Procedure, type Stmt, type Expr, type ImpType, type ImpValue, type ExecutionResult } from './ivl/index.js';
+export { verifyImp, encodeProcedure, checkGoal, formatCounterexample, type ImpVerificationResult, type GoalResult, type ProcedureEncoding, type EncodedGoal } from './vc/index.js';
+export { createSolver, createZ3WasmSolver, createProcessSolver, shutdownZ3Wasm, type Solver, type Term } from './smt/index.js';
