@@ -1,0 +1,221 @@
+// Invariant selection: given an IMP program and candidate invariants per loop,
+// decide which candidates are selected (Houdini, the corrected encoding, or
+// the seed's encoding as written), explain every rejection, and verify the
+// program with the selected candidates used as invariants.
+import type { SourceLocation } from '../common/location.js';
+import type { ImpProgram, Stmt } from '../ivl/ast.js';
+import { checkImp } from '../ivl/typecheck.js';
+import { createSolver } from '../smt/index.js';
+import type { Solver } from '../smt/solver.js';
+import { BoolSort, mkConst, mkImplies, mkOr } from '../smt/terms.js';
+import { encodeProcedure } from '../vc/encode.js';
+import { verifyImp, type GoalResult, type Verdict } from '../vc/verify.js';
+import { PROBE_FILE, type EncodedProgram } from './encode-common.js';
+import { encodeSound } from './encoding.js';
+import { encodeSeed } from './encoding-seed.js';
+import { type CandidateVerdict, counterexampleOf, goalTerms, houdini } from './houdini.js';
+import { type SolverSession, checkAndRead } from './session.js';
+import { type Candidate, LoopTable, byLoop } from './program.js';
+import { encodeSymbolic } from './symbolic.js';
+
+export type SelectMethod = 'houdini' | 'encoding' | 'encoding-seed';
+export const SELECT_METHODS: readonly SelectMethod[] = ['houdini', 'encoding', 'encoding-seed'];
+
+export interface SelectOptions {
+  readonly method: SelectMethod;
+  /** Solver back end name (createSolver), default z3-wasm. */
+  readonly solver?: string;
+  /** Use this solver (not disposed). */
+  readonly solverInstance?: Solver;
+  /** Per solver call, ms (default 10 000). */
+  readonly timeoutMs?: number;
+  /** Skip the final verification with the selected candidates (benchmarks). */
+  readonly skipVerification?: boolean;
+}
+
+export interface SelectResult {
+  readonly method: SelectMethod;
+  readonly candidates: readonly Candidate[];
+  /** Per candidate, in candidate order. */
+  readonly verdicts: readonly CandidateVerdict[];
+  /** Solver calls that decided the selection. */
+  readonly selectionCalls: number;
+  /** Those plus the calls that explained rejections. */
+  readonly solverCalls: number;
+  /** Verification of the program with the selected candidates as invariants. */
+  readonly verification?: { readonly verdict: Verdict; readonly goals: readonly GoalResult[] };
+  /** Every assertion proved with the selected candidates. */
+  readonly proved: boolean;
+  readonly timeMs: number;
+}
+
+/** The program with the given candidates as declared invariants and no `candidate` clauses. */
+export function withInvariants(program: ImpProgram, candidates: readonly Candidate[], chosen: ReadonlySet<number>): ImpProgram {
+  const table = new LoopTable(program);
+  const per = byLoop(candidates.filter((c) => chosen.has(c.index)));
+  const stmts = (ss: readonly Stmt[]): Stmt[] =>
+    ss.map((s): Stmt => {
+      switch (s.kind) {
+        case 'while': {
+          const extra = (per.get(table.of(s).id) ?? []).map((c) => c.expr);
+          return { ...s, invariants: [...s.invariants, ...extra], candidates: [], body: stmts(s.body) };
+        }
+        case 'if':
+          return { ...s, then: stmts(s.then), else: stmts(s.else) };
+        case 'block':
+          return { ...s, body: stmts(s.body) };
+        default:
+          return s;
+      }
+    });
+  return { ...program, procedures: program.procedures.map((p) => (p.body ? { ...p, body: stmts(p.body) } : p)) };
+}
+
+export function encodeFor(method: 'encoding' | 'encoding-seed', program: ImpProgram, candidates: readonly Candidate[]): EncodedProgram {
+  return method === 'encoding' ? encodeSound(program, candidates) : encodeSeed(program, candidates);
+}
+
+/**
+ * Reads the selection off one verification run of an encoded program: its
+ * procedures are encoded by vc/ (loop-free) and asserted once; the probe
+ * goals are decided in rounds of check-sat-assuming: a model that violates
+ * some probes shows those flags are not forced; when none of the remaining
+ * probes can be violated, their flags are forced and their candidates selected.
+ */
+export async function readOffSelection(enc: EncodedProgram, session: SolverSession): Promise<{ forced: Set<number>; undecided?: string }> {
+  const probeOf = new Map(enc.probes.map((p) => [`${p.loc.line}`, p.candidate]));
+  const violations: { candidate: number; term: ReturnType<typeof mkConst> }[] = [];
+  const assertions: ReturnType<typeof mkConst>[] = [];
+  enc.program.procedures.forEach((p, k) => {
+    if (!p.body) return;
+    const e = encodeProcedure(enc.program, p, { loops: 'error', prefix: `sel${k}!`, checkPostconditions: false });
+    if (!e.goals.some((g) => g.loc.file === PROBE_FILE)) return;
+    assertions.push(...e.assertions);
+    for (const g of e.goals) if (g.loc.file === PROBE_FILE) violations.push({ candidate: probeOf.get(`${g.loc.line}`)!, term: g.violation });
+  });
+  for (const a of assertions) await session.solver.assert(a);
+  const open = new Set(violations);
+  const refuted = new Set<number>();
+  for (let round = 0; open.size > 0; round++) {
+    const live = [...open];
+    const q = mkConst(`readoff!q${round}`, BoolSort);
+    await session.solver.assert(mkImplies(q, mkOr(...live.map((v) => v.term))));
+    const { result: r, model } = await checkAndRead(session, [q], live.map((v) => v.term));
+    if (r.status === 'unsat') break;
+    if (r.status === 'unknown' || !model) return { forced: new Set(), undecided: r.reason ?? 'the solver answered unknown' };
+    for (const v of live) {
+      if (model.truth(v.term)) {
+        open.delete(v);
+        refuted.add(v.candidate);
+      }
+    }
+  }
+  // A probe vc/ did not encode is unreachable: vacuously proved.
+  return { forced: new Set(enc.probes.map((p) => p.candidate).filter((i) => !refuted.has(i))) };
+}
+
+/**
+ * Why a candidate the encoding did not select fails: checked on the cut
+ * program assuming the selected candidates and the candidate itself.
+ */
+async function explain(
+  program: ImpProgram,
+  candidates: readonly Candidate[],
+  selected: ReadonlySet<number>,
+  rejected: readonly number[],
+  session: SolverSession,
+): Promise<Map<number, CandidateVerdict>> {
+  const out = new Map<number, CandidateVerdict>();
+  if (rejected.length === 0) return out;
+  const sym = encodeSymbolic(program, candidates);
+  for (const c of sym.constraints) await session.solver.assert(c);
+  for (const i of rejected) {
+    const acts = [...selected, i].sort((a, b) => a - b).map((j) => sym.activation.get(j)!);
+    const goals = sym.goals.filter((g) => g.candidate === i);
+    let found: CandidateVerdict | undefined;
+    for (const kind of ['candidate-entry', 'candidate-preserved'] as const) {
+      const gs = goals.filter((g) => g.kind === kind);
+      if (gs.length === 0) continue;
+      const q = mkConst(`explain!${i}!${kind}`, BoolSort);
+      await session.solver.assert(mkImplies(q, mkOr(...gs.map((g) => g.violated))));
+      const { model } = await checkAndRead(session, [...acts, q], gs.flatMap(goalTerms));
+      if (!model) continue;
+      const g = gs.find((x) => model.truth(x.violated)) ?? gs[0];
+      found = {
+        candidate: i,
+        status: 'rejected',
+        reason: kind === 'candidate-entry' ? 'not established on entry' : 'not preserved',
+        counterexample: counterexampleOf(model, g),
+      };
+      break;
+    }
+    out.set(
+      i,
+      found ?? {
+        candidate: i,
+        status: 'rejected',
+        reason: 'not forced',
+        detail: 'inductive only together with other candidates that were not selected',
+      },
+    );
+  }
+  return out;
+}
+
+export async function selectInvariants(program: ImpProgram, candidates: readonly Candidate[], options: SelectOptions): Promise<SelectResult> {
+  checkImp(program);
+  const start = Date.now();
+  const solver = options.solverInstance ?? createSolver(options.solver);
+  const session: SolverSession = { solver, timeoutMs: options.timeoutMs ?? 10_000, calls: 0 };
+  try {
+    let verdicts: CandidateVerdict[];
+    let selectionCalls: number;
+    await solver.push();
+    try {
+      if (options.method === 'houdini') {
+        verdicts = (await houdini(program, candidates, session)).verdicts;
+        selectionCalls = session.calls;
+      } else {
+        const enc = encodeFor(options.method, program, candidates);
+        const { forced, undecided } = await readOffSelection(enc, session);
+        selectionCalls = session.calls;
+        await solver.pop();
+        await solver.push();
+        const rejected = candidates.map((c) => c.index).filter((i) => !forced.has(i));
+        const why = undecided ? new Map<number, CandidateVerdict>() : await explain(program, candidates, forced, rejected, session);
+        verdicts = candidates.map(
+          (c): CandidateVerdict =>
+            forced.has(c.index)
+              ? { candidate: c.index, status: 'selected' }
+              : (why.get(c.index) ?? { candidate: c.index, status: 'rejected', reason: 'undecided', detail: undecided }),
+        );
+      }
+    } finally {
+      await solver.pop();
+    }
+    const chosen = new Set(verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
+    let verification: SelectResult['verification'];
+    if (!options.skipVerification) {
+      const r = await verifyImp(withInvariants(program, candidates, chosen), { solverInstance: solver, timeoutMs: session.timeoutMs });
+      verification = { verdict: r.verdict, goals: r.goals };
+    }
+    const proved = verification ? verification.goals.every((g) => g.status === 'proved') : false;
+    return {
+      method: options.method,
+      candidates,
+      verdicts,
+      selectionCalls,
+      solverCalls: session.calls,
+      verification,
+      proved,
+      timeMs: Date.now() - start,
+    };
+  } finally {
+    if (!options.solverInstance) await solver.dispose();
+  }
+}
+
+/** `LINE:COLUMN` of a location. */
+export function lineCol(loc: SourceLocation): string {
+  return `${loc.line}:${loc.column}`;
+}

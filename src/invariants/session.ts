@@ -1,0 +1,66 @@
+// One incremental solver session for selection: counts calls, and reads
+// everything needed from a model in ONE get-value, so that a retried query
+// (the WebAssembly back end now and then answers a well-formed get-value with
+// a parse error; the call is then repeated) still gives consistent values.
+import { SolverError, formatValue, type CheckSatResult, type Solver, type SmtValue } from '../smt/solver.js';
+import type { Term } from '../smt/terms.js';
+
+export interface SolverSession {
+  readonly solver: Solver;
+  /** Per-call timeout in ms (0: none). */
+  readonly timeoutMs: number;
+  /** check-sat(-assuming) calls made. */
+  calls: number;
+}
+
+export function isLiteral(t: Term): boolean {
+  return t.op === 'true' || t.op === 'false' || t.op === 'int' || t.op === 'bv' || t.op === 'real';
+}
+
+function literalValue(t: Term): SmtValue {
+  if (t.op === 'true' || t.op === 'false') return { kind: 'bool', value: t.op === 'true' };
+  if (t.op === 'int') return { kind: 'int', value: t.value! };
+  if (t.op === 'bv') return { kind: 'bv', value: t.value!, width: (t.sort as { width: number }).width };
+  return { kind: 'raw', text: t.text ?? '?' };
+}
+
+/** A model's values of a fixed set of terms. */
+export class ModelSnapshot {
+  constructor(private readonly values: ReadonlyMap<Term, SmtValue>) {}
+  value(t: Term): SmtValue {
+    if (isLiteral(t)) return literalValue(t);
+    const v = this.values.get(t);
+    if (!v) throw new Error('term not in the model snapshot');
+    return v;
+  }
+  truth(t: Term): boolean {
+    const v = this.value(t);
+    return v.kind === 'bool' && v.value;
+  }
+  text(t: Term): string {
+    return formatValue(this.value(t));
+  }
+}
+
+/**
+ * check-sat-assuming; on sat, the values of `wanted` in the model. A solver
+ * error on get-value is retried (the same query again, counted as a call).
+ */
+export async function checkAndRead(
+  session: SolverSession,
+  assumptions: readonly Term[],
+  wanted: readonly Term[],
+): Promise<{ result: CheckSatResult; model?: ModelSnapshot }> {
+  const ask = [...new Set(wanted.filter((t) => !isLiteral(t)))];
+  for (let attempt = 0; ; attempt++) {
+    session.calls++;
+    const result = await session.solver.checkSat(assumptions, { timeoutMs: session.timeoutMs });
+    if (result.status !== 'sat') return { result };
+    try {
+      const vals = ask.length > 0 ? await session.solver.getValues(ask) : [];
+      return { result, model: new ModelSnapshot(new Map(ask.map((t, k) => [t, vals[k]]))) };
+    } catch (e) {
+      if (!(e instanceof SolverError) || attempt >= 2) throw e;
+    }
+  }
+}
