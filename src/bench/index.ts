@@ -4,6 +4,7 @@ export { parseProcStat, processTree, type ProcStat } from './proc.js';
 export { expandRuns, collectTaskFiles, type RunSpec, type SetWarning } from './sets.js';
 export {
   tarsierTool,
+  tarsierValidateTemplate,
   templateTool,
   fillTemplate,
   readAnswer,

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../common/errors.js';
@@ -66,11 +67,11 @@ export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-const PLACEHOLDERS = ['program', 'prop', 'data_model', 'task', 'timeout', 'bits', 'witness'] as const;
+const PLACEHOLDERS = ['program', 'prop', 'property', 'data_model', 'task', 'timeout', 'bits', 'witness'] as const;
 
 /**
  * Fills a command template: `{program}` (the program file(s)), `{prop}` (the
- * .prp file), `{data_model}` (ILP32 or LP64), `{bits}` (32 or 64), `{task}`
+ * .prp file), `{property}` (its kind, e.g. unreach-call), `{data_model}` (ILP32 or LP64), `{bits}` (32 or 64), `{task}`
  * (the task file), `{timeout}` (seconds), `{witness}` (validators: the witness
  * file). Values are shell-quoted; the result runs under /bin/sh.
  */
@@ -78,6 +79,7 @@ export function fillTemplate(template: string, run: RunSpec, context: RunContext
   const values: Record<(typeof PLACEHOLDERS)[number], string> = {
     program: run.inputFiles.map(shellQuote).join(' '),
     prop: shellQuote(run.propertyFile),
+    property: run.property,
     data_model: run.dataModel,
     bits: run.dataModel === 'LP64' ? '64' : '32',
     task: shellQuote(run.taskFile),
@@ -134,4 +136,18 @@ export function readAnswer(output: string, style: ResultStyle): Verdict | undefi
     }
   }
   return undefined;
+}
+
+/**
+ * The validator template for `--validate tarsier`: `tarsier validate TASK
+ * --property KIND --witness W --timeout S`. Refused while this Tarsier has no
+ * `validate` command.
+ */
+export function tarsierValidateTemplate(): string {
+  const cli = tarsierCli();
+  const probe = spawnSync(process.execPath, [cli, 'validate', '--help'], { encoding: 'utf8' });
+  if (probe.status !== 0 || !/--witness/.test(probe.stdout)) {
+    throw usageError('--validate tarsier: this Tarsier has no validate command yet; give a validator with --validate-cmd');
+  }
+  return `${shellQuote(process.execPath)} ${shellQuote(cli)} validate {task} --property {property} --witness {witness} --timeout {timeout}`;
 }

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { usageError } from '../../common/errors.js';
-import { Progress, RESULT_STYLES, runBench, tarsierTool, templateTool, type ResultStyle } from '../../bench/index.js';
+import { Progress, RESULT_STYLES, runBench, tarsierTool, tarsierValidateTemplate, templateTool, type ResultStyle } from '../../bench/index.js';
 import { formatSummary } from '../../bench/summary.js';
 import type { CommandRegistrar } from '../command.js';
 
@@ -35,7 +35,7 @@ export const registerBench: CommandRegistrar = (program, run) => {
     .description('run a verifier over task sets under CPU-time and memory limits, score the results as SV-COMP does, write tables and a page')
     .argument('<set...>', 'task-definition files (.yml), folders (all .yml below), or set files (.set, one pattern a line)')
     .addOption(new Option('--tool <name>', 'the tool to run').choices(['tarsier']))
-    .option('--tool-cmd <template>', 'any tool: command template with {program} {prop} {data_model} {bits} {task} {timeout}')
+    .option('--tool-cmd <template>', 'any tool: command template with {program} {prop} {property} {data_model} {bits} {task} {timeout}')
     .option('--name <name>', 'name of the tool in tables (default: tarsier, or the first word of --tool-cmd)')
     .addOption(new Option('--result-style <style>', 'how to read the answer of a --tool-cmd tool').choices([...RESULT_STYLES]).default('auto'))
     .option('--property <kind...>', 'only these properties (e.g. unreach-call no-overflow)')
@@ -58,7 +58,7 @@ export const registerBench: CommandRegistrar = (program, run) => {
         let validateCmd = flags.validateCmd;
         if (flags.validate === 'tarsier') {
           if (validateCmd) throw usageError('give either --validate or --validate-cmd, not both');
-          validateCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(new URL('../../../../bin/tarsier.js', import.meta.url).pathname)} validate {task} --witness {witness} --timeout {timeout}`;
+          validateCmd = tarsierValidateTemplate();
         }
         const isTty = Boolean(process.stderr.isTTY);
         let progress: Progress | undefined;
