@@ -1283,12 +1283,29 @@ class Lowerer {
     const r = bin(op, a, b, loc);
     if (op === '+') return un('!', and(eq(neg(a), neg(b), loc), un('!', eq(neg(r), neg(a), loc), loc), loc), loc);
     if (op === '-') return un('!', and(un('!', eq(neg(a), neg(b), loc), loc), un('!', eq(neg(r), neg(a), loc), loc), loc), loc);
-    // 64-bit multiplication: the product divided back gives the operand, except MIN = -1 * MIN.
-    const MIN = bv(minSigned(w), w, loc);
-    const MINUS1 = bv(-1n, w, loc);
-    return or(
-      eq(a, ZERO, loc),
-      and(eq(app('sdiv', [r, a], loc), b, loc), un('!', and(eq(a, MINUS1, loc), eq(b, MIN, loc), loc), loc), loc),
+    // 64-bit multiplication without a wider type: multiply the magnitudes in
+    // 32-bit halves (a division-based check is far harder for the solver).
+    const na = neg(a);
+    const nb = neg(b);
+    const ua = ite(na, un('-', a, loc), a, loc);
+    const ub = ite(nb, un('-', b, loc), b, loc);
+    const K32 = bv(32n, w, loc);
+    const LOW = bv(0xffffffffn, w, loc);
+    const ah = app('lshr', [ua, K32], loc);
+    const bh = app('lshr', [ub, K32], loc);
+    const al = bin('&', ua, LOW, loc);
+    const bl = bin('&', ub, LOW, loc);
+    const cross = bin('+', bin('*', ah, bl, loc), bin('*', al, bh, loc), loc);
+    const hi = bin('<<', cross, K32, loc);
+    const sum = bin('+', hi, bin('*', al, bl, loc), loc);
+    const limit = ite(eq(na, nb, loc), bv(maxSigned(w), w, loc), bv(-minSigned(w), w, loc), loc);
+    return andAll(
+      [
+        or(eq(ah, ZERO, loc), eq(bh, ZERO, loc), loc),
+        app('ult', [cross, bv(1n << 32n, w, loc)], loc),
+        app('uge', [sum, hi], loc),
+        app('ule', [sum, limit], loc),
+      ],
       loc,
     );
   }

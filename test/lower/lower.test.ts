@@ -1,0 +1,250 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { parseCFile, parseCProgram } from '../../src/c/index.js';
+import type { DataModel } from '../../src/c/types.js';
+import { bmc, type BmcResult } from '../../src/engines/index.js';
+import { typecheckImp } from '../../src/ivl/typecheck.js';
+import { goalAt, loopAt, lowerProgram, nondetAt, type LoweredProgram, type LowerProperty } from '../../src/lower/index.js';
+import { repoRoot } from '../helpers/shared.js';
+
+const fixture = (name: string) => join(repoRoot, 'test', 'fixtures', 'lower', name);
+
+const PRELUDE = `extern void abort(void);
+void reach_error() { abort(); }
+extern int __VERIFIER_nondet_int(void);
+extern long long __VERIFIER_nondet_longlong(void);
+extern void __VERIFIER_assume(int);
+`;
+/** Lines of PRELUDE, so tests can give C locations in their own text. */
+const PL = PRELUDE.split('\n').length - 1;
+
+function lowerText(body: string, property: LowerProperty = 'unreach-call', dataModel: DataModel = 'ILP32', recursionDepth = 3): LoweredProgram {
+  const c = parseCProgram(PRELUDE + body, 't.c', { dataModel });
+  return lowerProgram(c, { property, dataModel, recursionDepth });
+}
+
+async function check(l: LoweredProgram, maxBound = 16): Promise<BmcResult> {
+  assert.equal(l.unsupported, undefined, `unsupported: ${l.unsupported?.construct}`);
+  assert.deepEqual(typecheckImp(l.imp), []);
+  return bmc(l.imp, {
+    deadline: Date.now() + 60_000,
+    maxBound,
+    assertRole: (loc) => (goalAt(l.sourceMap, loc)?.kind === 'recursion' ? 'bound' : 'error'),
+  });
+}
+
+test('C integer semantics, control flow, structs, arrays, pointers and calls: every check holds', async () => {
+  const c = parseCFile(fixture('int-semantics.c'), { dataModel: 'ILP32' });
+  const l = lowerProgram(c, { property: 'unreach-call', dataModel: 'ILP32', recursionDepth: 5 });
+  const goals = l.sourceMap.goals.filter((g) => g.kind === 'reach_error');
+  assert.equal(goals.length, 47);
+  const r = await check(l);
+  assert.equal(r.verdict, 'true', JSON.stringify(r));
+});
+
+test('a wrong expectation about C arithmetic is found (the checks above can fail)', async () => {
+  const cases = [
+    '(unsigned char)300 == 45',
+    '-7 / 2 == -4',
+    '-7 % 2 == 1',
+    '-1 < 1u',
+    '(signed char)200 == 200',
+    '(-8 >> 1) == 2147483644',
+  ];
+  for (const cond of cases) {
+    const l = lowerText(`int main(void) {\n  if (!(${cond})) reach_error();\n  return 0;\n}\n`);
+    const r = await check(l);
+    assert.equal(r.verdict, 'false', cond);
+    if (r.verdict !== 'false') continue;
+    const g = goalAt(l.sourceMap, r.counterexample.goal.loc);
+    assert.equal(g?.kind, 'reach_error');
+    assert.equal(g?.loc.line, PL + 2);
+    assert.equal(g?.loc.column, 12 + cond.length);
+  }
+});
+
+test('short-circuit operators and ?: evaluate side effects only on the taken side', async () => {
+  const l = lowerText(`int main(void) {
+  int x = 0;
+  int y = (x > 0 && x++ > 0) || x++ == 0;
+  int z = x ? x-- : x++;
+  if (!(x == 0 && y == 1 && z == 1)) reach_error();
+  return 0;
+}
+`);
+  assert.equal((await check(l)).verdict, 'true');
+  const bad = lowerText(`int main(void) {
+  int x = 0;
+  int y = (x > 0 && x++ > 0) || x++ == 0;
+  if (x != 2) reach_error();
+  return 0;
+}
+`);
+  assert.equal((await check(bad)).verdict, 'false');
+});
+
+test('no-overflow: a check before each signed operation, at the operator', async () => {
+  const l = lowerText(
+    `int main(void) {
+  int x = __VERIFIER_nondet_int();
+  unsigned u = x;
+  u = u + 1u;
+  char c = 127;
+  int d = c + 1;
+  int y = x + 1;
+  return 0;
+}
+`,
+    'no-overflow',
+  );
+  const overflow = l.sourceMap.goals.filter((g) => g.kind === 'overflow');
+  // c + 1 is done in int after promotion and is checked too; unsigned u + 1u is not.
+  assert.equal(overflow.length, 2);
+  const r = await check(l);
+  assert.equal(r.verdict, 'false');
+  if (r.verdict !== 'false') return;
+  const g = goalAt(l.sourceMap, r.counterexample.goal.loc);
+  assert.equal(g?.kind, 'overflow');
+  assert.deepEqual([g?.loc.line, g?.loc.column], [PL + 7, 11]);
+  assert.deepEqual([g?.targetLoc.line, g?.targetLoc.column], [PL + 7, 3]);
+  // The nondet value that overflows: INT_MAX.
+  const h = r.counterexample.havocs.find((x) => nondetAt(l.sourceMap, x.loc));
+  assert.equal(h?.value, 2147483647n);
+});
+
+test('no-overflow: guarded operations are safe; -, /, % and 64-bit * are checked', async () => {
+  const safe = lowerText(
+    `int main(void) {
+  int x = __VERIFIER_nondet_int();
+  __VERIFIER_assume(x < 2147483647 && x > -2147483647);
+  int y = x + 1;
+  int z = -x;
+  int q = x / -1;
+  long long a = __VERIFIER_nondet_longlong();
+  __VERIFIER_assume(a < 3037000499LL && a > -3037000499LL);
+  long long b = a * 3037000499LL;
+  return 0;
+}
+`,
+    'no-overflow',
+  );
+  assert.equal((await check(safe)).verdict, 'true');
+  for (const [expr, assumption] of [
+    ['-x', 'x < 0'],
+    ['x / y', 'y == -1'],
+    ['x % y', 'y == -1'],
+    ['x * y', 'x > 65536 && y > 65536'],
+  ]) {
+    const l = lowerText(
+      `int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int y = __VERIFIER_nondet_int();
+  __VERIFIER_assume(y != 0 && ${assumption});
+  int r = ${expr};
+  return 0;
+}
+`,
+      'no-overflow',
+    );
+    const r = await check(l);
+    assert.equal(r.verdict, 'false', expr);
+  }
+  const mul64 = lowerText(
+    `int main(void) {
+  long long a = __VERIFIER_nondet_longlong();
+  __VERIFIER_assume(a > 3037000500LL);
+  long long b = a * a;
+  return 0;
+}
+`,
+    'no-overflow',
+  );
+  assert.equal((await check(mul64)).verdict, 'false');
+});
+
+test('data models: long is 32 bits in ILP32 and 64 bits in LP64', async () => {
+  const body = `int main(void) {
+  long l = 2147483647;
+  l = l + 1;
+  if (l > 0) reach_error();
+  return 0;
+}
+`;
+  assert.equal((await check(lowerText(body, 'unreach-call', 'ILP32'))).verdict, 'true');
+  assert.equal((await check(lowerText(body, 'unreach-call', 'LP64'))).verdict, 'false');
+  assert.equal(lowerText(body, 'no-overflow', 'ILP32').sourceMap.goals.filter((g) => g.kind === 'overflow').length, 1);
+});
+
+test('the source map records loops at their keyword and nondet calls with type and position', () => {
+  const l = lowerText(`int main(void) {
+  int i = 0;
+  int n = __VERIFIER_nondet_int();
+  while (i < n) { i++; }
+  for (i = 0; i < 3; i++) { }
+  do { i--; } while (i > 0);
+  return 0;
+}
+`);
+  assert.deepEqual(
+    l.sourceMap.loops.map((x) => [x.keyword, x.loc.line - PL, x.loc.column, x.function]),
+    [
+      ['while', 4, 3, 'main'],
+      ['for', 5, 3, 'main'],
+      ['do', 6, 3, 'main'],
+    ],
+  );
+  const [nd] = l.sourceMap.nondets;
+  assert.equal(nd.callee, '__VERIFIER_nondet_int');
+  assert.equal(nd.cType, 'int');
+  assert.equal(nd.width, 32);
+  assert.equal(nd.signed, true);
+  assert.deepEqual([nd.loc.line - PL, nd.loc.column], [3, 11]);
+  assert.deepEqual([nd.closeParenLoc?.line, nd.closeParenLoc?.column], [PL + 3, 33]);
+  assert.deepEqual([nd.statementLoc.line - PL, nd.statementLoc.column], [3, 3]);
+  // Every IMP while is a C loop of the map.
+  const whiles = l.imp.procedures[0].body!.filter((s) => s.kind === 'while');
+  assert.equal(whiles.length, 3);
+  for (const w of whiles) assert.ok(loopAt(l.sourceMap, w.loc));
+});
+
+test('recursion is inlined to the bound and cut with a recursion goal', async () => {
+  const body = `int fact(int n) { if (n <= 1) return 1; return n * fact(n - 1); }
+int main(void) {
+  if (fact(5) != 120) reach_error();
+  return 0;
+}
+`;
+  const shallow = lowerText(body, 'unreach-call', 'ILP32', 3);
+  assert.ok(shallow.sourceMap.goals.some((g) => g.kind === 'recursion' && g.loc.line === PL + 1));
+  // The cut is reachable: no TRUE.
+  assert.notEqual((await check(shallow)).verdict, 'true');
+  const deep = lowerText(body, 'unreach-call', 'ILP32', 6);
+  assert.equal((await check(deep)).verdict, 'true');
+});
+
+test('constructs outside the model are reported as unsupported with their location', () => {
+  const g = lowerText(`int main(void) {
+  int x = 0;
+  goto end;
+  x = 1;
+end:
+  return x;
+}
+`);
+  assert.equal(g.unsupported?.construct, 'goto');
+  assert.deepEqual([g.unsupported?.loc.line, g.unsupported?.loc.column], [PL + 3, 3]);
+  const f = lowerText(`int main(void) {
+  float x = 1.5f;
+  return 0;
+}
+`);
+  assert.match(f.unsupported?.construct ?? '', /floating-point/);
+  const u = lowerText(`int puts(const char *);
+int main(void) {
+  puts("hi");
+  return 0;
+}
+`);
+  assert.match(u.unsupported?.construct ?? '', /undefined function 'puts'/);
+});
