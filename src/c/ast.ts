@@ -15,7 +15,7 @@
  * - Loops record the location of their keyword (`for`, `while`, `do`).
  */
 import type { SourceLocation } from '../common/location.js';
-import type { CType, DataModel, FunctionType, RecordField } from './types.js';
+import type { CType, DataModel, EnumInfo, FunctionType, RecordField, RecordInfo } from './types.js';
 
 export type { SourceLocation };
 
@@ -220,9 +220,11 @@ export type AssignOp = '=' | '*=' | '/=' | '%=' | '+=' | '-=' | '<<=' | '>>=' | 
 
 /**
  * An assignment. For `=` the value is converted to the target's type. For
- * compound assignments the value is left as written (promoted) and
- * `computationType` is the type the operation is done in (C11 6.5.16.2); the
- * result is converted back to the target's type.
+ * compound assignments `computationType` is the type the operation is done in
+ * (C11 6.5.16.2): the target's value is converted to it, the value already is
+ * (shifts: the value is promoted on its own; pointer += int: the value is the
+ * promoted integer and `computationType` the pointer type); the result is
+ * converted back to the target's type.
  */
 export interface Assign extends ExprBase {
   readonly kind: 'Assign';
@@ -530,6 +532,9 @@ export interface CProgram {
   readonly globals: readonly VarDecl[];
   /** Typedefs by name at file scope. */
   readonly typedefs: ReadonlyMap<string, TypedefDecl>;
+  /** Every struct/union and enum the program declares (any scope), in order of first mention. */
+  readonly records: readonly RecordInfo[];
+  readonly enums: readonly EnumInfo[];
   /** Scope information for `parseExpressionAt` (internal shape; do not rely on it). */
   readonly scopeIndex: unknown;
 }

@@ -148,6 +148,8 @@ function collectTypes(program: CProgram): { records: RecordInfo[]; enums: EnumIn
       walk(d.body.items);
     }
   }
+  for (const r of program.records) records.set(r.id, r);
+  for (const e of program.enums) enums.set(e.id, e);
   return {
     records: [...records.values()].sort((a, b) => a.id - b.id),
     enums: [...enums.values()].sort((a, b) => a.id - b.id),

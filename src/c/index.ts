@@ -9,6 +9,7 @@ import type { SourceLocation } from '../common/location.js';
 import type { BlockItem, CProgram, Expr, FunctionDecl, Stmt } from './ast.js';
 import { lex } from './lexer.js';
 import { Parser } from './parser.js';
+import { Sema } from './sema.js';
 import { scopeAt, functionAt, type ScopeIndex } from './scope.js';
 import { isScalar, typeToString, type DataModel } from './types.js';
 
@@ -36,6 +37,8 @@ export function parseCProgram(text: string, file: string, options: ParseOptions)
     functions: r.functions,
     globals: r.globals,
     typedefs: r.typedefs,
+    records: r.records,
+    enums: r.enums,
     scopeIndex,
   };
 }
@@ -217,4 +220,9 @@ export function makeExpressionChecker(
     const r = parseExpressionAt(program, loc ? { line: loc.line, column: loc.column ?? 1 } : { line: 0, column: 0 }, expr);
     return 'error' in r ? r.error : undefined;
   };
+}
+
+/** The value of an integer constant expression of the program (as gcc folds it), or undefined. */
+export function evaluateInteger(program: CProgram, expr: Expr): bigint | undefined {
+  return new Sema(program.dataModel).evalInt(expr);
 }

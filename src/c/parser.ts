@@ -43,6 +43,7 @@ import {
   type TypeQualifiers,
   alignOf,
   arrayOf,
+  fieldAlignOf,
   floatType,
   intType,
   integerKind,
@@ -102,10 +103,10 @@ interface DeclaratorInfo {
 
 const TYPE_KEYWORDS = new Set([
   'void', 'char', 'short', 'int', 'long', 'float', 'double', 'signed', 'unsigned', '_Bool', '_Complex',
-  'struct', 'union', 'enum', '__int128', '__int128_t', '__uint128_t', 'typeof', '_Float128', '__float128',
+  'struct', 'union', 'enum', '__int128', 'typeof', '_Float128', '__float128',
   'const', 'volatile', 'restrict', '_Atomic', '_Alignas',
   'typedef', 'extern', 'static', 'auto', 'register', 'inline', '_Noreturn', '_Thread_local', '__thread',
-  '__builtin_va_list', '__auto_type',
+  '__auto_type',
 ]);
 
 /** GNU alternate spellings of keywords. */
@@ -113,13 +114,13 @@ const CANONICAL: Record<string, string> = {
   __const: 'const', __const__: 'const', __volatile: 'volatile', __volatile__: 'volatile',
   __restrict: 'restrict', __restrict__: 'restrict', __inline: 'inline', __inline__: 'inline',
   __signed: 'signed', __signed__: 'signed', __typeof: 'typeof', __typeof__: 'typeof',
-  __alignof: '_Alignof', __alignof__: '_Alignof', asm: '__asm__', __asm: '__asm__',
+  __alignof: '__alignof__', asm: '__asm__', __asm: '__asm__',
   __attribute: '__attribute__', _Noreturn: '_Noreturn', __complex__: '_Complex', __unsigned__: 'unsigned',
 };
 
 const KEYWORDS = new Set([
   ...TYPE_KEYWORDS, 'if', 'else', 'while', 'do', 'for', 'switch', 'case', 'default', 'break', 'continue', 'return',
-  'goto', 'sizeof', '_Alignof', '__asm__', '__attribute__', '__extension__', '_Static_assert', '_Generic',
+  'goto', 'sizeof', '_Alignof', '__alignof__', '__asm__', '__attribute__', '__extension__', '_Static_assert', '_Generic',
   '__builtin_va_arg', '__builtin_offsetof', '__builtin_types_compatible_p', '__label__', '__real__', '__imag__',
 ]);
 
@@ -217,6 +218,8 @@ export interface ParseResult {
   readonly fileScope: Scope;
   readonly scopedNames: ScopedName[];
   readonly functionRanges: Array<{ name: string; from: number; to: number }>;
+  readonly records: RecordInfo[];
+  readonly enums: EnumInfo[];
 }
 
 export class Parser {
@@ -237,6 +240,8 @@ export class Parser {
   private readonly scopedNames: ScopedName[] = [];
   private readonly functionRanges: Array<{ name: string; from: number; to: number }> = [];
   private recordIds = 0;
+  private readonly records: RecordInfo[] = [];
+  private readonly enums: EnumInfo[] = [];
 
   constructor(
     private readonly tokens: Token[],
@@ -336,6 +341,8 @@ export class Parser {
       fileScope: this.scope,
       scopedNames: this.scopedNames,
       functionRanges: this.functionRanges,
+      records: this.records,
+      enums: this.enums,
     };
   }
 
@@ -640,10 +647,12 @@ export class Parser {
       if (info && info.union !== union) throw this.error(`'${tag}' defined as wrong kind of tag`, kw);
       if (!info) {
         info = { id: this.recordIds++, union, tag, loc: this.locTok(kw) };
+        this.records.push(info);
         this.scope.tags.set(tag, { kind: 'record', info });
       }
     } else {
       info = { id: this.recordIds++, union, loc: this.locTok(kw) };
+      this.records.push(info);
     }
     if (isDef) {
       if (info.fields) throw this.error(`redefinition of '${union ? 'union' : 'struct'} ${tag}'`, kw);
@@ -737,9 +746,13 @@ export class Parser {
       if (visible) info = visible.info as EnumInfo;
       if (!info) {
         info = { id: this.recordIds++, tag, underlying: 'uint', loc: this.locTok(kw) };
+        this.enums.push(info);
         this.scope.tags.set(tag, { kind: 'enum', info });
       }
-    } else info = { id: this.recordIds++, underlying: 'uint', loc: this.locTok(kw) };
+    } else {
+      info = { id: this.recordIds++, underlying: 'uint', loc: this.locTok(kw) };
+      this.enums.push(info);
+    }
     if (isDef) {
       if (info.constants) throw this.error(`redefinition of 'enum ${tag}'`, kw);
       this.next();
@@ -1784,7 +1797,7 @@ export class Parser {
       }
     } else if (t.kind === 'ident') {
       switch (s) {
-        case 'sizeof': case '_Alignof': {
+        case 'sizeof': case '_Alignof': case '__alignof__': {
           this.next();
           const operator = s === 'sizeof' ? 'sizeof' : 'alignof';
           let argType: CType;
@@ -1809,7 +1822,10 @@ export class Parser {
             const n = sizeOf(argType, this.dm);
             if (n === undefined && !(argType.kind === 'array' && argType.vla)) throw this.error(`invalid application of 'sizeof' to incomplete type '${typeToString(argType)}'`, t);
             value = n === undefined ? undefined : BigInt(n);
-          } else value = BigInt(alignOf(argType, this.dm));
+          } else {
+            // C11 _Alignof gives the ABI alignment (4 for double on i386); GNU __alignof__ the preferred one (8).
+            value = BigInt(s === '_Alignof' ? fieldAlignOf(argType, this.dm) : alignOf(argType, this.dm));
+          }
           return { kind: 'SizeOf', operator, argument, value, type: intType(sizeTKind(this.dm)), loc: this.loc(t) };
         }
         case '__extension__': {

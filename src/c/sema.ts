@@ -18,6 +18,7 @@ import {
   integerBits,
   integerKind,
   integerRank,
+  integerRange,
   isArithmetic,
   isInteger,
   isScalar,
@@ -343,7 +344,13 @@ export class Sema {
           const f = this.evalFloat(e.operand);
           if (f === undefined || !Number.isFinite(f)) return undefined;
           if (e.type.kind === 'integer' && e.type.name === 'bool') return f !== 0 ? 1n : 0n;
-          return this.wrapTo(BigInt(Math.trunc(f)), e.type);
+          // Out-of-range conversions are undefined behaviour: not a constant.
+          const v = BigInt(Math.trunc(f));
+          if (isInteger(e.type)) {
+            const r = integerRange(integerKind(e.type), this.dm);
+            if (v < r.min || v > r.max) return undefined;
+          }
+          return this.wrapTo(v, e.type);
         }
         const v = this.evalInt(e.operand);
         if (v === undefined) return undefined;

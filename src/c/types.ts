@@ -343,9 +343,9 @@ export function layoutRecord(
       }
       let start = union ? 0 : bit;
       if (!opts.packed) {
-        // Move to the next unit of the declared type when the field would straddle one.
-        const unitStart = Math.floor(start / unitBits) * unitBits;
-        if (start + w > unitStart + unitBits) start = Math.ceil(start / (a * 8)) * (a * 8);
+        // gcc: the field must fit in a unit of its type's size that starts at a
+        // multiple of the type's (field) alignment; else it moves to the next one.
+        if ((start % (a * 8)) + w > unitBits) start = Math.ceil(start / (a * 8)) * (a * 8);
       }
       if (m.name !== undefined) align = Math.max(align, a);
       const byte = Math.floor(start / 8);

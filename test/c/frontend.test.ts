@@ -1,0 +1,280 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Command } from 'commander';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  parseCProgram, parseExpressionAt, listLoops, makeExpressionChecker, evaluateInteger,
+  type CProgram, type Expr, type FunctionDefinition, type Stmt, type BlockItem,
+} from '../../src/c/index.js';
+import { TarsierError } from '../../src/common/errors.js';
+import { registerParse } from '../../src/cli/commands/parse.js';
+import { describeFailure } from '../../src/cli/command.js';
+
+const ilp = { dataModel: 'ILP32' as const };
+const lp = { dataModel: 'LP64' as const };
+
+function fn(p: CProgram, name: string): FunctionDefinition {
+  const d = p.declarations.find((x) => x.kind === 'FunctionDefinition' && x.decl.name === name);
+  assert.ok(d && d.kind === 'FunctionDefinition', `function ${name}`);
+  return d;
+}
+
+function firstExpr(p: CProgram, name: string, index = 0): Expr {
+  const items = fn(p, name).body.items.filter((i): i is Extract<BlockItem, { kind: 'ExprStmt' }> => i.kind === 'ExprStmt');
+  return items[index].expr;
+}
+
+function errorOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    assert.ok(e instanceof TarsierError, `a TarsierError, not ${String(e)}`);
+    return e.format();
+  }
+  assert.fail('expected an error');
+}
+
+const LOOPS = `int g;
+int main(void) {
+  int i = 0;
+\tfor (i = 0; i < 3; i++) {
+    while (g) g--;
+  }
+  L: do { i--; } while (i > 0);
+  if (i) for (;;) break;
+  return ({ int k = 0; while (k < 2) k++; k; });
+}
+int other(int n) {   while(n) { do n--; while (0); } return n; }
+`;
+
+test('loop keyword positions are exact (tabs, labels, nested, statement expressions)', () => {
+  const p = parseCProgram(LOOPS, 'loops.c', ilp);
+  const loops = listLoops(p).map((l) => `${l.loc.file}:${l.loc.line}:${l.loc.column} ${l.keyword} ${l.function}`);
+  assert.deepEqual(loops, [
+    'loops.c:4:2 for main',
+    'loops.c:5:5 while main',
+    'loops.c:7:6 do main',
+    'loops.c:8:10 for main',
+    'loops.c:9:24 while main',
+    'loops.c:11:22 while other',
+    'loops.c:11:33 do other',
+  ]);
+  const first = listLoops(p)[0];
+  assert.equal(first.loc.offset, LOOPS.indexOf('for'));
+  assert.equal(first.loc.end?.column, 5);
+});
+
+test('line markers map locations back to the original file', () => {
+  const text = [
+    '# 1 "prog.c"',
+    '# 1 "<built-in>"',
+    'typedef unsigned long size_t;',
+    '# 40 "prog.c"',
+    'int main() {',
+    '  int x = 0;',
+    '  while (x < 10) x++;',
+    '  return y;',
+    '}',
+  ].join('\n');
+  const msg = errorOf(() => parseCProgram(text, 'prog.i', ilp));
+  assert.equal(msg, "prog.c:43:10: error: 'y' undeclared");
+  const ok = parseCProgram(text.replace('return y', 'return x'), 'prog.i', ilp);
+  const loop = listLoops(ok)[0];
+  assert.equal(`${loop.loc.file}:${loop.loc.line}:${loop.loc.column}`, 'prog.c:42:3');
+});
+
+test('syntax and type errors name the position', () => {
+  assert.equal(errorOf(() => parseCProgram('int main() {\n  int x = 1\n  return x;\n}\n', 'e.c', ilp)), "e.c:3:3: error: expected ';' after declaration before 'return'");
+  assert.equal(errorOf(() => parseCProgram('struct s { int a; };\nint main() { struct s v; return v.b; }\n', 'e.c', ilp)), "e.c:2:35: error: 'struct s' has no member named 'b'");
+  assert.equal(errorOf(() => parseCProgram('int main() { int a[2]; a = 0; return 0; }', 'e.c', ilp)), 'e.c:1:26: error: lvalue required as left operand of assignment');
+  assert.match(errorOf(() => parseCProgram('int main() { _Complex double z; }', 'e.c', ilp)), /^e\.c:1:14: error: unsupported construct: _Complex types$/);
+  assert.equal(errorOf(() => parseCProgram('#include <stdio.h>\nint main() {}', 'e.c', ilp)).split(': error: ')[0], 'e.c:1:1');
+  assert.equal(errorOf(() => parseCProgram('int main() { goto out; }', 'e.c', ilp)), "e.c:1:19: error: label 'out' used but not defined");
+});
+
+test('typedef-aware disambiguation: (T)*x, T * x, and shadowing by a variable', () => {
+  const p = parseCProgram(
+    'typedef int T;\nint f(int *x) { T * y = x; int r = (T)*x; { int T = 2; r = (T)*r; } return r + *y; }\n',
+    't.c', ilp,
+  );
+  const items = fn(p, 'f').body.items;
+  assert.equal(items[0].kind, 'DeclStmt');
+  const inner = items[2];
+  assert.ok(inner.kind === 'Compound');
+  const assign = inner.items[1];
+  assert.ok(assign.kind === 'ExprStmt' && assign.expr.kind === 'Assign');
+  // With T a variable, (T)*x is a multiplication.
+  const v = assign.expr.value;
+  assert.equal(v.kind, 'Binary');
+  assert.equal(v.kind === 'Binary' && v.op, '*');
+});
+
+test('usual arithmetic conversions and promotions per data model', () => {
+  const src = 'int main() { long l = 1; unsigned u = 2; unsigned char c = 3; l + u; c + c; -c; 1 ? l : u; return 0; }';
+  const a = parseCProgram(src, 'c.c', ilp);
+  const b = parseCProgram(src, 'c.c', lp);
+  assert.equal(typeString(firstExpr(a, 'main', 0)), 'unsigned long');
+  assert.equal(typeString(firstExpr(b, 'main', 0)), 'long');
+  const cc = firstExpr(a, 'main', 1);
+  assert.ok(cc.kind === 'Binary' && cc.left.kind === 'ImplicitCast' && cc.left.castKind === 'IntegralCast');
+  assert.equal(typeString(cc), 'int');
+  assert.equal(typeString(firstExpr(a, 'main', 2)), 'int');
+  assert.equal(typeString(firstExpr(b, 'main', 3)), 'long');
+});
+
+function typeString(e: Expr): string {
+  const t = e.type;
+  return t.kind === 'integer' ? ({ int: 'int', long: 'long', ulong: 'unsigned long', uint: 'unsigned int' } as Record<string, string>)[t.name] ?? t.name : t.kind;
+}
+
+test('built-ins are recognised whether declared, defined or implicit', () => {
+  const p = parseCProgram(
+    'extern unsigned int __VERIFIER_nondet_uint(void);\nvoid reach_error() {}\nint main() { unsigned x = __VERIFIER_nondet_uint(); __VERIFIER_assume(x > 1); long y = __VERIFIER_nondet_long(); if (!x) reach_error(); return 0; }\n',
+    'b.c', ilp,
+  );
+  const byName = new Map(p.functions.map((f) => [f.name, f.builtin?.kind]));
+  assert.equal(byName.get('__VERIFIER_nondet_uint'), 'nondet');
+  assert.equal(byName.get('reach_error'), 'reach_error');
+  assert.equal(byName.get('__VERIFIER_assume'), 'assume');
+  const nl = p.functions.find((f) => f.name === '__VERIFIER_nondet_long');
+  assert.ok(nl?.builtin?.kind === 'nondet' && nl.builtin.type.kind === 'integer' && nl.builtin.type.name === 'long');
+});
+
+test('initializers: designators, brace elision, and array length from the initializer', () => {
+  const p = parseCProgram(
+    'struct pt { int x, y; };\nstruct pt a[] = { 1, 2, [3] = { .y = 7 }, 5 };\nint m[2][3] = { 1, 2, 3, 4 };\nchar s[] = "ab";\n',
+    'i.c', ilp,
+  );
+  const a = p.globals.find((g) => g.name === 'a')!;
+  assert.ok(a.type.kind === 'array' && a.type.length === 5);
+  assert.ok(a.init?.kind === 'InitList');
+  assert.deepEqual(a.init.items.map((i) => i.target), [0, 3, 4]);
+  const third = a.init.items[1].value;
+  assert.ok(third.kind === 'InitList' && third.items.length === 1 && third.items[0].target === 1);
+  const m = p.globals.find((g) => g.name === 'm')!;
+  assert.ok(m.init?.kind === 'InitList');
+  const rows = m.init.items.map((r) => (r.value.kind === 'InitList' ? r.value.items.map((c) => (c.value.kind === 'IntegerLiteral' ? Number(c.value.value) : -1)) : []));
+  assert.deepEqual(rows, [[1, 2, 3], [4]]);
+  const s = p.globals.find((g) => g.name === 's')!;
+  assert.ok(s.type.kind === 'array' && s.type.length === 3);
+});
+
+test('identifiers resolve to one declaration object across redeclarations and uses', () => {
+  const p = parseCProgram('int g;\nextern int g;\nint g = 3;\nint main() { int g2 = g; { int g = 1; g2 += g; } return g2; }\n', 'r.c', ilp);
+  assert.equal(p.globals.filter((x) => x.name === 'g').length, 1);
+  const decl = p.globals.find((x) => x.name === 'g')!;
+  const body = fn(p, 'main').body.items;
+  const first = body[0];
+  assert.ok(first.kind === 'DeclStmt');
+  const init = first.declaration.declarators[0].init;
+  assert.ok(init && init.kind === 'Identifier' && init.decl === decl);
+  const inner = body[1];
+  assert.ok(inner.kind === 'Compound' && inner.items[1].kind === 'ExprStmt');
+  const use = (inner.items[1] as { expr: Expr }).expr;
+  assert.ok(use.kind === 'Assign' && use.value.kind === 'Identifier' && use.value.decl !== decl);
+});
+
+const SCOPES = `int g;
+int main(void) {
+  unsigned int x = 1024;
+  int y = 0;
+  while (x < 4000000000U) {
+    int t = 1;
+    x += t;
+  }
+  for (int i = 0; i < 3; i++) y++;
+  return 0;
+}
+`;
+
+test('parseExpressionAt: witness invariants typed in the scope at their location', () => {
+  const p = parseCProgram(SCOPES, 's.c', ilp);
+  const ok = parseExpressionAt(p, { line: 5, column: 3 }, '(x >= 1024U) && (x <= 4294967295U) && (y == x)');
+  assert.ok('expr' in ok, 'error' in ok ? ok.error : '');
+  assert.equal(ok.expr.type.kind, 'integer');
+  // y == x compares in unsigned int: y is converted.
+  const e = ok.expr;
+  assert.ok(e.kind === 'Binary' && e.right.kind === 'Binary' && e.right.left.kind === 'ImplicitCast');
+  // t is declared inside the loop body, not in scope at the loop.
+  const out = parseExpressionAt(p, { line: 5, column: 3 }, 't > 0');
+  assert.deepEqual(out, { error: "'t' undeclared (at column 1 of the expression)" });
+  assert.ok('expr' in parseExpressionAt(p, { line: 7, column: 5 }, 't > 0 && x > 0'));
+  // A declaration is not in scope at its own start.
+  assert.ok('error' in parseExpressionAt(p, { line: 4, column: 3 }, 'y == 0'));
+  assert.ok('expr' in parseExpressionAt(p, { line: 4, column: 3 }, 'x == 1024'));
+  // The for loop's own declaration is visible at its keyword.
+  assert.ok('expr' in parseExpressionAt(p, { line: 9, column: 3 }, 'i <= 3'));
+  assert.ok('error' in parseExpressionAt(p, { line: 10, column: 3 }, 'i <= 3'));
+  // Syntax errors and non-scalar results.
+  assert.match((parseExpressionAt(p, { line: 5, column: 3 }, 'x >= ') as { error: string }).error, /expected expression/);
+  assert.ok('error' in parseExpressionAt(p, { line: 5, column: 3 }, 'x y'));
+  // Without a location only file-scope names are visible.
+  assert.ok('expr' in parseExpressionAt(p, { line: 0, column: 0 }, 'g == 0'));
+  assert.ok('error' in parseExpressionAt(p, { line: 0, column: 0 }, 'x == 0'));
+  const check = makeExpressionChecker(p);
+  assert.equal(check('x > 0', { line: 5, column: 3 }), undefined);
+  assert.equal(check('z > 0', { line: 5, column: 3 }), "'z' undeclared (at column 1 of the expression)");
+});
+
+test('integer constant evaluation folds enum values, sizeof and casts', () => {
+  const p = parseCProgram('enum e { A = 3, B };\nint main() { (unsigned char)(B * 100); sizeof(long) * 2; -1 < 0u; return 0; }\n', 'k.c', lp);
+  assert.equal(evaluateInteger(p, firstExpr(p, 'main', 0)), 144n);
+  assert.equal(evaluateInteger(p, firstExpr(p, 'main', 1)), 16n);
+  assert.equal(evaluateInteger(p, firstExpr(p, 'main', 2)), 0n);
+});
+
+/** Runs `tarsier parse ARGS` in-process (only the parse command is loaded), capturing output. */
+async function runParse(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const program = new Command('tarsier').exitOverride();
+  let status = 0;
+  let stdout = '';
+  let stderr = '';
+  const run = <A extends unknown[]>(action: (...a: A) => Promise<number> | number) => async (...a: A): Promise<void> => {
+    try {
+      status = await action(...a);
+    } catch (e) {
+      const f = describeFailure(e);
+      stderr += f.message + '\n';
+      status = f.exitCode;
+    }
+  };
+  registerParse(program, run);
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string) => {
+    stdout += chunk;
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await program.parseAsync(['parse', ...args], { from: 'user' });
+  } finally {
+    process.stdout.write = write;
+  }
+  return { status, stdout, stderr };
+}
+
+test('tarsier parse: summary, --dump loops, errors with exit status 1', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-parse-'));
+  const good = join(dir, 'loops.c');
+  writeFileSync(good, LOOPS);
+  const r = await runParse([good, '--dump', 'loops']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.split('\n')[0], `${good}:4:2: for in main`);
+  assert.equal(r.stdout.trim().split('\n').length, 7);
+  const s = await runParse([good]);
+  assert.equal(s.status, 0);
+  assert.match(s.stdout, /2 functions defined, 1 global variable, 7 loops/);
+  const bad = join(dir, 'bad.c');
+  writeFileSync(bad, 'int main() {\n  return 1 +;\n}\n');
+  const e = await runParse([bad]);
+  assert.equal(e.status, 1);
+  assert.equal(e.stderr, `${bad}:2:13: error: expected expression before ';'\n`);
+  const types = await runParse([good, '--dump', 'types', '--data-model', 'LP64']);
+  assert.equal(types.status, 0);
+  assert.match(types.stdout, /^data model LP64$/m);
+  const missing = await runParse([join(dir, 'none.c')]);
+  assert.equal(missing.status, 2);
+});
+
+void ({} as Stmt);

@@ -1,0 +1,188 @@
+// Sizes, layouts and integer constant expressions compared with what gcc
+// computes (-m32 for ILP32, -m64 for LP64). gcc cannot link -m32 here, so the
+// values are read from the assembly gcc emits for initialised globals.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseCProgram, evaluateInteger, childExprs, forEachStatement, type CProgram, type Expr, type DataModel, type Initializer } from '../../src/c/index.js';
+import { sharedDir, sharedPath } from '../helpers/shared.js';
+
+const work = mkdtempSync(join(tmpdir(), 'tarsier-c-'));
+
+/** Values of the globals named __tv<N> in gcc's assembly, or a reason why gcc could not compile. */
+function gccValues(source: string, dm: DataModel): Map<string, bigint> | string {
+  const file = join(work, `probe-${dm}.c`);
+  writeFileSync(file, source);
+  const r = spawnSync('gcc', [dm === 'LP64' ? '-m64' : '-m32', '-S', '-O0', '-w', '-fno-zero-initialized-in-bss', '-o', '-', file], { encoding: 'utf8' });
+  if (r.error) return `gcc is not available (${r.error.message})`;
+  if (r.status !== 0) return `gcc failed: ${r.stderr.split('\n').slice(0, 3).join(' | ')}`;
+  const values = new Map<string, bigint>();
+  let current: string | undefined;
+  let parts: bigint[] = [];
+  const flush = () => {
+    if (current) {
+      const v = parts.length === 2 ? (BigInt.asUintN(32, parts[1]) << 32n) | BigInt.asUintN(32, parts[0]) : BigInt.asUintN(64, parts[0] ?? 0n);
+      values.set(current, v);
+    }
+    current = undefined;
+    parts = [];
+  };
+  for (const line of r.stdout.split('\n')) {
+    const label = /^(__tv\d+):$/.exec(line);
+    if (label) {
+      flush();
+      current = label[1];
+      continue;
+    }
+    if (!current) continue;
+    const m = /^\s+\.(long|quad|zero)\s+(-?\d+)/.exec(line);
+    if (m) {
+      if (m[1] === 'zero') parts.push(0n, 0n);
+      else parts.push(BigInt(m[2]));
+      if (m[1] === 'quad' || parts.length >= 2) flush();
+    } else if (/^\s*\.(size|text|data|globl|section)/.test(line) || /^\S/.test(line)) flush();
+  }
+  flush();
+  return values;
+}
+
+function gccUsable(): string | false {
+  for (const dm of ['ILP32', 'LP64'] as const) {
+    const v = gccValues('unsigned long long __tv0 = sizeof(long);\n', dm);
+    if (typeof v === 'string') return `skipped: ${v}`;
+  }
+  return false;
+}
+const skipGcc = gccUsable();
+
+/** Appends probes `unsigned long long __tvN = (text);` and compares gcc's values with ours. */
+function compare(source: string, probes: string[], dm: DataModel, file: string): void {
+  const augmented = source + '\n' + probes.map((p, i) => `unsigned long long __tv${i} = (${p});`).join('\n') + '\n';
+  const prog = parseCProgram(augmented, file, { dataModel: dm });
+  const gcc = gccValues(augmented, dm);
+  if (typeof gcc === 'string') assert.fail(`${file} (${dm}): ${gcc}`);
+  const ours = new Map<string, bigint | undefined>();
+  for (const g of prog.globals) {
+    if (g.name.startsWith('__tv') && g.init && g.init.kind !== 'InitList') ours.set(g.name, evaluateInteger(prog, g.init));
+  }
+  probes.forEach((p, i) => {
+    const name = `__tv${i}`;
+    assert.equal(ours.get(name), gcc.get(name), `${file} (${dm}): value of ${p}`);
+  });
+}
+
+const LAYOUTS = `
+struct s1 { char c; int i; };
+struct s2 { char c; double d; };
+struct s3 { char c; long double ld; };
+struct s4 { char c; long long ll; short s; };
+struct s5 { unsigned a:3; unsigned b:30; char c; long long d:40; int :0; short e; };
+struct s6 { char a:4; char b:6; int c:20; int d:20; };
+struct s7 { int x; union { int y; double z; }; struct { char p, q; }; };
+struct __attribute__((packed)) s8 { char a; int b; short c; };
+struct s9 { char a; int b __attribute__((aligned(16))); };
+struct s10 { long l; char c[3]; void *p; };
+struct s11 { char c; struct s2 inner; char d; };
+struct s12 { _Bool b; short s; char c; unsigned long long u:33; unsigned v:31; };
+struct s13 { int n; int flex[]; };
+union u1 { char c[7]; int i; };
+union u2 { long double ld; char c; };
+struct s14 { char c; unsigned long long x:1; };
+struct s15 { short s:9; short t:9; short u:9; };
+enum e1 { A, B = 5, C, D = -3 };
+typedef struct { char name[10]; double w; struct s1 arr[3]; } rec_t;
+`;
+
+const LAYOUT_PROBES = [
+  ...['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9', 's10', 's11', 's12', 's13', 's14', 's15'].flatMap((s) => [`sizeof(struct ${s})`, `_Alignof(struct ${s})`]),
+  'sizeof(union u1)', 'sizeof(union u2)', '_Alignof(union u2)', 'sizeof(rec_t)', '__builtin_offsetof(rec_t, w)', '__builtin_offsetof(rec_t, arr[2])',
+  '__builtin_offsetof(struct s2, d)', '__builtin_offsetof(struct s3, ld)', '__builtin_offsetof(struct s4, s)', '__builtin_offsetof(struct s5, c)',
+  '__builtin_offsetof(struct s5, e)', '__builtin_offsetof(struct s7, z)', '__builtin_offsetof(struct s7, q)', '__builtin_offsetof(struct s8, c)',
+  '__builtin_offsetof(struct s9, b)', '__builtin_offsetof(struct s10, p)', '__builtin_offsetof(struct s11, d)', '__builtin_offsetof(struct s12, c)',
+  'sizeof(enum e1)', 'sizeof(long double)', '_Alignof(long double)', '_Alignof(double)', '_Alignof(long long)', 'sizeof(long)', 'sizeof(void *)',
+];
+
+const CONSTANT_PROBES = [
+  '-1 < 0u', '-1L < 0u', '-1LL < 0u', '(unsigned char)300', '(signed char)200', '(_Bool)5', '(short)-40000', '1u << 31',
+  '-7 / 2', '-7 % 2', '7 % -2', '0xffffffff', 'sizeof(0xffffffff)', 'sizeof(2147483648)', 'sizeof(4294967296)', 'sizeof(0x80000000)',
+  "'\\377'", "'a' + 1", "L'x'", "'ab'", 'sizeof(char) + sizeof(short) + sizeof(int)', '~0u >> 1', '~0 >> 1', '(unsigned)-1 / 3',
+  '1 ? 2u : -1', 'sizeof(1 ? 2u : -1L)', '(char)-1 == 255', 'sizeof("hello")', '(long)-1 > 0UL', 'sizeof(-1L + 1U)',
+  '(int)3.9', '(int)-3.9', '(unsigned char)1.5e2 + 0', '10 > 3 && 2 < 1 || 4', '!0 + !5', 'sizeof(struct s1[4])', '(0 ? 1 : 2) * 3',
+  'C + D', "sizeof(A)", '(unsigned short)65537 + 0', '0x7fffffffffffffffLL + 0', '-2147483647 - 1', '1ULL << 63', '((long long)1 << 40) >> 35',
+  'sizeof(int[3][5])', '(char)0x1ff', '(unsigned)(char)-2', '5 & 3 | 8 ^ 2', '1000000 * 3 / 7', '(long)4294967296LL',
+];
+
+test('struct layouts, sizeof and integer constant expressions match gcc (handwritten sample)', { skip: skipGcc }, () => {
+  for (const dm of ['ILP32', 'LP64'] as const) compare(LAYOUTS, [...LAYOUT_PROBES, ...CONSTANT_PROBES], dm, 'layouts.c');
+});
+
+/** Integer constant expressions of a program that gcc can evaluate at file scope (no variables), as source text. */
+function constantProbes(prog: CProgram, text: string): string[] {
+  const out: string[] = [];
+  const usesObjects = (e: Expr): boolean => {
+    if (e.kind === 'Identifier') return e.decl.kind !== 'EnumConstant';
+    if (e.kind === 'SizeOf' && e.argument.kind !== 'TypeName') return usesObjects(e.argument as Expr) || true;
+    if (e.kind === 'StatementExpr' || e.kind === 'CompoundLiteral' || e.kind === 'StringLiteral' || e.kind === 'OffsetOf') return true;
+    if (e.kind === 'Cast' || (e.kind === 'SizeOf' && e.argument.kind === 'TypeName')) return true; // may name block-scope types
+    return childExprs(e).some(usesObjects);
+  };
+  const visit = (e: Expr): void => {
+    if (e.kind !== 'ImplicitCast' && e.type.kind === 'integer' && !usesObjects(e) && evaluateInteger(prog, e) !== undefined && e.loc.end) {
+      out.push(text.slice(e.loc.offset, e.loc.end.offset));
+      return;
+    }
+    childExprs(e).forEach(visit);
+  };
+  const visitInit = (i: Initializer): void => (i.kind === 'InitList' ? i.items.forEach((it) => visitInit(it.value)) : visit(i));
+  for (const d of prog.declarations) {
+    if (d.kind === 'Declaration') d.declarators.forEach((dc) => dc.init && visitInit(dc.init));
+    if (d.kind !== 'FunctionDefinition') continue;
+    forEachStatement(d.body, (s) => {
+      switch (s.kind) {
+        case 'ExprStmt': visit(s.expr); break;
+        case 'If': case 'While': case 'DoWhile': case 'Switch': visit(s.condition); break;
+        case 'For': if (s.condition) visit(s.condition); if (s.step) visit(s.step); if (s.init && s.init.kind !== 'Declaration') visit(s.init); break;
+        case 'Return': if (s.value) visit(s.value); break;
+        case 'DeclStmt': s.declaration.declarators.forEach((dc) => dc.init && visitInit(dc.init)); break;
+        default: break;
+      }
+    });
+  }
+  return [...new Set(out)];
+}
+
+test('sizeof of every struct and every integer constant expression of sample programs match gcc', { skip: sharedDir ? skipGcc : 'skipped: ../shared (benchmark tasks) is not present beside the repository' }, (t) => {
+  const base = sharedPath('bench', 'sv-benchmarks');
+  const rows = readFileSync(join(base, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const seen = new Set<string>();
+  const tasks = rows.filter((r) => !seen.has(r[1]) && seen.add(r[1]));
+  // A deterministic sample: every program that declares a struct, plus every 8th other one.
+  let compared = 0;
+  let probeCount = 0;
+  tasks.forEach((r, i) => {
+    const file = join(base, r[1]);
+    const dm = r[5] as DataModel;
+    const text = readFileSync(file, 'utf8');
+    const prog = parseCProgram(text, file, { dataModel: dm });
+    const tagged = prog.records.filter((x) => x.tag && x.fields && prog.scopeIndex && (prog.scopeIndex as { fileScope: { tags: Map<string, unknown> } }).fileScope.tags.has(x.tag));
+    if (tagged.length === 0 && i % 8 !== 0) return;
+    const probes = [
+      ...tagged.flatMap((x) => {
+        const t = `${x.union ? 'union' : 'struct'} ${x.tag}`;
+        return [`sizeof(${t})`, `_Alignof(${t})`, ...(x.fields ?? []).filter((f) => f.name && f.bitWidth === undefined).map((f) => `__builtin_offsetof(${t}, ${f.name})`)];
+      }),
+      ...constantProbes(prog, text),
+    ];
+    if (probes.length === 0) return;
+    compare(text, probes, dm, r[1]);
+    compared++;
+    probeCount += probes.length;
+  });
+  assert.ok(compared >= 10 && probeCount >= 100, `compared ${compared} programs, ${probeCount} values`);
+  t.diagnostic(`compared ${probeCount} values of ${compared} programs with gcc`);
+});
+
+void readdirSync;
