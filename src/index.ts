@@ -8,4 +8,5 @@ export * from './witness/index.js';
 export { parseImp, parseImpExpr, printImp, printExpr, typecheckImp, checkImp, executeImp, type ImpProgram, type Procedure, type Stmt, type Expr, type ImpType, type ImpValue, type ExecutionResult } from './ivl/index.js';
 export { verifyImp, encodeProcedure, checkGoal, formatCounterexample, type ImpVerificationResult, type GoalResult, type ProcedureEncoding, type EncodedGoal } from './vc/index.js';
 export { createSolver, createZ3WasmSolver, createProcessSolver, shutdownZ3Wasm, type Solver, type Term } from './smt/index.js';
+export { selectInvariants, houdini, encodeSeed, encodeSound, encodeFor, withInvariants, candidatesFromWitness, certificateEntries, inlineCandidates, LoopTable as ImpLoopTable, type Candidate, type SelectResult, type SelectMethod, type CandidateVerdict } from './invariants/index.js';
 export { lowerProgram, goalAt, nondetAt, loopAt, branchAt, locKey, type LoweredProgram, type LowerOptions, type LowerProperty, type Unsupported, type SourceMap, type GoalInfo, type GoalKind as LoweredGoalKind, type NondetInfo, type BranchInfo, type LoopInfo as LoweredLoopInfo } from './lower/index.js';

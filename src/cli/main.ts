@@ -8,9 +8,10 @@ import { registerScore } from './commands/score.js';
 import { registerParse } from './commands/parse.js';
 import { registerLint } from './commands/lint.js';
 import { registerConvert } from './commands/convert.js';
+import { registerSelect } from './commands/select.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert];
+const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert, registerSelect];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);

@@ -1,0 +1,114 @@
+// `tarsier select PROG.imp [--candidates C.yml] [--method ...]`: argument
+// parsing and printing only; the logic is in src/invariants/.
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { TarsierError, usageError } from '../../common/errors.js';
+import { readTextFile } from '../../common/files.js';
+import { printImp } from '../../ivl/printer.js';
+import { parseImp } from '../../ivl/parser.js';
+import { checkImp } from '../../ivl/typecheck.js';
+import {
+  LoopTable,
+  SELECT_METHODS,
+  type SelectMethod,
+  candidatesFromWitness,
+  certificateEntries,
+  encodeFor,
+  inlineCandidates,
+  selectInvariants,
+  writeCertificates,
+} from '../../invariants/index.js';
+import { creationTimeNow } from '../../witness/metadata.js';
+import { readWitness } from '../../witness/read.js';
+import type { CommandRegistrar } from '../command.js';
+
+interface SelectCliOptions {
+  candidates?: string;
+  method: string;
+  format: string;
+  emit?: boolean;
+  certificates?: string;
+  solver: string;
+  timeout: string;
+}
+
+export const registerSelect: CommandRegistrar = (program: Command, run) => {
+  program
+    .command('select')
+    .description('Select the valid loop invariants among candidates (inline `candidate e;` clauses and/or a YAML witness)')
+    .argument('<program>', 'IMP program (.imp)')
+    .option('--candidates <file>', 'YAML witness with loop invariants (0.1 loop_invariant entries or a 2.0 invariant_set)')
+    .option('--method <method>', 'houdini, encoding (sound, one verification run) or encoding-seed (the seed as written)', 'houdini')
+    .option('--format <format>', 'text or json', 'text')
+    .option('--emit', 'print the transformed program of an encoding method and stop')
+    .option('--certificates <file>', 'write a 0.1 loop_invariant_certificate per 0.1 loop_invariant candidate')
+    .option('--solver <name>', 'z3-wasm (built in, default), z3, cvc5 or the path of an SMT-LIB 2 solver', 'z3-wasm')
+    .option('--timeout <seconds>', 'time limit of each solver call', '10')
+    .action(
+      run(async (file: string, opts: SelectCliOptions) => {
+        if (!SELECT_METHODS.includes(opts.method as SelectMethod)) throw usageError(`--method must be one of ${SELECT_METHODS.join(', ')}, not '${opts.method}'`);
+        if (opts.format !== 'text' && opts.format !== 'json') throw usageError(`--format must be text or json, not '${opts.format}'`);
+        const seconds = Number(opts.timeout);
+        if (!Number.isFinite(seconds) || seconds <= 0) throw usageError(`--timeout must be a positive number of seconds, not '${opts.timeout}'`);
+        const method = opts.method as SelectMethod;
+        const prog = parseImp(readTextFile(file), file);
+        checkImp(prog);
+        const table = new LoopTable(prog);
+        const candidates = inlineCandidates(table);
+        if (opts.candidates) {
+          const doc = readWitness(readTextFile(opts.candidates), opts.candidates);
+          candidates.push(...candidatesFromWitness(doc, table, candidates.length));
+        }
+        if (opts.emit) {
+          if (method === 'houdini') throw usageError('--emit needs --method encoding or encoding-seed');
+          process.stdout.write(printImp(encodeFor(method, prog, candidates).program));
+          return 0;
+        }
+        const result = await selectInvariants(prog, candidates, { method, solver: opts.solver, timeoutMs: Math.round(seconds * 1000) });
+        if (opts.certificates) {
+          const chosen = new Set(result.verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
+          const entries = certificateEntries(candidates, chosen, { producerVersion: '0.1.0', creationTime: creationTimeNow() });
+          try {
+            writeFileSync(opts.certificates, writeCertificates(entries));
+          } catch (e) {
+            throw new TarsierError('io', `cannot write certificates: ${(e as Error).message}`, { file: opts.certificates }, 2);
+          }
+        }
+        const verification = result.verification!;
+        const unproved = verification.goals.filter((g) => g.status !== 'proved');
+        if (opts.format === 'json') {
+          const out = {
+            candidates: result.verdicts.map((v) => {
+              const c = candidates[v.candidate];
+              return {
+                line: c.loc.line,
+                column: c.loc.column,
+                expression: c.text,
+                status: v.status,
+                reason: v.reason ?? null,
+                counterexample: v.counterexample ?? null,
+              };
+            }),
+            proved: result.proved,
+            solverCalls: result.solverCalls,
+          };
+          process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+          return 0;
+        }
+        const lines: string[] = [];
+        for (const v of result.verdicts) {
+          const c = candidates[v.candidate];
+          const status = v.status === 'selected' ? 'selected' : `rejected (${v.reason})`;
+          lines.push(`${c.loc.line}:${c.loc.column}: ${status}: ${c.text}`);
+        }
+        if (unproved.length === 0) lines.push('The selected candidates prove every assertion.');
+        else {
+          lines.push('Not proved with the selected candidates:');
+          for (const g of unproved) lines.push(`  ${g.loc.line}:${g.loc.column}: ${g.status} (${g.kind}: ${g.text})${g.reason ? ` — ${g.reason}` : ''}`);
+        }
+        lines.push(`Verification result: ${verification.verdict}`);
+        process.stdout.write(lines.join('\n') + '\n');
+        return 0;
+      }),
+    );
+};

@@ -1,0 +1,19 @@
+// Invariant selection: candidates, Houdini, the seed's encoding and the corrected one, certificates.
+export { type Candidate, type CandidateOrigin, type LoopInfo, LoopTable, inlineCandidates, loopTargets } from './program.js';
+export { candidatesFromWitness, certificateEntries, writeCertificates, loopAtLocation, type CertificateOptions } from './candidates.js';
+export { type EncodedProgram, type Probe, PROBE_FILE } from './encode-common.js';
+export { encodeSeed } from './encoding-seed.js';
+export { encodeSound } from './encoding.js';
+export { houdini, type CandidateVerdict, type Counterexample, type RejectReason, type HoudiniResult } from './houdini.js';
+export { type SolverSession } from './session.js';
+export {
+  SELECT_METHODS,
+  type SelectMethod,
+  type SelectOptions,
+  type SelectResult,
+  encodeFor,
+  readOffSelection,
+  selectInvariants,
+  withInvariants,
+} from './select.js';
+export { randomProgram, rng } from './random.js';
