@@ -108,12 +108,12 @@ test('limits: CPU time counts every process of the tree', async () => {
   assert.equal(m.termination, 'cputime');
   assert.ok(m.cpuTime >= 1.2 && m.cpuTime < 2.5, `cpu ${m.cpuTime}`);
   // Two busy children on two cores: the CPU limit is reached well before the wall-time guard.
-  assert.ok(m.wallTime < 5, `wall ${m.wallTime}`);
+  assert.ok(m.wallTime < 8, `wall ${m.wallTime}`);
   // Exact accounting at the end for a tool that waits for its children.
-  const e = await runLimited('/bin/sh', ['-c', 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo ok'], { cpuTime: 30, wallTime: 30 });
+  const e = await runLimited('/bin/sh', ['-c', 'i=0; while [ $i -lt 50000 ]; do i=$((i+1)); done; echo ok'], { cpuTime: 30, wallTime: 30 });
   assert.equal(e.termination, 'exited');
   assert.equal(e.cpuExact, true);
-  assert.ok(e.cpuTime > 0.05 && e.cpuTime <= e.wallTime + 0.05, `cpu ${e.cpuTime} wall ${e.wallTime}`);
+  assert.ok(e.cpuTime > 0 && e.cpuTime <= e.wallTime + 0.05, `cpu ${e.cpuTime} wall ${e.wallTime}`);
   assert.equal(e.output, 'ok\n');
 });
 
@@ -145,7 +145,7 @@ test('bench: witness validation confirms or not, and unconfirmed answers score 0
 });
 
 test('bench: an interrupted run resumes with the same results', async () => {
-  const tasks = Array.from({ length: 8 }, (_, i) => ({
+  const tasks = Array.from({ length: 6 }, (_, i) => ({
     dir: 'loops',
     name: `t${i}`,
     expected: i % 2 ? 'false' : 'true',
@@ -153,9 +153,9 @@ test('bench: an interrupted run resumes with the same results', async () => {
     answer: i % 3 ? 'TRUE' : 'FALSE(unreach-call)',
   }));
   const root = makeBench(tasks);
-  const args = (out: string) => [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--name', 'fake', '--timeout', '10', '--jobs', '1', '--out', out];
+  const args = (out: string, jobs = '1') => [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--name', 'fake', '--timeout', '10', '--jobs', jobs, '--out', out];
   // Reference: uninterrupted.
-  const ref = spawnSync(process.execPath, args(join(root, 'ref')), { encoding: 'utf8' });
+  const ref = spawnSync(process.execPath, args(join(root, 'ref'), '2'), { encoding: 'utf8' });
   assert.equal(ref.status, 0, ref.stderr);
   // Interrupted: kill the runner once three results are written.
   const out = join(root, 'cut');
@@ -163,7 +163,7 @@ test('bench: an interrupted run resumes with the same results', async () => {
   await new Promise<void>((resolveWait) => {
     const t = setInterval(() => {
       const f = join(out, 'results.jsonl');
-      if (existsSync(f) && readFileSync(f, 'utf8').split('\n').length > 3) {
+      if (existsSync(f) && readFileSync(f, 'utf8').split('\n').length > 2) {
         clearInterval(t);
         child.kill('SIGKILL');
         resolveWait();
@@ -172,20 +172,21 @@ test('bench: an interrupted run resumes with the same results', async () => {
   });
   await new Promise((r) => child.once('exit', r));
   const partial = readRecords(join(out, 'results.jsonl'));
-  assert.ok(partial.length >= 3 && partial.length < 8, `${partial.length} results before the kill`);
+  assert.ok(partial.length >= 2 && partial.length < 6, `${partial.length} results before the kill`);
   // A line cut in the middle of writing is dropped on resume.
-  appendFileSync(join(out, 'results.jsonl'), '{"id":"loops/t7.yml#unreach-call","sta');
+  appendFileSync(join(out, 'results.jsonl'), '{"id":"t5.yml#unreach-call","sta');
   const again = spawnSync(process.execPath, args(out), { encoding: 'utf8' });
   assert.equal(again.status, 2, 'refuses to overwrite without --resume');
   assert.match(again.stderr, /results\.jsonl: error: already holds results; use --resume/);
   const resumed = spawnSync(process.execPath, [...args(out), '--resume'], { encoding: 'utf8' });
   assert.equal(resumed.status, 0, resumed.stderr);
-  assert.match(resumed.stderr, new RegExp(`8 runs planned, ${8 - partial.length} to do`));
+  assert.match(resumed.stderr, new RegExp(`6 runs planned, ${6 - partial.length} to do`));
   const a = readRecords(join(root, 'ref', 'results.jsonl'));
   const b = readRecords(join(out, 'results.jsonl'));
-  assert.equal(b.length, 8);
+  assert.equal(b.length, 6);
   assert.deepEqual(pick(b), pick(a));
-  assert.equal(readFileSync(join(out, 'results.csv'), 'utf8').split('\n').length, 10);
+  assert.equal(new Set(b.map((r) => r.id)).size, 6);
+  assert.equal(readFileSync(join(out, 'results.csv'), 'utf8').split('\n').length, 8);
 });
 
 test('score: several result folders side by side, as JSON', async () => {

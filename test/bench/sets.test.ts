@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expandRuns, fillTemplate, readAnswer, TarsierError } from '../../src/index.js';
+import { sharedPath, skipWithoutShared } from '../helpers/shared.js';
+import { makeBench } from './fixtures.js';
+
+test('sets: folders, task files and .set files give one run per verification property', () => {
+  const root = makeBench([
+    { dir: 'loops', name: 'a', expected: 'true' },
+    { dir: 'loops', name: 'b', expected: 'false' },
+    { dir: 'heap', name: 'c', expected: 'false(valid-deref)', property: 'valid-memsafety' },
+  ]);
+  const set = join(root, 'set');
+  const { runs, warnings } = expandRuns([set]);
+  assert.deepEqual(
+    runs.map((r) => [r.id, r.directory, r.property, r.expected]),
+    [
+      ['heap/c.yml#valid-memsafety', 'heap', 'valid-memsafety', { verdict: false, subproperty: 'valid-deref' }],
+      ['loops/a.yml#unreach-call', 'loops', 'unreach-call', { verdict: true }],
+      ['loops/b.yml#unreach-call', 'loops', 'unreach-call', { verdict: false }],
+    ],
+  );
+  // The coverage property of each task file is absent: skipped, not an error.
+  assert.deepEqual(warnings, []);
+  writeFileSync(join(set, 'Loops.set'), '# loops only\nloops/*.yml\n\n');
+  assert.deepEqual(expandRuns([join(set, 'Loops.set')]).runs.map((r) => r.task), ['a.yml', 'b.yml']);
+  assert.deepEqual(expandRuns([set], { properties: ['valid-memsafety'] }).runs.map((r) => r.id), ['heap/c.yml#valid-memsafety']);
+  writeFileSync(join(set, 'Bad.set'), 'loops/*.yml\nnowhere/*.yml\n');
+  assert.throws(() => expandRuns([join(set, 'Bad.set')]), (e: unknown) => e instanceof TarsierError && e.format() === `${join(set, 'Bad.set')}:2:1: error: pattern 'nowhere/*.yml' matches no task file`);
+  // A broken task file is reported, the others still run.
+  writeFileSync(join(set, 'loops', 'z.yml'), "format_version: '2.0'\ninput_files: missing.c\n");
+  const r = expandRuns([set]);
+  assert.equal(r.runs.length, 3);
+  assert.deepEqual(r.warnings.map((w) => w.message), [`${join(set, 'loops', 'z.yml')}:2:14: error: input file 'missing.c' does not exist`]);
+  const run = r.runs[1];
+  assert.equal(
+    fillTemplate('v --prop {prop} --{bits} --dm {data_model} {program} {task} {timeout} {unknown}', run, { timeout: 30, runDir: '/r' }),
+    `v --prop ${join(set, 'properties', 'unreach-call.prp')} --32 --dm ILP32 ${join(set, 'loops', 'a.c')} ${join(set, 'loops', 'a.yml')} 30 {unknown}`,
+  );
+});
+
+test('output adapters read the last answer line', () => {
+  assert.deepEqual(readAnswer('Verification result: FALSE(no-overflow)\nbye\n', 'auto'), { kind: 'false', property: 'no-overflow' });
+  assert.deepEqual(readAnswer('SV-COMP result: false(valid-memtrack)\n', 'auto'), { kind: 'false', property: 'valid-memtrack' });
+  assert.equal(readAnswer('SV-COMP result: true\n', 'verification-result'), undefined);
+  assert.deepEqual(readAnswer('Verification result: TRUE\nSV-COMP result: unknown\n', 'auto'), { kind: 'unknown' });
+  assert.equal(readAnswer('SV-COMP result: ERROR (parse)\n', 'sv-comp-result'), undefined);
+});
+
+test('sets: the shared sv-benchmarks folder gives 266 runs with expected verdicts', { skip: skipWithoutShared }, () => {
+  const { runs, warnings } = expandRuns([sharedPath('bench', 'sv-benchmarks', 'c')]);
+  assert.equal(runs.length, 266);
+  assert.equal(warnings.length, 0);
+  assert.equal(runs.filter((r) => r.property === 'unreach-call').length, 161);
+  assert.ok(runs.every((r) => r.expected !== undefined));
+});
