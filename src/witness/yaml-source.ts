@@ -54,14 +54,13 @@ export function parseYamlSource(text: string, file: string): { source?: YamlSour
   }
   const flowDepth = deepFlowNesting(text);
   if (flowDepth) {
-    const lc = new LineCounter();
-    for (let i = text.indexOf('\n'); i >= 0 && i < flowDepth.offset; i = text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
-    const p = lc.linePos(flowDepth.offset);
+    const before = text.slice(0, flowDepth.offset);
+    const line = before.split('\n').length;
     return {
       problems: [
         {
           rule: 'yaml-syntax',
-          at: { line: p.line, column: p.col },
+          at: { line, column: flowDepth.offset - (before.lastIndexOf('\n') + 1) + 1 },
           message: `collections are nested more than ${WITNESS_LIMITS.maxDepth} levels deep`,
         },
       ],
@@ -78,8 +77,16 @@ export function parseYamlSource(text: string, file: string): { source?: YamlSour
   }
   const src: YamlSource = { file, text, doc, lines };
   if (doc.errors.length > 0) {
+    // The composer can run out of stack on hostile nesting; that is one problem, not many.
+    const overflow = doc.errors.find((e) => /call stack/i.test(e.message));
+    if (overflow) {
+      return { problems: [{ rule: 'yaml-syntax', at: posAt(src, overflow.pos[0]), message: 'document is nested too deeply to read' }] };
+    }
+    // Later syntax errors are mostly consequences of the first; duplicate keys are independent.
+    const syntax = doc.errors.find((e) => e.code !== 'DUPLICATE_KEY');
+    const shown = syntax ? [syntax] : doc.errors;
     return {
-      problems: doc.errors.map((e) => ({
+      problems: shown.map((e) => ({
         rule: e.code === 'DUPLICATE_KEY' ? ('duplicate-key' as const) : ('yaml-syntax' as const),
         at: e.linePos ? { line: e.linePos[0].line, column: e.linePos[0].col } : posAt(src, e.pos[0]),
         message: e.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(src, e.pos[0]) : firstLine(e.message),

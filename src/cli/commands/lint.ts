@@ -2,6 +2,7 @@ import { Option } from 'commander';
 import { readTextFile } from '../../common/files.js';
 import { formatDiagnosticLine, lintWitness, readWitnessText, sha256OfFile } from '../../witness/index.js';
 import type { CommandRegistrar } from '../command.js';
+import { expressionCheckerForFile } from '../../c/index.js';
 
 interface LintFlags {
   program?: string;
@@ -19,7 +20,7 @@ export const registerLint: CommandRegistrar = (program, run) => {
       run((witness: string, flags: LintFlags) => {
         const text = readWitnessText(witness);
         const options = flags.program
-          ? { programText: readTextFile(flags.program), programFile: flags.program, programHash: sha256OfFile(flags.program) }
+          ? { programText: readTextFile(flags.program), programFile: flags.program, programHash: sha256OfFile(flags.program), checkExpression: expressionCheckerForFile(flags.program) }
           : {};
         const diagnostics = lintWitness(text, witness, options);
         const errors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -27,8 +28,6 @@ export const registerLint: CommandRegistrar = (program, run) => {
           process.stdout.write(JSON.stringify(diagnostics, null, 2) + '\n');
         } else {
           for (const d of diagnostics) process.stdout.write(formatDiagnosticLine(d) + '\n');
-          const warnings = diagnostics.length - errors;
-          if (diagnostics.length > 0) process.stderr.write(`${witness}: ${errors} error(s), ${warnings} warning(s)\n`);
         }
         return errors > 0 ? 1 : 0;
       }),
