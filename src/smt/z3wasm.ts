@@ -119,6 +119,7 @@ const host = new Z3WasmHost();
 class Z3WasmChannel implements Channel {
   private ctx: number | undefined;
   private ctxIncarnation = -1;
+  private serial = 0;
 
   exec(build: (fresh: boolean) => string, deadlineMs?: number): Promise<ChannelReply> {
     return host.enqueue(async (): Promise<ChannelReply> => {
@@ -131,15 +132,19 @@ class Z3WasmChannel implements Channel {
         this.ctxIncarnation = host.incarnation;
         fresh = true;
       }
-      const r = await host.send({ type: 'eval', ctx: this.ctx, text: build(fresh) }, deadlineMs);
+      // The end marker proves that Z3 read the whole script we sent.
+      const marker = `tarsier-end-${++this.serial}`;
+      const r = await host.send({ type: 'eval', ctx: this.ctx, text: `${build(fresh)}(echo "${marker}")\n` }, deadlineMs);
       if ('timedOut' in r) return r;
       if ('crashed' in r) return r;
-      if (r.reply.error !== undefined) {
-        // A Z3 exception may leave the WebAssembly instance broken: start afresh.
+      const output = r.reply.output ?? '';
+      const end = output.lastIndexOf(marker);
+      if (r.reply.error !== undefined || end < 0 || output.slice(end + marker.length).replace(/^"/, '').trim() !== '') {
+        // A Z3 exception or a garbled reply: start afresh (the solver replays its state).
         host.kill();
-        return { crashed: r.reply.error };
+        return { crashed: r.reply.error ?? `garbled reply from Z3: ${output.slice(0, 200)}` };
       }
-      return { output: r.reply.output ?? '' };
+      return { output: output.slice(0, end).replace(/"?$/, '') };
     });
   }
 
