@@ -88,6 +88,10 @@ interface Frame {
   readonly env: Map<number, Root>;
   retFlag?: string;
   readonly retRoot?: Root;
+  /** Forward gotos: one flag per target label; labels already passed; gotos whose label is still ahead. */
+  readonly gotoFlags: Map<string, string>;
+  readonly labelsSeen: Set<string>;
+  readonly pending: Set<string>;
 }
 
 interface LoopCtx {
@@ -119,6 +123,10 @@ class Lowerer {
   private readonly statics = new Map<number, Root>();
   private readonly frames: Frame[] = [];
   private readonly loops: LoopCtx[] = [];
+  /** Jump flags active in each enclosing block being lowered (innermost last). */
+  private readonly blockActives: string[][] = [];
+  /** Run-time lengths of the variable-length array types declared so far. */
+  private readonly vlaLength = new Map<CType, Expr>();
   private readonly instanceCount = new Map<string, number>();
   private tempCount = 0;
   readonly regions = new Map<string, Region>();
@@ -224,7 +232,11 @@ class Lowerer {
     const [body] = this.buffer(() => {
       const args: Val[] = main.params.map((p) => {
         const k = intKindOf(p.type);
-        if (k === undefined) throw new UnsupportedError(`main parameter '${p.name}' of type ${cTypeToString(p.type)}`, p.loc);
+        if (k === undefined) {
+          // argv and the like: fine while the program does not look at them.
+          if (usesDecl(main.body, p)) throw new UnsupportedError(`main parameter '${p.name}' of type ${cTypeToString(p.type)}`, p.loc);
+          return this.dummyVal(unqualified(p.type), p.loc);
+        }
         const t = this.temp(bvType(intWidth(k, this.dm, p.loc)));
         this.emit(havoc(t, p.loc));
         return { k: 'int', e: v(t, p.loc), ik: k } as Val;
@@ -333,7 +345,7 @@ class Lowerer {
     const label = n === 1 ? fn.name : `${fn.name}#${n}`;
     const env = new Map<number, Root>();
     const retRoot = retType.kind === 'void' ? undefined : this.makeRoot(`$ret@${label}`, retType, loc);
-    const frame: Frame = { fn, label, env, retRoot };
+    const frame: Frame = { fn, label, env, retRoot, gotoFlags: new Map(), labelsSeen: new Set(), pending: new Set() };
     fn.params.forEach((p, i) => {
       const root = this.makeRoot(`${p.name}@${label}`, p.type, p.loc);
       env.set(p.id, root);
@@ -349,7 +361,11 @@ class Lowerer {
       this.frames.pop();
       this.loops.push(...savedLoops);
     }
+    if (frame.pending.size) {
+      throw new UnsupportedError(`goto to a label that does not follow it in an enclosing block ('${[...frame.pending][0]}')`, fn.body!.loc);
+    }
     if (frame.retFlag) this.emit(assign(frame.retFlag, boolLit(false, loc), loc));
+    for (const f of frame.gotoFlags.values()) this.emit(assign(f, boolLit(false, loc), loc));
     this.emit(...body);
     if (!retRoot) return VOID;
     return this.readLv({ type: retType, alts: [{ root: retRoot, path: [] }] }, loc);
@@ -462,22 +478,50 @@ class Lowerer {
 
   // ---- statements ---------------------------------------------------------------------
 
+  /**
+   * A block: after an item that may jump (break, continue, return, goto),
+   * each later item runs only while no such flag is set. A label that is
+   * the target of a forward goto from an earlier item of this block clears
+   * that goto's flag: execution resumes there.
+   */
   private lowerBlock(items: readonly BlockItem[]): Jump {
     const may = new Set<string>();
-    for (let i = 0; i < items.length; i++) {
-      const j = this.lowerItem(items[i]);
-      for (const f of j.may) may.add(f);
-      if (j.always) return { may, always: true };
-      if (j.may.size > 0 && i + 1 < items.length) {
-        const flags = [...j.may];
-        const loc = items[i + 1].loc;
-        const [rest, rj] = this.buffer(() => this.lowerBlock(items.slice(i + 1)));
-        for (const f of rj.may) may.add(f);
-        if (rest.length) this.emit(ifs(un('!', orAll(flags.map((f) => v(f, loc)), loc), loc), rest, [], loc));
-        return { may, always: false };
+    const active: string[] = [];
+    this.blockActives.push(active);
+    try {
+      for (let i = 0; i < items.length; i++) {
+        let item: BlockItem = items[i];
+        while (item.kind === 'Label') {
+          const f = this.frame.gotoFlags.get(item.name);
+          if (f && this.frame.pending.has(item.name)) {
+            const outer = this.blockActives.slice(0, -1).some((a) => a.includes(f));
+            if (!active.includes(f) || outer) throw new UnsupportedError(`goto into a nested block (label '${item.name}')`, item.loc);
+            this.emit(assign(f, boolLit(false, item.loc), item.loc));
+            active.splice(active.indexOf(f), 1);
+            may.delete(f);
+            this.frame.pending.delete(item.name);
+          }
+          this.frame.labelsSeen.add(item.name);
+          item = item.body;
+        }
+        const it = item;
+        const [buf, j] = this.buffer(() => this.lowerItem(it));
+        const loc = it.loc;
+        if (buf.length) {
+          if (active.length) this.emit(ifs(un('!', orAll(active.map((f) => v(f, loc)), loc), loc), buf, [], loc));
+          else this.emit(...buf);
+        }
+        for (const f of j.may) {
+          may.add(f);
+          if (!active.includes(f)) active.push(f);
+        }
+        // The rest is dead unless a label makes it reachable.
+        if (j.always && !items.slice(i + 1).some((x) => x.kind === 'Label')) return { may, always: true };
       }
+      return { may, always: false };
+    } finally {
+      this.blockActives.pop();
     }
-    return { may, always: false };
   }
 
   private lowerItem(s: BlockItem): Jump {
@@ -497,8 +541,9 @@ class Lowerer {
         if (!this.globals.has(decl.id)) throw new UnsupportedError(`block-scope extern '${decl.name}'`, dc.loc);
         continue;
       }
-      if (unqualified(decl.type).kind === 'array' && (unqualified(decl.type) as { vla?: boolean }).vla) {
-        throw new UnsupportedError('variable-length array', dc.loc);
+      if (decl.vlaSizes?.length) {
+        if (decl.storage === 'static') throw new UnsupportedError('static variable-length array', dc.loc);
+        this.declareVla(decl, dc.loc);
       }
       if (decl.storage === 'static') {
         // Initialised once, before main runs.
@@ -513,6 +558,36 @@ class Lowerer {
       this.frame.env.set(decl.id, root);
       this.initObject(root, decl.type, dc.init, dc.loc, false);
     }
+  }
+
+  /** Evaluates the sizes of a variable-length array declaration once; a size must be positive. */
+  private declareVla(decl: CVarDecl, loc: L): void {
+    const sizes = decl.vlaSizes ?? [];
+    let t = unqualified(decl.type);
+    let k = 0;
+    while (t.kind === 'array') {
+      if (t.vla) {
+        const e = sizes[k++];
+        if (!e) throw new UnsupportedError('variable-length array without a size', loc);
+        const val = this.rv(e);
+        if (val.k !== 'int') throw new UnsupportedError('variable-length array size', loc);
+        const w = intWidth(val.ik, this.dm, loc);
+        const positive = isSignedKind(val.ik) ? app('sgt', [val.e, bv(0n, w, loc)], loc) : un('!', eq(val.e, bv(0n, w, loc), loc), loc);
+        // A size <= 0 is undefined behaviour.
+        this.emit(assume(positive, loc));
+        const len = this.tempOf(bvType(this.pw), resize(val.e, w, this.pw, isSignedKind(val.ik), loc), loc);
+        this.vlaLength.set(t, len);
+      }
+      t = unqualified(t.element);
+    }
+  }
+
+  /** The length of an array type as an IMP expression (constant, or a VLA's evaluated size). */
+  private arrayLength(t: CType, loc: L): Expr | undefined {
+    const u = t.kind === 'array' ? t : undefined;
+    if (!u) return undefined;
+    if (u.length !== undefined && !u.vla) return bv(BigInt(u.length), this.pw, loc);
+    return this.vlaLength.get(t) ?? this.vlaLength.get(unqualified(t));
   }
 
   private lowerStmt(s: CStmt): Jump {
@@ -541,12 +616,25 @@ class Lowerer {
       case 'Switch':
         return this.lowerSwitch(s);
       case 'Label':
+        if (this.frame.pending.has(s.name)) throw new UnsupportedError(`goto into a nested statement (label '${s.name}')`, s.loc);
+        this.frame.labelsSeen.add(s.name);
         return this.lowerStmt(s.body);
       case 'Case':
       case 'Default':
         throw new UnsupportedError('case label outside the top level of a switch body', s.loc);
-      case 'Goto':
-        throw new UnsupportedError('goto', s.loc);
+      case 'Goto': {
+        // Forward gotos only, to a label later in an enclosing block (a flag, like break).
+        if (this.frame.labelsSeen.has(s.label)) throw new UnsupportedError('backward goto', s.loc);
+        const fr = this.frame;
+        let f = fr.gotoFlags.get(s.label);
+        if (!f) {
+          f = this.temp(boolType, `$goto_${s.label}_`);
+          fr.gotoFlags.set(s.label, f);
+        }
+        fr.pending.add(s.label);
+        this.emit(assign(f, boolLit(true, s.loc), s.loc));
+        return { may: new Set([f]), always: true };
+      }
       case 'Break': {
         const ctx = this.loops[this.loops.length - 1];
         if (!ctx) throw new UnsupportedError('break outside a loop', s.loc);
@@ -772,8 +860,9 @@ class Lowerer {
       type: t.element,
       alts: arr.alts.map((a) => {
         if (a.index === undefined) return { ...a, index: i };
-        if (t.length === undefined) throw new UnsupportedError('array of unknown length inside an array', loc);
-        return { ...a, index: bin('+', bin('*', a.index, bv(BigInt(t.length), this.pw, loc), loc), i, loc) };
+        const n = this.arrayLength(arr.type, loc) ?? this.arrayLength(t, loc);
+        if (n === undefined) throw new UnsupportedError('array of unknown length inside an array', loc);
+        return { ...a, index: bin('+', bin('*', a.index, n, loc), i, loc) };
       }),
     };
   }
@@ -798,13 +887,13 @@ class Lowerer {
   }
 
   /** `&lv` (or the decay of an array lvalue, with `arrayLength` its length). */
-  private addressOf(lv: LValue, pointee: CType, loc: L, arrayLength?: number): Val {
+  private addressOf(lv: LValue, pointee: CType, loc: L, arrayLength?: Expr): Val {
     let base: Expr | undefined;
     let off: Expr | undefined;
     for (const a of [...lv.alts].reverse()) {
       const r = this.regionFor(a, loc);
       let o = a.index ?? bv(0n, this.pw, loc);
-      if (arrayLength !== undefined && a.index !== undefined) o = bin('*', o, bv(BigInt(arrayLength), this.pw, loc), loc);
+      if (arrayLength !== undefined && a.index !== undefined) o = bin('*', o, arrayLength, loc);
       const b = bv(BigInt(r.id), 32, loc);
       base = base === undefined || !a.guard ? b : ite(a.guard, b, base, loc);
       off = off === undefined || !a.guard ? o : ite(a.guard, o, off, loc);
@@ -1154,8 +1243,9 @@ class Lowerer {
         const at = unqualified(lv.type);
         if (at.kind !== 'array') throw new UnsupportedError('array decay of a non-array', e.loc);
         if (unqualified(at.element).kind === 'array') throw new UnsupportedError('pointer to an array', e.loc);
-        if (at.length === undefined && lv.alts.some((a) => a.index !== undefined)) throw new UnsupportedError('array of unknown length inside an array', e.loc);
-        return this.addressOf(lv, at.element, e.loc, at.length);
+        const n = this.arrayLength(lv.type, e.loc) ?? this.arrayLength(at, e.loc);
+        if (n === undefined && lv.alts.some((a) => a.index !== undefined)) throw new UnsupportedError('array of unknown length inside an array', e.loc);
+        return this.addressOf(lv, at.element, e.loc, n);
       }
       case 'FunctionToPointer':
         throw new UnsupportedError('function pointer', e.loc);
@@ -1473,6 +1563,24 @@ function promote(k: IntegerKind, dm: DataModel): IntegerKind {
       void dm;
       return k;
   }
+}
+
+/** True when an identifier in the AST below `node` refers to `decl`. */
+function usesDecl(node: unknown, decl: object): boolean {
+  const seen = new Set<object>();
+  const skip = new Set(['type', 'decl', 'loc', 'function', 'field', 'path', 'keywordLoc', 'rparenLoc', 'questionLoc', 'whileLoc', 'end', 'cases']);
+  const walk = (x: unknown): boolean => {
+    if (!x || typeof x !== 'object' || seen.has(x)) return false;
+    seen.add(x);
+    const o = x as Record<string, unknown>;
+    if (o.kind === 'Identifier' && o.decl === decl) return true;
+    for (const [k, val] of Object.entries(o)) {
+      if (skip.has(k)) continue;
+      if (Array.isArray(val) ? val.some(walk) : walk(val)) return true;
+    }
+    return false;
+  };
+  return walk(node);
 }
 
 function stripPointer(t: CType): CType {

@@ -223,17 +223,67 @@ int main(void) {
   assert.equal((await check(deep)).verdict, 'true');
 });
 
+test('forward goto to a later label of an enclosing block, also out of loops', async () => {
+  const ok = lowerText(`int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int y = 0;
+  if (x > 5) goto END;
+  y = 1;
+  for (int i = 0; i < 10; i++) {
+    if (i == x) goto OUT;
+    y = y + 1;
+  }
+  y = 100;
+OUT:
+  if (x >= 0 && x <= 5 && y != x + 1) reach_error();
+END:
+  if (x > 5 && y != 0) reach_error();
+  return 0;
+}
+`);
+  assert.equal((await check(ok, 32)).verdict, 'true');
+  const bad = lowerText(`int main(void) {
+  int x = __VERIFIER_nondet_int();
+  if (x == 3) goto END;
+  return 0;
+END:
+  reach_error();
+  return 0;
+}
+`);
+  const r = await check(bad);
+  assert.equal(r.verdict, 'false');
+  if (r.verdict === 'false') assert.equal(r.counterexample.havocs[0]?.value, 3n);
+});
+
+test('variable-length arrays use their run-time size, also in two dimensions', async () => {
+  const l = lowerText(`int main(void) {
+  int n = __VERIFIER_nondet_int();
+  int m = __VERIFIER_nondet_int();
+  __VERIFIER_assume(n > 0 && n < 4 && m > 1 && m < 4);
+  int a[n][m];
+  a[n - 1][1] = 7;
+  a[0][0] = 1;
+  if (a[n - 1][1] != 7) reach_error();
+  int *p = a[n - 1];
+  if (p[1] != 7) reach_error();
+  return 0;
+}
+`);
+  assert.equal((await check(l)).verdict, 'true');
+});
+
 test('constructs outside the model are reported as unsupported with their location', () => {
   const g = lowerText(`int main(void) {
   int x = 0;
-  goto end;
-  x = 1;
-end:
+L:
+  x++;
+  if (x < 3) goto L;
   return x;
 }
 `);
-  assert.equal(g.unsupported?.construct, 'goto');
-  assert.deepEqual([g.unsupported?.loc.line, g.unsupported?.loc.column], [PL + 3, 3]);
+  assert.equal(g.unsupported?.construct, 'backward goto');
+  assert.deepEqual([g.unsupported?.loc.line, g.unsupported?.loc.column], [PL + 5, 14]);
   const f = lowerText(`int main(void) {
   float x = 1.5f;
   return 0;
