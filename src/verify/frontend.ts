@@ -6,7 +6,11 @@ import { parseCFile, type CProgram, type DataModel } from '../c/index.js';
 import { lowerProgram, type LoweredProgram, type LowerOptions } from '../lower/index.js';
 
 type LintModule = {
-  lintWitnessText?: (text: string, options: { program?: string; file?: string }) => { severity: string; message: string; code?: string }[];
+  lintWitness?: (
+    text: string,
+    file: string,
+    options: { programText?: string; programFile?: string },
+  ) => { severity: string; message: string; rule: string; line: number; column: number }[];
 };
 
 let lintModule: LintModule | undefined;
@@ -25,11 +29,14 @@ export function lowerC(program: CProgram, options: LowerOptions): LoweredProgram
   return lowerProgram(program, options);
 }
 
-/** Lint errors of a violation witness against its program (empty: clean). */
-export function lintViolationWitness(text: string, program: string): string[] {
-  const lint = lintModule?.lintWitnessText;
-  if (!lint) return [];
-  return lint(text, { program, file: 'witness.yml' })
-    .filter((d) => d.severity === 'error')
-    .map((d) => `${d.code ?? 'error'}: ${d.message}`);
+/**
+ * Lint findings (errors and warnings) of a violation witness against its
+ * program; empty when clean. Undefined when the linter is not available.
+ */
+export function lintViolationWitness(text: string, programFile: string, programText: string): string[] | undefined {
+  const lint = lintModule?.lintWitness;
+  if (!lint) return undefined;
+  return lint(text, 'witness.yml', { programText, programFile })
+    .filter((d) => d.severity === 'error' || d.severity === 'warning')
+    .map((d) => `${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.rule}]`);
 }
