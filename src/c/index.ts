@@ -10,8 +10,8 @@ import type { BlockItem, CProgram, Expr, FunctionDecl, Stmt } from './ast.js';
 import { lex } from './lexer.js';
 import { Parser } from './parser.js';
 import { Sema } from './sema.js';
-import { scopeAt, functionAt, type ScopeIndex } from './scope.js';
-import { isScalar, typeToString, type DataModel } from './types.js';
+import { scopeAt, functionAt, Scope, type ScopeIndex } from './scope.js';
+import { intType, isScalar, typeToString, type DataModel } from './types.js';
 
 export * from './ast.js';
 export * from './types.js';
@@ -179,13 +179,22 @@ export function parseExpressionAt(
   program: CProgram,
   location: { line: number; column: number },
   text: string,
-): { expr: Expr } | { error: string } {
+  options: { extraNames?: readonly string[] } = {},
+): { expr: Expr } | { error: string; undeclared?: string; syntax?: boolean } {
   const index = program.scopeIndex as ScopeIndex;
-  const scope = location.line > 0 ? scopeAt(index, location.line, location.column) : index.fileScope;
+  let scope = location.line > 0 ? scopeAt(index, location.line, location.column) : index.fileScope;
+  if (options.extraNames?.length) {
+    // Ghost variables of a 2.1 witness: their C types are not known here; checked as int.
+    scope = new Scope(scope, 'block');
+    let id = 2_000_000_000;
+    for (const name of options.extraNames) {
+      scope.names.set(name, { kind: 'Var', id: id++, name, type: intType('int'), storage: 'none', scope: 'block', loc: { file: '<witness>', line: 1, column: 1, offset: -1 } });
+    }
+  }
   try {
     const { tokens, map } = lex(text, '<expression>');
     if (tokens.length === 1) return { error: 'empty expression' };
-    const parser = new Parser(tokens, map, program.dataModel, { scope, nextId: { value: 1_000_000_000 } });
+    const parser = new Parser(tokens, map, program.dataModel, { scope, nextId: { value: 1_000_000_000 }, expressionOnly: true });
     const expr = parser.parseExpression();
     const rest = tokens[tokens.length - 1];
     void rest;
@@ -197,7 +206,9 @@ export function parseExpressionAt(
   } catch (e) {
     if (e instanceof TarsierError) {
       const loc = e.location && 'line' in e.location ? e.location : undefined;
-      return { error: loc ? `${e.message} (at column ${loc.column} of the expression)` : e.message };
+      const error = loc ? `${e.message} (at column ${loc.column} of the expression)` : e.message;
+      const undeclared = e.code === 'c-undeclared' ? /^'([^']+)'/.exec(e.message)?.[1] : undefined;
+      return { error, ...(undeclared !== undefined ? { undeclared } : {}), ...(e.code === 'c-syntax' ? { syntax: true } : {}) };
     }
     throw e;
   }
@@ -208,21 +219,59 @@ export function functionAtLocation(program: CProgram, line: number, column: numb
   return functionAt(program.scopeIndex as ScopeIndex, line, column);
 }
 
+/** What the witness linter tells a `checkExpression` hook (structurally the witness module's ExpressionContext). */
+export interface ExpressionCheckContext {
+  readonly location?: { readonly file: string; readonly line: number; readonly column?: number; readonly function?: string };
+  readonly format?: string;
+  readonly ghostVariables?: readonly string[];
+}
+
 /**
- * A ready-made `checkExpression(expr, loc)` hook for the witness linter:
- * returns an error message when the expression does not parse or type-check
- * at the location, else undefined.
+ * A ready-made `checkExpression(expr, context)` hook for the witness linter:
+ * returns a message (`expr-type: ...`, `undeclared-name: ...`, or a syntax
+ * message) when a C expression does not parse or type-check at its location,
+ * else undefined. ACSL and extended formats are not checked. Names declared
+ * nowhere in the function are left to the linter's own token-level check, so
+ * that one problem is reported once.
  */
-export function makeExpressionChecker(
-  program: CProgram,
-): (expr: string, loc?: { line: number; column?: number } | null) => string | undefined {
-  return (expr, loc) => {
-    const r = parseExpressionAt(program, loc ? { line: loc.line, column: loc.column ?? 1 } : { line: 0, column: 0 }, expr);
-    return 'error' in r ? r.error : undefined;
+export function makeExpressionChecker(program: CProgram): (expr: string, context?: ExpressionCheckContext) => string | undefined {
+  const index = program.scopeIndex as ScopeIndex;
+  const base = (f: string) => f.replace(/^.*[\\/]/, '');
+  return (expr, context) => {
+    const format = context?.format ?? 'C';
+    if (format !== 'C' && format !== 'c_expression') return undefined;
+    const loc = context?.location;
+    if (loc && base(loc.file) !== base(program.file)) return undefined;
+    const at = loc ? { line: loc.line, column: loc.column ?? 1 } : { line: 0, column: 0 };
+    const r = parseExpressionAt(program, at, expr, { extraNames: context?.ghostVariables ?? [] });
+    if (!('error' in r)) return undefined;
+    if (r.undeclared !== undefined) {
+      const fn = loc ? functionAt(index, loc.line, loc.column ?? 1) : undefined;
+      const declaredInFunction = fn !== undefined && index.names.some((n) => n.name === r.undeclared && n.functionName === fn);
+      if (!declaredInFunction) return undefined;
+      return `undeclared-name: '${r.undeclared}' is not in scope at line ${at.line}, column ${at.column} (declared later or in a block that does not enclose the location)`;
+    }
+    return r.syntax ? r.error : `expr-type: ${r.error}`;
   };
 }
 
 /** The value of an integer constant expression of the program (as gcc folds it), or undefined. */
 export function evaluateInteger(program: CProgram, expr: Expr): bigint | undefined {
   return new Sema(program.dataModel).evalInt(expr);
+}
+
+/**
+ * The `checkExpression` hook for a program file, or undefined when the
+ * program cannot be parsed (the linter then keeps its token-level checks).
+ * Tries ILP32 first, then LP64 (names and scopes do not depend on it).
+ */
+export function expressionCheckerForFile(path: string): ((expr: string, context?: ExpressionCheckContext) => string | undefined) | undefined {
+  for (const dataModel of ['ILP32', 'LP64'] as const) {
+    try {
+      return makeExpressionChecker(parseCFile(path, { dataModel }));
+    } catch (e) {
+      if (!(e instanceof TarsierError)) throw e;
+    }
+  }
+  return undefined;
 }

@@ -240,6 +240,8 @@ export class Parser {
   private readonly scopedNames: ScopedName[] = [];
   private readonly functionRanges: Array<{ name: string; from: number; to: number }> = [];
   private recordIds = 0;
+  /** Parsing a witness expression: never declare anything in the program's scopes. */
+  private readonly expressionOnly: boolean;
   private readonly records: RecordInfo[] = [];
   private readonly enums: EnumInfo[] = [];
 
@@ -247,8 +249,9 @@ export class Parser {
     private readonly tokens: Token[],
     private readonly map: SourceMap,
     readonly dm: DataModel,
-    options: { scope?: Scope; nextId?: { value: number } } = {},
+    options: { scope?: Scope; nextId?: { value: number }; expressionOnly?: boolean } = {},
   ) {
+    this.expressionOnly = options.expressionOnly ?? false;
     this.sema = new Sema(dm);
     this.scope = options.scope ?? new Scope(undefined, 'file');
     this.nextId = options.nextId ?? { value: 1 };
@@ -2000,7 +2003,7 @@ export class Parser {
         this.next();
         let decl = this.scope.lookup(t.text);
         if (!decl) {
-          if (!this.is('(')) throw typeError(`'${t.text}' undeclared`, this.locTok(t));
+          if (!this.is('(') || this.expressionOnly) throw new TarsierError('c-undeclared', `'${t.text}' undeclared`, this.locTok(t));
           decl = this.implicitFunction(t);
           if (!decl) {
             // A gcc built-in without declaration.

@@ -199,7 +199,7 @@ test('parseExpressionAt: witness invariants typed in the scope at their location
   assert.ok(e.kind === 'Binary' && e.right.kind === 'Binary' && e.right.left.kind === 'ImplicitCast');
   // t is declared inside the loop body, not in scope at the loop.
   const out = parseExpressionAt(p, { line: 5, column: 3 }, 't > 0');
-  assert.deepEqual(out, { error: "'t' undeclared (at column 1 of the expression)" });
+  assert.deepEqual(out, { error: "'t' undeclared (at column 1 of the expression)", undeclared: 't' });
   assert.ok('expr' in parseExpressionAt(p, { line: 7, column: 5 }, 't > 0 && x > 0'));
   // A declaration is not in scope at its own start.
   assert.ok('error' in parseExpressionAt(p, { line: 4, column: 3 }, 'y == 0'));
@@ -214,8 +214,17 @@ test('parseExpressionAt: witness invariants typed in the scope at their location
   assert.ok('expr' in parseExpressionAt(p, { line: 0, column: 0 }, 'g == 0'));
   assert.ok('error' in parseExpressionAt(p, { line: 0, column: 0 }, 'x == 0'));
   const check = makeExpressionChecker(p);
-  assert.equal(check('x > 0', { line: 5, column: 3 }), undefined);
-  assert.equal(check('z > 0', { line: 5, column: 3 }), "'z' undeclared (at column 1 of the expression)");
+  const at = (line: number, column: number) => ({ location: { file: 's.c', line, column }, format: 'c_expression' });
+  assert.equal(check('x > 0', at(5, 3)), undefined);
+  assert.equal(check('t > 0', at(5, 3)), "undeclared-name: 't' is not in scope at line 5, column 3 (declared later or in a block that does not enclose the location)");
+  // Declared nowhere in the function: left to the linter's token-level check.
+  assert.equal(check('z > 0', at(5, 3)), undefined);
+  assert.equal(check('x.a > 0', at(5, 3)), "expr-type: request for member 'a' in something not a structure or union (at column 2 of the expression)");
+  assert.equal(check('x >', at(5, 3)), "expected expression before end of input (at column 4 of the expression)");
+  assert.equal(check('f(x)', at(5, 3)), undefined);
+  assert.equal(p.functions.some((f) => f.name === 'f'), false);
+  assert.equal(check('gh == x', { ...at(5, 3), ghostVariables: ['gh'] }), undefined);
+  assert.equal(check('\\old(x) > 0', { ...at(5, 3), format: 'acsl_expression' }), undefined);
 });
 
 test('integer constant evaluation folds enum values, sizeof and casts', () => {
