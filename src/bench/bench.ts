@@ -20,8 +20,10 @@ import { writeHtmlReport } from './html.js';
 export interface BenchOptions {
   readonly sets: readonly string[];
   readonly tool: ToolSpec;
-  /** CPU seconds per run (the wall-time guard uses the same number, as the rules do). */
+  /** CPU seconds per run. */
   readonly timeout: number;
+  /** Wall-time guard in seconds (default: `timeout`, as the rules do; more on a loaded machine). */
+  readonly wallTimeout?: number;
   /** Bytes of memory per run (sum of RSS of the process tree). */
   readonly memory?: number;
   readonly jobs: number;
@@ -50,6 +52,7 @@ interface BenchMeta {
   tool: string;
   signature: string;
   timeout: number;
+  wallTimeout: number;
   memory: number | null;
   validate: string | null;
 }
@@ -76,6 +79,7 @@ export function witnessRequired(run: Pick<RunSpec, 'property'>, status: string):
 export async function runBench(o: BenchOptions): Promise<BenchResult> {
   if (!(o.timeout > 0)) throw usageError('--timeout must be a positive number of seconds');
   if (!(o.jobs >= 1)) throw usageError('--jobs must be at least 1');
+  if (o.wallTimeout !== undefined && !(o.wallTimeout >= o.timeout)) throw usageError('--wall-timeout must be at least --timeout');
   if (o.validateCmd) checkTemplate(o.validateCmd, '--validate-cmd');
   const out = resolve(o.out);
   mkdirSync(join(out, 'logs'), { recursive: true });
@@ -90,6 +94,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
     tool: o.tool.name,
     signature: o.tool.signature,
     timeout: o.timeout,
+    wallTimeout: o.wallTimeout ?? o.timeout,
     memory: o.memory ?? null,
     validate: o.validateCmd ?? null,
   };
@@ -101,6 +106,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
     if (existsSync(files.meta)) {
       const old = JSON.parse(readFileSync(files.meta, 'utf8')) as BenchMeta;
       for (const k of Object.keys(meta) as Array<keyof BenchMeta>) {
+        if (k === 'wallTimeout' && old[k] === undefined) continue;
         if (JSON.stringify(old[k]) !== JSON.stringify(meta[k])) {
           throw new TarsierError('bench', `--resume with a different ${k} (${JSON.stringify(old[k])} before, ${JSON.stringify(meta[k])} now)`, { file: files.meta }, 2);
         }
@@ -163,7 +169,7 @@ function logName(id: string): string {
 async function executeRun(run: RunSpec, o: BenchOptions, out: string, signal: AbortSignal): Promise<RunRecord> {
   const runDir = join(out, 'runs', logName(run.id).replace(/\.log$/, ''));
   mkdirSync(runDir, { recursive: true });
-  const limits: Limits = { cpuTime: o.timeout, wallTime: o.timeout, ...(o.memory ? { memory: o.memory } : {}) };
+  const limits: Limits = { cpuTime: o.timeout, wallTime: o.wallTimeout ?? o.timeout, ...(o.memory ? { memory: o.memory } : {}) };
   const { command, args } = o.tool.commandFor(run, { timeout: o.timeout, runDir });
   const log = join('logs', logName(run.id));
   const m = await runLimited(command, args, limits, { cwd: runDir, logFile: join(out, log), pollMs: o.pollMs, signal });

@@ -78,6 +78,10 @@ test('limits: a tool that hangs without using CPU is stopped by the wall-time gu
   assert.ok(rec.wallTime >= 1 && rec.wallTime < 3, `wall ${rec.wallTime}`);
   assert.ok(rec.cpuTime < 0.9, `cpu ${rec.cpuTime}`);
   assert.equal(rec.points, 0);
+  await assert.rejects(
+    runBench({ sets: [join(root, 'set')], tool: templateTool(toolCmd(root)), timeout: 2, wallTimeout: 1, jobs: 1, out: join(root, 'out2') }),
+    /--wall-timeout must be at least --timeout/,
+  );
 });
 
 test('limits: a tool exceeding the memory limit is out of memory', async () => {

@@ -11,6 +11,7 @@ interface BenchFlags {
   resultStyle: ResultStyle;
   property?: string[];
   timeout: string;
+  wallTimeout?: string;
   memory: string;
   jobs: string;
   out: string;
@@ -40,6 +41,7 @@ export const registerBench: CommandRegistrar = (program, run) => {
     .addOption(new Option('--result-style <style>', 'how to read the answer of a --tool-cmd tool').choices([...RESULT_STYLES]).default('auto'))
     .option('--property <kind...>', 'only these properties (e.g. unreach-call no-overflow)')
     .option('--timeout <seconds>', 'CPU-time limit per run; also the wall-time guard', '900')
+    .option('--wall-timeout <seconds>', 'wall-time guard per run when it should differ from --timeout (a loaded machine)')
     .option('--memory <size>', 'memory limit per run (sum of RSS of the process tree), e.g. 15GB', '15GB')
     .option('--jobs <n>', 'runs at the same time', '1')
     .option('--out <dir>', 'result folder', 'bench-results')
@@ -51,6 +53,8 @@ export const registerBench: CommandRegistrar = (program, run) => {
         if (flags.tool && flags.toolCmd) throw usageError('give either --tool or --tool-cmd, not both');
         const timeout = Number(flags.timeout);
         if (!Number.isFinite(timeout) || timeout <= 0) throw usageError(`--timeout needs a positive number of seconds, not '${flags.timeout}'`);
+        const wallTimeout = flags.wallTimeout === undefined ? undefined : Number(flags.wallTimeout);
+        if (wallTimeout !== undefined && !Number.isFinite(wallTimeout)) throw usageError(`--wall-timeout needs a number of seconds, not '${flags.wallTimeout}'`);
         const jobs = Number(flags.jobs);
         if (!Number.isInteger(jobs) || jobs < 1) throw usageError(`--jobs needs a positive whole number, not '${flags.jobs}'`);
         const memory = parseMemory(flags.memory);
@@ -66,6 +70,7 @@ export const registerBench: CommandRegistrar = (program, run) => {
           sets,
           tool,
           timeout,
+          ...(wallTimeout !== undefined ? { wallTimeout } : {}),
           memory,
           jobs,
           out: flags.out,
