@@ -72,6 +72,7 @@ th { background: #f0f0f0; } td.l, th.l { text-align: left; }
 tr.meta td { font-weight: bold; background: #fafafa; }
 .correct { background: #d8f5d0; } .wrong { background: #f8c8c8; font-weight: bold; }
 .unknown, .missing { background: #fff; } .correct-unconfirmed { background: #fff3c4; }
+td.timeout { background: #eee; } td.error, td.oom { background: #fde2c8; }
 .plots { display: flex; flex-wrap: wrap; gap: 2em; } .plot { width: 560px; height: 380px; }
 .filters { margin: .5em 0; } .filters label { margin-right: 1em; }
 .note { color: #666; }
@@ -189,7 +190,8 @@ ${chartJs ? '' : '<p class="note">chart.js was not found when this page was writ
         const td = el('td', { class: c.cls || '' }, v === null ? '' : c.fmt ? c.fmt(v) : v);
         if (c.cat !== undefined && r.per[c.cat]) {
           const x = r.per[c.cat];
-          td.className = 'l ' + x.category;
+          const st = x.status === 'timeout' ? ' timeout' : x.status === 'error' ? ' error' : x.status === 'out of memory' ? ' oom' : '';
+          td.className = 'l ' + x.category + (x.category === 'unknown' ? st : '');
           td.title = [x.reason, x.validation ? 'witness: ' + x.validation : '', x.log ? 'log: ' + x.log : ''].filter(Boolean).join('; ');
         }
         tr.append(td);
@@ -212,7 +214,7 @@ ${chartJs ? '' : '<p class="note">chart.js was not found when this page was writ
       borderColor: colors[i % colors.length], backgroundColor: colors[i % colors.length], pointRadius: 2, borderWidth: 1.5,
     })) },
     options: { animation: false, maintainAspectRatio: false, plugins: { title: { display: true, text: 'Quantile plot: CPU time of correct results' } },
-      scales: { x: { type: 'linear', title: { display: true, text: 'n-th fastest correct result' } }, y: { type: 'logarithmic', title: { display: true, text: 'CPU time (s)' } } } },
+      scales: { x: { type: 'linear', min: 0, ticks: { precision: 0 }, title: { display: true, text: 'n-th fastest correct result' } }, y: { type: 'logarithmic', title: { display: true, text: 'CPU time (s)' } } } },
   });
   if (tools.length < 2) { document.getElementById('scatterBox').style.display = 'none'; return; }
   const [a, b] = tools;
