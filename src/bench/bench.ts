@@ -81,8 +81,9 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   if (!(o.jobs >= 1)) throw usageError('--jobs must be at least 1');
   if (o.wallTimeout !== undefined && !(o.wallTimeout >= o.timeout)) throw usageError('--wall-timeout must be at least --timeout');
   if (o.validateCmd) checkTemplate(o.validateCmd, '--validate-cmd');
+  // Bad SETs fail before anything is written.
+  const { runs, warnings } = expandRuns(o.sets, o.properties ? { properties: o.properties } : {});
   const out = resolve(o.out);
-  mkdirSync(join(out, 'logs'), { recursive: true });
   const files = {
     results: join(out, 'results.jsonl'),
     csv: join(out, 'results.csv'),
@@ -114,9 +115,9 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
     }
     previous = readRecords(files.results, { repair: true });
   }
+  mkdirSync(join(out, 'logs'), { recursive: true });
   writeFileSync(files.meta, JSON.stringify(meta, null, 2) + '\n');
 
-  const { runs, warnings } = expandRuns(o.sets, o.properties ? { properties: o.properties } : {});
   const done = new Map(previous.map((r) => [r.id, r]));
   const todo = runs.filter((r) => !done.has(r.id));
   o.onPlan?.({ total: runs.length, todo: todo.length, warnings });
