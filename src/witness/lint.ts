@@ -358,7 +358,6 @@ function checkEntrySemantics(ctx: Ctx, i: EntryInfo): void {
         } else {
           locs.push({ loc: item.location, role: item.kind === 'loop_invariant' || item.kind === 'loop_transition_invariant' ? 'loop' : 'statement' });
           exprs.push({ expr: item.value, role: 'invariant', loc: item.location });
-          if (item.labels && !is21) ctx.sink.error('feature-not-in-version', item.at, `labels need format_version "2.1" (this entry is ${v})`);
         }
       }
       break;
