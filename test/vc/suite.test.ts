@@ -79,7 +79,7 @@ const cvc5 = availableProcessSolver(['cvc5']);
 for (const f of files) {
   test(`IMP suite (cvc5 process, never contradicting): ${f}`, { skip: cvc5 ? false : 'skipped: no cvc5 binary on PATH' }, async () => {
     const text = readFileSync(join(fixtureDir, f), 'utf8');
-    const r = await verifyImp(parseImp(text, f), { solver: cvc5, timeoutMs: 20_000 });
+    const r = await verifyImp(parseImp(text, f), { solver: cvc5, timeoutMs: 3_000 });
     const wanted = new Map(expectations(text).goals.map((e) => [`${e.line}:${e.tag}`, e.status]));
     for (const g of r.goals) {
       const w = wanted.get(`${g.loc.line}:${KIND_TAG[g.kind]}`);
