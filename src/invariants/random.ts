@@ -35,14 +35,19 @@ export function randomProgram(seed: number, opts: RandomProgramOptions = {}): st
   const k = opts.candidatesPerLoop ?? 3;
   const nestProb = opts.nestProb ?? 0.4;
   const counters: string[] = [];
+  const assigned: Set<string>[] = [];
   const lines: string[] = [];
   const counter = () => {
     const c = `i${counters.length}`;
     counters.push(c);
     return c;
   };
+  // Initial constants: candidates `v == init` hold on entry, and are the
+  // ones that can be preserved only thanks to each other.
+  const init = new Map<string, number>();
   const atom = (vars: readonly string[]): string => {
     const a = pick(vars);
+    if (init.has(a) && r() < 0.35) return `${a} == ${init.get(a)}`;
     const b = pick(vars.filter((x) => x !== a).concat(a));
     switch (int(0, 6)) {
       case 0:
@@ -70,7 +75,13 @@ export function randomProgram(seed: number, opts: RandomProgramOptions = {}): st
   const assign = (): string => {
     const t = pick(DATA);
     const a = pick(DATA);
-    switch (int(0, 5)) {
+    assigned.forEach((set) => set.add(t));
+    switch (int(0, 6)) {
+      case 6:
+        // an accumulator: t grows by a, which grows itself
+        if (a === t) return `${t} := ${t} + ${t};`;
+        assigned.forEach((set) => set.add(a));
+        return `${t} := ${t} + ${a}; ${a} := ${a} + 1;`;
       case 0:
         return `${t} := ${t} + ${int(1, 2)};`;
       case 1:
@@ -91,7 +102,9 @@ export function randomProgram(seed: number, opts: RandomProgramOptions = {}): st
     lines.push(`${indent}${c} := 0;`);
     const vars = [...DATA, c, bound];
     lines.push(`${indent}while (${c} < ${bound})`);
-    for (let j = 0; j < k; j++) lines.push(`${indent}  candidate ${candidate(vars)};`);
+    const at = lines.length;
+    const mine = new Set<string>();
+    assigned.push(mine);
     lines.push(`${indent}{`);
     const inner = indent + '  ';
     const stmts = int(1, 3);
@@ -105,11 +118,20 @@ export function randomProgram(seed: number, opts: RandomProgramOptions = {}): st
     }
     lines.push(`${inner}${c} := ${c} + 1;`);
     lines.push(`${indent}}`);
+    assigned.pop();
+    // Half of the candidates talk about variables the loop writes.
+    const written = [...mine].sort();
+    const cands: string[] = [];
+    for (let j = 0; j < k; j++) cands.push(`${indent}  candidate ${candidate(written.length > 0 && r() < 0.5 ? written : vars)};`);
+    lines.splice(at, 0, ...cands);
   };
   const body: string[] = [];
   for (const x of DATA) {
-    if (r() < 0.5) body.push(`  ${x} := ${int(0, 2)};`);
-    else body.push(`  ${x} := havoc;`, `  assume ${-1} <= ${x} && ${x} <= ${int(1, 3)};`);
+    if (r() < 0.6) {
+      const c = int(0, 1);
+      init.set(x, c);
+      body.push(`  ${x} := ${c};`);
+    } else body.push(`  ${x} := havoc;`, `  assume ${-1} <= ${x} && ${x} <= ${int(1, 3)};`);
   }
   body.push('  n := havoc;', `  assume 0 <= n && n <= ${int(2, 4)};`, '  m := havoc;', '  assume 0 <= m && m <= 2;');
   const nLoops = opts.loops ?? 1;

@@ -197,7 +197,10 @@ export async function selectInvariants(program: ImpProgram, candidates: readonly
     let verification: SelectResult['verification'];
     if (!options.skipVerification) {
       const r = await verifyImp(withInvariants(program, candidates, chosen), { solverInstance: solver, timeoutMs: session.timeoutMs });
-      verification = { verdict: r.verdict, goals: r.goals };
+      // A goal that fails only through a loop replaced by its invariants (vc/
+      // then adds a note) is no counterexample: the candidates may be too weak.
+      const real = r.goals.some((g) => g.status === 'failed' && !g.reason);
+      verification = { verdict: r.verdict === 'FALSE' && !real ? 'UNKNOWN' : r.verdict, goals: r.goals };
     }
     const proved = verification ? verification.goals.every((g) => g.status === 'proved') : false;
     return {

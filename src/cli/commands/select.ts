@@ -1,6 +1,6 @@
 // `tarsier select PROG.imp [--candidates C.yml] [--method ...]`: argument
 // parsing and printing only; the logic is in src/invariants/.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { TarsierError, usageError } from '../../common/errors.js';
 import { readTextFile } from '../../common/files.js';
@@ -21,6 +21,11 @@ import {
 import { creationTimeNow } from '../../witness/metadata.js';
 import { readWitness } from '../../witness/read.js';
 import type { CommandRegistrar } from '../command.js';
+
+function packageVersion(): string {
+  const url = new URL('../../../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+}
 
 interface SelectCliOptions {
   candidates?: string;
@@ -67,7 +72,7 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
         const result = await selectInvariants(prog, candidates, { method, solver: opts.solver, timeoutMs: Math.round(seconds * 1000) });
         if (opts.certificates) {
           const chosen = new Set(result.verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
-          const entries = certificateEntries(candidates, chosen, { producerVersion: '0.1.0', creationTime: creationTimeNow() });
+          const entries = certificateEntries(candidates, chosen, { producerVersion: packageVersion(), creationTime: creationTimeNow() });
           try {
             writeFileSync(opts.certificates, writeCertificates(entries));
           } catch (e) {
@@ -106,6 +111,7 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
           lines.push('Not proved with the selected candidates:');
           for (const g of unproved) lines.push(`  ${g.loc.line}:${g.loc.column}: ${g.status} (${g.kind}: ${g.text})${g.reason ? ` — ${g.reason}` : ''}`);
         }
+        if (verification.verdict === 'UNKNOWN') lines.push('reason: the selected candidates do not prove every assertion');
         lines.push(`Verification result: ${verification.verdict}`);
         process.stdout.write(lines.join('\n') + '\n');
         return 0;
