@@ -19,6 +19,8 @@ export { nondetType } from './parser.js';
 
 export interface ParseOptions {
   readonly dataModel: DataModel;
+  /** The main file's text before preprocessing, so that locations get offsets into it. */
+  readonly originalText?: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface ParseOptions {
  * honoured). Throws TarsierError with the original file:line:column.
  */
 export function parseCProgram(text: string, file: string, options: ParseOptions): CProgram {
-  const { tokens, map } = lex(text, file);
+  const { tokens, map } = lex(text, file, options.originalText);
   const parser = new Parser(tokens, map, options.dataModel);
   const r = parser.parseTranslationUnit();
   const scopeIndex: ScopeIndex = { file, fileScope: r.fileScope, names: r.scopedNames, functions: r.functionRanges };
@@ -78,8 +80,8 @@ export function preprocess(path: string, dataModel: DataModel): string {
 /** Reads, preprocesses when needed (`.c` with directives), parses and type-checks a file. */
 export function parseCFile(path: string, options: ParseOptions): CProgram {
   const text = readTextFile(path);
-  const source = !path.endsWith('.i') && needsPreprocessing(text) ? preprocess(path, options.dataModel) : text;
-  return parseCProgram(source, path, options);
+  if (path.endsWith('.i') || !needsPreprocessing(text)) return parseCProgram(text, path, options);
+  return parseCProgram(preprocess(path, options.dataModel), path, { ...options, originalText: text });
 }
 
 // ---- loops ----------------------------------------------------------------------

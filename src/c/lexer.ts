@@ -30,12 +30,16 @@ interface Segment {
 /** Offsets of the lexed text to original file positions. */
 export class SourceMap {
   private readonly index: LineIndex;
+  private readonly originalIndex?: LineIndex;
   constructor(
     readonly text: string,
     readonly file: string,
     private readonly segments: readonly Segment[],
+    /** The text of the main file before preprocessing, to give offsets into it. */
+    originalText?: string,
   ) {
     this.index = new LineIndex(text);
+    if (originalText !== undefined && segments.length > 0) this.originalIndex = new LineIndex(originalText);
   }
 
   /** True when no line marker changed the mapping (offsets are the original file's). */
@@ -58,7 +62,9 @@ export class SourceMap {
     }
     if (found < 0) return { file: this.file, pos: p };
     const s = this.segments[found];
-    return { file: s.file, pos: { line: s.originalLine + (p.line - s.fromLine), column: p.column, offset: -1 } };
+    const line = s.originalLine + (p.line - s.fromLine);
+    const originalOffset = this.originalIndex && s.file === this.file ? (this.originalIndex.offsetOf(line, p.column) ?? -1) : -1;
+    return { file: s.file, pos: { line, column: p.column, offset: originalOffset } };
   }
 
   /** The location of the range [start, end) of the lexed text. */
@@ -94,7 +100,7 @@ export interface LexResult {
 const MARKER = /^[ \t]*#[ \t]*(?:line[ \t]+)?(\d+)(?:[ \t]+"((?:[^"\\]|\\.)*)")?/;
 
 /** Tokenises a whole translation unit. Throws TarsierError with the original position. */
-export function lex(text: string, file: string): LexResult {
+export function lex(text: string, file: string, originalText?: string): LexResult {
   const tokens: Token[] = [];
   const segments: Segment[] = [];
   const n = text.length;
@@ -220,7 +226,7 @@ export function lex(text: string, file: string): LexResult {
     fail(i, `stray '${text[i]}' in program`);
   }
   tokens.push({ kind: 'eof', text: '', start: n, end: n });
-  return { tokens, map: new SourceMap(text, file, segments) };
+  return { tokens, map: new SourceMap(text, file, segments, originalText) };
 }
 
 /** Decodes the escapes of a character or string literal body; returns code units. */

@@ -90,6 +90,8 @@ interface DeclSpecs {
 interface Attribute {
   readonly name: string;
   readonly value?: bigint;
+  /** `mode(QI|HI|SI|DI|TI|word|pointer)` */
+  readonly mode?: string;
 }
 
 interface DeclaratorInfo {
@@ -103,7 +105,7 @@ interface DeclaratorInfo {
 
 const TYPE_KEYWORDS = new Set([
   'void', 'char', 'short', 'int', 'long', 'float', 'double', 'signed', 'unsigned', '_Bool', '_Complex',
-  'struct', 'union', 'enum', '__int128', 'typeof', '_Float128', '__float128',
+  'struct', 'union', 'enum', '__int128', 'typeof', '_Float128', '__float128', '_Float64x', '_Float32', '_Float64', '_Float32x',
   'const', 'volatile', 'restrict', '_Atomic', '_Alignas',
   'typedef', 'extern', 'static', 'auto', 'register', 'inline', '_Noreturn', '_Thread_local', '__thread',
   '__auto_type',
@@ -365,7 +367,7 @@ export class Parser {
       const dstart = this.peek();
       const d = this.parseDeclarator(false);
       this.parseDeclaratorTail(specs);
-      const type = d.derive(specs.type);
+      const type = d.derive(this.applyMode(specs, dstart));
       if (type.kind === 'function' && this.is('{') && declarators.length === 0) {
         if (specs.storage === 'typedef') throw this.error('function definition declared \'typedef\'', dstart);
         return this.parseFunctionDefinition(startTok, specs, d, type);
@@ -394,6 +396,29 @@ export class Parser {
       }
       break;
     }
+  }
+
+  private float128?: RecordInfo;
+  private float128Record(): RecordInfo {
+    this.float128 ??= { id: this.recordIds++, union: false, tag: '__float128 (unsupported)', fields: [], size: 16, align: 16 };
+    return this.float128;
+  }
+
+  /** gcc's `__attribute__((mode(M)))` picks the integer type of that width (same signedness). */
+  private applyMode(specs: DeclSpecs, at: Token): CType {
+    const mode = specs.attrs.find((a) => a.name === 'mode')?.mode;
+    if (!mode) return specs.type;
+    const t = specs.type;
+    if (!isInteger(t)) throw this.unsupported(`__attribute__((mode(${mode}))) on a non-integer type`, at);
+    const signed = !['bool', 'uchar', 'ushort', 'uint', 'ulong', 'ulonglong', 'uint128'].includes(integerKind(t));
+    const bits: Record<string, number> = { QI: 8, HI: 16, SI: 32, DI: 64, TI: 128, word: this.dm === 'LP64' ? 64 : 32, pointer: this.dm === 'LP64' ? 64 : 32 };
+    const b = bits[mode];
+    if (!b) throw this.unsupported(`__attribute__((mode(${mode})))`, at);
+    const kinds: Record<number, [IntegerKind, IntegerKind]> = {
+      8: ['schar', 'uchar'], 16: ['short', 'ushort'], 32: ['int', 'uint'],
+      64: this.dm === 'LP64' ? ['long', 'ulong'] : ['longlong', 'ulonglong'], 128: ['int128', 'uint128'],
+    };
+    return withQualifiers(intType(kinds[b][signed ? 0 : 1]), t.qualifiers);
   }
 
   private parseStaticAssert(): void {
@@ -455,9 +480,14 @@ export class Parser {
             } else value = 16n;
             this.expect(')');
           } else {
-            if (name === 'vector_size' || name === 'mode') {
-              throw this.unsupported(`__attribute__((${name}))`, nameTok);
+            if (name === 'mode') {
+              this.next();
+              const m = this.next();
+              this.expect(')');
+              attrs.push({ name, mode: m.text.replace(/^__(.*)__$/, '$1') });
+              continue;
             }
+            if (name === 'vector_size') throw this.unsupported(`__attribute__((${name}))`, nameTok);
             this.skipBalanced();
           }
         } else if (name === 'aligned') {
@@ -556,7 +586,17 @@ export class Parser {
           break;
         }
         case '_Complex': throw this.unsupported('_Complex types', t);
-        case '_Float128': case '__float128': throw this.unsupported(`${s} type`, t);
+        case '_Float128': case '__float128': case '_Float64x': case '_Float32': case '_Float64': case '_Float32x': {
+          if (base || sawSpecifier) throw this.error('two or more data types in declaration specifiers', t);
+          this.next();
+          // _FloatN are float/double/long double on x86; binary128 has no arithmetic here:
+          // an opaque 16-byte object, so that a use is a type error rather than a wrong value.
+          if (s === '_Float32') base = floatType('float');
+          else if (s === '_Float64' || s === '_Float32x') base = floatType('double');
+          else if (s === '_Float64x') base = floatType('longdouble');
+          else base = { kind: 'record', record: this.float128Record() };
+          continue;
+        }
         case '__auto_type': throw this.unsupported('__auto_type', t);
         case 'struct': case 'union': {
           if (base || sawSpecifier) throw this.error('two or more data types in declaration specifiers', t);
@@ -1418,7 +1458,7 @@ export class Parser {
         const dstart = this.peek();
         const d = this.parseDeclarator(false);
         this.parseDeclaratorTail(specs);
-        const type = d.derive(specs.type);
+        const type = d.derive(this.applyMode(specs, dstart));
         if (type.kind === 'function' && this.is('{')) throw this.unsupported('nested function definitions', dstart);
         // The declaration's own start is the visibility point for witnesses.
         declarators.push(this.finishDeclaratorAt(specs, d, type, dstart, startTok));

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Command } from 'commander';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  parseCProgram, parseExpressionAt, listLoops, makeExpressionChecker, evaluateInteger,
+  parseCProgram, parseCFile, parseExpressionAt, listLoops, makeExpressionChecker, evaluateInteger,
   type CProgram, type Expr, type FunctionDefinition, type Stmt, type BlockItem,
 } from '../../src/c/index.js';
 import { TarsierError } from '../../src/common/errors.js';
@@ -83,6 +84,25 @@ test('line markers map locations back to the original file', () => {
   const ok = parseCProgram(text.replace('return y', 'return x'), 'prog.i', ilp);
   const loop = listLoops(ok)[0];
   assert.equal(`${loop.loc.file}:${loop.loc.line}:${loop.loc.column}`, 'prog.c:42:3');
+});
+
+const hasCpp = spawnSync('cpp', ['--version']).error ? 'skipped: cpp is not installed' : false;
+
+test('a .c file with directives goes through cpp; locations map back with offsets into the original', { skip: hasCpp }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-cpp-'));
+  const file = join(dir, 'def.c');
+  const text = '#define N 10\n/* comment */\nint a[N];\nint main() {\n  for (int i = 0; i < N; i++)\n    while (a[i] < N) a[i]++;\n  return 0;\n}\n';
+  writeFileSync(file, text);
+  for (const dataModel of ['ILP32', 'LP64'] as const) {
+    const p = parseCFile(file, { dataModel });
+    const loops = listLoops(p);
+    assert.deepEqual(loops.map((l) => [l.loc.file, l.loc.line, l.loc.column, l.keyword]), [[file, 5, 3, 'for'], [file, 6, 5, 'while']]);
+    assert.equal(loops[0].loc.offset, text.indexOf('for'));
+    const a = p.globals[0];
+    assert.ok(a.type.kind === 'array' && a.type.length === 10);
+  }
+  writeFileSync(file, '#include "missing.h"\nint main() { return 0; }\n');
+  assert.match(errorOf(() => parseCFile(file, ilp)), /^.*def\.c:1:10: error: preprocessing failed: missing\.h: No such file or directory$/);
 });
 
 test('syntax and type errors name the position', () => {
