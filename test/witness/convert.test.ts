@@ -1,0 +1,75 @@
+// `convert --to 2.0`: 0.1 invariants to an invariant_set (column base 0 -> 1), GraphML violation witnesses to a violation_sequence.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { sharedPath, skipWithoutShared } from '../helpers/shared.js';
+import { convertTo20, lintWitness, readWitness, writeWitness, type InvariantSetEntry, type ViolationSequenceEntry } from '../../src/witness/index.js';
+
+const read = (p: string) => readWitness(readFileSync(sharedPath(p), 'utf8'), p);
+
+test('0.1 loop and location invariants become one 2.0 invariant_set; columns move from 0-based to 1-based', { skip: skipWithoutShared }, () => {
+  const r = convertTo20(read('spec/examples/valid/0.1-count.yml'), { creationTime: '2025-01-01T00:00:00Z' });
+  assert.equal(r.converted, 2);
+  assert.deepEqual(r.notes.map((n) => [n.at?.line, n.message.split(' ')[0]]), [[28, 'loop_invariant_certificate']]);
+  assert.equal(r.document.entries.length, 1);
+  const set = r.document.entries[0] as InvariantSetEntry;
+  assert.equal(set.metadata.format_version, '2.0');
+  assert.equal(set.metadata.creation_time, '2025-01-01T00:00:00Z');
+  assert.match(set.metadata.uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.deepEqual(
+    set.content.map((c) => ('location' in c ? [c.kind, c.location.line, c.location.column, c.location.columnBase, 'value' in c ? c.value.format : ''] : [])),
+    [
+      ['loop_invariant', 12, 3, 1, 'c_expression'],
+      ['location_invariant', 16, 3, 1, 'c_expression'],
+    ],
+  );
+  // The result is a valid 2.0 witness whose locations point at the loop keyword and the statement.
+  const text = writeWitness(r.document);
+  const program = readFileSync(sharedPath('spec/examples/programs/count.c'), 'utf8');
+  assert.deepEqual(lintWitness(text, 'out.yml', { programText: program, programFile: 'count.c' }), []);
+  assert.equal(writeWitness(convertTo20(read('spec/examples/valid/0.1-count.yml'), { creationTime: '2025-01-01T00:00:00Z' }).document), text, 'deterministic');
+});
+
+test("CPAchecker's 0.1 column 0 (the whole line) becomes a location without column", { skip: skipWithoutShared }, () => {
+  const r = convertTo20(read('witnesses/real/sv-witnesses/multivar_1-1.c.invariant_witness.yaml'));
+  const set = r.document.entries[0] as InvariantSetEntry;
+  const item = set.content[0];
+  assert.ok(item.kind === 'loop_invariant');
+  assert.deepEqual([item.location.line, item.location.column], [22, undefined]);
+  assert.deepEqual(r.notes.map((n) => n.at?.line), [21, 31]);
+  assert.match(r.notes[0].message, /column 0 .* without column/);
+});
+
+test('what has no 2.0 counterpart is reported, not converted', { skip: skipWithoutShared }, () => {
+  const pre = convertTo20(read('spec/examples/valid/0.1-precondition-sum.yml'));
+  assert.equal(pre.converted, 0);
+  assert.deepEqual(pre.document.entries, []);
+  assert.deepEqual(pre.notes.map((n) => n.at?.line), [2, 32]);
+  assert.match(pre.notes[0].message, /precondition_loop_invariant has no 2\.0 counterpart/);
+  const fi = convertTo20(read('spec/examples/valid/0.1-flow-insensitive-mutex.yml'));
+  assert.match(fi.notes[0].message, /flow_insensitive_invariant/);
+  const correctness = convertTo20(read('spec/examples/valid/graphml-correctness-count.graphml'));
+  assert.deepEqual(correctness.document.entries, []);
+  assert.match(correctness.notes[0].message, /only violation witnesses/);
+  // 2.x entries are kept as they are.
+  const kept = convertTo20(read('spec/examples/valid/2.0-correctness-sum.yml'));
+  assert.equal(kept.document.entries.length, 2);
+  assert.deepEqual(kept.notes, []);
+});
+
+test('a GraphML violation witness becomes a violation_sequence that lints clean with the program', { skip: skipWithoutShared }, () => {
+  const r = convertTo20(read('spec/examples/valid/graphml-violation-bug.graphml'));
+  const seq = r.document.entries[0] as ViolationSequenceEntry;
+  assert.deepEqual(seq.metadata.task?.input_files, ['bug.c']);
+  assert.equal(seq.metadata.task?.input_file_hashes['bug.c'], '4fe2e7399bb2517b055d671df20551c7b3d079c0976d7bc9a48924c89ae0c7e3');
+  assert.equal(seq.metadata.task?.data_model, 'ILP32');
+  assert.deepEqual(
+    seq.content.map((s) => s.waypoints.map((w) => `${w.type}:${w.action}@${w.location.line}=${w.constraint?.value ?? ''}`)),
+    [['branching:follow@12=true'], ['target:follow@15=']],
+  );
+  assert.equal(r.notes.length, 2);
+  assert.match(r.notes[0].message, /assumption 'x == 20' after line 10/);
+  const text = writeWitness(r.document);
+  const program = readFileSync(sharedPath('spec/examples/programs/bug.c'), 'utf8');
+  assert.deepEqual(lintWitness(text, 'out.yml', { programText: program, programFile: 'bug.c' }), []);
+});
