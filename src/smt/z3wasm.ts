@@ -23,9 +23,11 @@ class Z3WasmHost {
   private waiter: { id: number; resolve: (o: Outcome) => void } | undefined;
   private nextId = 1;
 
-  private start(): Promise<void> {
+  /** Starts the worker if there is none (unreferenced: an idle worker never holds the process open). */
+  start(): Promise<void> {
     if (this.worker && this.ready) return this.ready;
     const worker = new Worker(new URL('./z3-worker.js', import.meta.url));
+    worker.unref();
     this.worker = worker;
     this.incarnation++;
     this.ready = new Promise<void>((resolve, reject) => {
@@ -67,15 +69,18 @@ class Z3WasmHost {
   }
 
   async send(msg: Record<string, unknown>, deadlineMs?: number): Promise<Outcome> {
-    try {
-      await this.start();
-    } catch (e) {
-      return { crashed: `cannot start Z3: ${e instanceof Error ? e.message : String(e)}` };
-    }
+    const ready = this.start();
     const worker = this.worker!;
-    const id = this.nextId++;
+    // Referenced while a request is pending, so that the process waits for it.
     worker.ref();
     try {
+      try {
+        await ready;
+      } catch (e) {
+        return { crashed: `cannot start Z3: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      if (this.worker !== worker) return { crashed: 'the Z3 worker stopped' };
+      const id = this.nextId++;
       return await new Promise<Outcome>((resolve) => {
         let timer: NodeJS.Timeout | undefined;
         this.waiter = {
@@ -97,6 +102,11 @@ class Z3WasmHost {
     } finally {
       worker.unref();
     }
+  }
+
+  /** Starts the worker ahead of the first request (its ~250 ms start overlaps other work). */
+  prewarm(): void {
+    this.start().catch(() => undefined);
   }
 
   kill(): void {
@@ -162,6 +172,7 @@ class Z3WasmChannel implements Channel {
 
 /** A solver on the shared WebAssembly Z3 worker (started on first use, ~250 ms). */
 export function createZ3WasmSolver(): Solver {
+  host.prewarm();
   return new SmtLibSolver('z3-wasm', new Z3WasmChannel(), z3Dialect);
 }
 
