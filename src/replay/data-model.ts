@@ -61,6 +61,8 @@ export function dataModelDependence(text: string): string | undefined {
   const toks = identifierTokens(text);
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!;
+    // `(void) sizeof (...)` (assert.h's expansion) discards the size.
+    if (t === 'sizeof' && toks[i - 1] === ')' && toks[i - 2] === 'void' && toks[i - 3] === '(') continue;
     if (MODEL_DEPENDENT.has(t)) return t;
     if (t === 'long') {
       if (toks[i + 1] === 'long') { i++; continue; }

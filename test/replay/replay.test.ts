@@ -70,5 +70,6 @@ test('data-model dependence ignores comments, strings and long long', () => {
   assert.equal(dataModelDependence('// long\nint x = sizeof_x; char *s = "long"; long long y;'), undefined);
   assert.equal(dataModelDependence('unsigned long z;'), 'long');
   assert.equal(dataModelDependence('int n = sizeof(int);'), 'sizeof');
+  assert.equal(dataModelDependence('void reach_error() { ((void) sizeof ((0) ? 1 : 0)); }'), undefined);
   assert.throws(() => harnessSource([], 'bad name'));
 });
