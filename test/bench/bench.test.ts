@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runBench, templateTool, readRecords, runLimited, scoreDirectories, scoreJson, type RunRecord } from '../../src/index.js';
+import { runBench, templateTool, readRecords, runLimited, scoreDirectories, scoreJson, type RunRecord } from '../../src/bench/index.js';
 import { cliPath } from '../helpers/shared.js';
 import { makeBench, toolCmd } from './fixtures.js';
 

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expandRuns, fillTemplate, readAnswer, TarsierError } from '../../src/index.js';
+import { expandRuns, fillTemplate, readAnswer } from '../../src/bench/index.js';
+import { TarsierError } from '../../src/common/errors.js';
 import { sharedPath, skipWithoutShared } from '../helpers/shared.js';
 import { makeBench } from './fixtures.js';
 

@@ -10,7 +10,7 @@ import {
   verdictString,
   parseVerdictString,
   type Verdict,
-} from '../../src/index.js';
+} from '../../src/task/index.js';
 
 const T: Verdict = { kind: 'true' };
 const F = (p?: string): Verdict => (p ? { kind: 'false', property: p } : { kind: 'false' });

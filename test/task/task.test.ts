@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTaskFile, readPropertyFile, parsePropertyText, TarsierError } from '../../src/index.js';
+import { readTaskFile, readPropertyFile, parsePropertyText } from '../../src/task/index.js';
+import { TarsierError } from '../../src/common/errors.js';
 import { sharedPath, skipWithoutShared } from '../helpers/shared.js';
 
 function errorOf(f: () => unknown): string {
