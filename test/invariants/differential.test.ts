@@ -51,7 +51,7 @@ test('concrete runs falsify exactly the candidates that fail at some loop head',
 test('differential: Houdini and the corrected encoding never select a falsified candidate; the seed does', async () => {
   const solver = createZ3WasmSolver();
   try {
-    const r = await differential(30, 12, ['houdini', 'encoding', 'encoding-seed'], solver);
+    const r = await differential(34, 8, ['houdini', 'encoding', 'encoding-seed'], solver);
     assert.ok(r.falsifiedCount > 0 && r.selectedCount.get('houdini')! > 0);
     assert.deepEqual(r.unsound.get('houdini'), []);
     assert.deepEqual(r.unsound.get('encoding'), []);
