@@ -358,7 +358,11 @@ export class Parser {
       return undefined;
     }
     while (this.accept('__extension__'));
-    const specs = this.parseDeclSpecs(true);
+    // C89 implicit int (`main() { ... }`), which gcc still accepts with a warning.
+    const implicit = this.peek().kind === 'ident' && !this.isDeclarationStart() && !KEYWORDS.has(this.text()) && this.is('(', 1);
+    const specs: DeclSpecs = implicit
+      ? { type: intType('int'), storage: 'none', inline: false, noreturn: false, start: startTok.start, declaresTag: false, implicitInt: true, attrs: [] }
+      : this.parseDeclSpecs(true);
     if (this.accept(';')) {
       return { kind: 'Declaration', loc: this.loc(startTok), declarators: [] };
     }
@@ -1679,6 +1683,8 @@ export class Parser {
       to: endKeyOf(this.map.location(t.start, this.tokens[bodyEnd].end)),
       forLoop: true,
     });
+    const firstScoped = this.scopedNames.length;
+    const forFrom = keyOf(this.map.location(t.start));
     try {
       let init: Declaration | Expr | undefined;
       if (this.isDeclarationStart()) init = this.parseLocalDeclaration();
@@ -1691,6 +1697,12 @@ export class Parser {
       const step = this.is(')') ? undefined : this.parseExpression();
       this.expect(')');
       const body = this.loopBody();
+      // The names declared in the for clause are in scope to the end of the body.
+      const to = endKeyOf(this.loc(t));
+      for (let i = firstScoped; i < this.scopedNames.length; i++) {
+        const n = this.scopedNames[i];
+        if (n.blockFrom === forFrom && n.blockTo !== to) this.scopedNames[i] = { ...n, blockTo: to };
+      }
       const base = { kind: 'For' as const, loc: this.loc(t), keywordLoc: this.locTok(t), body };
       return { ...base, ...(init ? { init } : {}), ...(condition ? { condition } : {}), ...(step ? { step } : {}) };
     } finally {
@@ -2031,7 +2043,7 @@ export class Parser {
           const v = sameType(unqualified(a), unqualified(b)) ? 1n : 0n;
           return { kind: 'IntegerLiteral', value: v, text: String(v), type: intType('int'), loc: this.loc(t) };
         }
-        if (s === '_Generic') throw this.unsupported('_Generic', t);
+        if (s === '_Generic') return this.parseGeneric();
         if (s === '__func__' || s === '__FUNCTION__' || s === '__PRETTY_FUNCTION__') {
           this.next();
           const name = this.currentFunction?.name ?? '';
@@ -2057,6 +2069,35 @@ export class Parser {
       default:
         throw this.error('expected expression before end of input', t);
     }
+  }
+
+  /** C11 `_Generic(e, T: e1, ..., default: e0)`: the selected association (the others are type-checked too). */
+  private parseGeneric(): Expr {
+    const t = this.next();
+    this.expect('(');
+    const control = this.sema.value(this.parseAssignment());
+    const ct = unqualified(control.type);
+    let chosen: Expr | undefined;
+    let fallback: Expr | undefined;
+    while (this.accept(',')) {
+      if (this.accept('default')) {
+        this.expect(':');
+        fallback = this.parseAssignment();
+        continue;
+      }
+      const at = this.peek();
+      const type = this.parseTypeName();
+      this.expect(':');
+      const e = this.parseAssignment();
+      if (sameType(unqualified(type), ct) && !(type.kind === 'enum') === !(ct.kind === 'enum')) {
+        if (chosen) throw this.error('_Generic selector matches multiple associations', at);
+        chosen = e;
+      }
+    }
+    this.expect(')');
+    const result = chosen ?? fallback;
+    if (!result) throw this.error(`_Generic selector of type '${typeToString(control.type)}' is not compatible with any association`, t);
+    return result;
   }
 
   /** An undeclared function called as `f(...)`: gcc declares `int f()` implicitly (C89 rule, a warning). */
@@ -2189,8 +2230,9 @@ export class Parser {
     });
     if (!kind) {
       // gcc: "integer constant is so large that it is unsigned" / too large.
-      if (value <= (1n << 64n) - 1n) kind = 'ulonglong';
-      else if (value <= (1n << 128n) - 1n && this.dm === 'LP64') kind = 'uint128';
+      // gcc: "integer constant is so large that it is unsigned": __int128 where it exists, else unsigned long long.
+      if (this.dm === 'LP64' && value < 1n << 127n) kind = 'int128';
+      else if (value <= (1n << 64n) - 1n) kind = 'ulonglong';
       else throw this.error(`integer constant is too large for its type`, t);
     }
     return { kind: 'IntegerLiteral', value, text, type: intType(kind), loc };

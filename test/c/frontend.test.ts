@@ -6,12 +6,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  parseCProgram, parseCFile, parseExpressionAt, listLoops, makeExpressionChecker, evaluateInteger,
+  parseCProgram, parseCFile, parseExpressionAt, listLoops, forEachStatement, makeExpressionChecker, evaluateInteger,
   type CProgram, type Expr, type FunctionDefinition, type Stmt, type BlockItem,
 } from '../../src/c/index.js';
 import { TarsierError } from '../../src/common/errors.js';
 import { registerParse } from '../../src/cli/commands/parse.js';
 import { describeFailure } from '../../src/cli/command.js';
+import { repoRoot } from '../helpers/shared.js';
 
 const ilp = { dataModel: 'ILP32' as const };
 const lp = { dataModel: 'LP64' as const };
@@ -307,3 +308,36 @@ test('tarsier parse: summary, --dump loops, errors with exit status 1', async ()
 });
 
 void ({} as Stmt);
+
+test('GNU C constructs: attributes, asm, statement expressions, case ranges, VLAs, compound literals, typeof, implicit int, _Generic', () => {
+  const file = join(repoRoot, 'test', 'c', 'fixtures', 'gnu-c.c');
+  for (const opts of [ilp, lp]) {
+    const p = parseCFile(file, opts);
+    const main = fn(p, 'main');
+    const kinds = new Set<string>();
+    forEachStatement(main.body, (s) => kinds.add(s.kind));
+    for (const k of ['For', 'While', 'DoWhile', 'Switch', 'Case', 'Default', 'Label', 'Goto', 'Asm', 'Break', 'Continue', 'Return']) {
+      assert.ok(kinds.has(k), `${k} statement`);
+    }
+    const vla = main.body.items.find((i) => i.kind === 'DeclStmt' && i.declaration.declarators[0]?.decl.name === 'vla');
+    assert.ok(vla && vla.kind === 'DeclStmt');
+    const v = vla.declaration.declarators[0].decl;
+    assert.ok(v.kind === 'Var' && v.type.kind === 'array' && v.type.vla && v.vlaSizes?.length === 1);
+    const bits = p.records.find((r) => r.tag === 'bits')!;
+    assert.equal(bits.size, opts.dataModel === 'LP64' ? 24 : 20);
+    assert.deepEqual(bits.fields!.map((f) => [f.name, f.offset, f.bitOffset]), [['a', 0, 0], ['b', 4, 0], ['c', 8, undefined], ['d', 9, 0], ['e', 16, undefined]]);
+    assert.equal(p.globals.find((g) => g.name === 'tbl')!.type.kind === 'array' && (p.globals.find((g) => g.name === 'tbl')!.type as { length?: number }).length, 7);
+    assert.equal(p.globals.filter((g) => g.name === 'tent').length, 1);
+  }
+  const old = parseCProgram('main() { int i = 0; do i++; while (i < 3); return _Generic(i, int: 0, default: 1); }', 'old.c', ilp);
+  assert.equal(fn(old, 'main').decl.type.returnType.kind, 'integer');
+  const ret = fn(old, 'main').body.items[2];
+  assert.ok(ret.kind === 'Return' && ret.value?.kind === 'IntegerLiteral' && ret.value.value === 0n);
+});
+
+test('names declared in a for clause are in scope to the end of its body', () => {
+  const src = 'int main() {\n  for (int i = 0; i < 3; i++)\n    do i++;\n    while (i < 2);\n  return 0;\n}\n';
+  const p = parseCProgram(src, 'f.c', ilp);
+  assert.ok('expr' in parseExpressionAt(p, { line: 4, column: 5 }, 'i < 2'));
+  assert.ok('error' in parseExpressionAt(p, { line: 5, column: 3 }, 'i < 2'));
+});

@@ -112,7 +112,7 @@ const CONSTANT_PROBES = [
   '1 ? 2u : -1', 'sizeof(1 ? 2u : -1L)', '(char)-1 == 255', 'sizeof("hello")', '(long)-1 > 0UL', 'sizeof(-1L + 1U)',
   '(int)3.9', '(int)-3.9', '(unsigned char)1.5e2 + 0', '10 > 3 && 2 < 1 || 4', '!0 + !5', 'sizeof(struct s1[4])', '(0 ? 1 : 2) * 3',
   'C + D', "sizeof(A)", '(unsigned short)65537 + 0', '0x7fffffffffffffffLL + 0', '-2147483647 - 1', '1ULL << 63', '((long long)1 << 40) >> 35',
-  'sizeof(int[3][5])', '(char)0x1ff', '(unsigned)(char)-2', '5 & 3 | 8 ^ 2', '1000000 * 3 / 7', '(long)4294967296LL',
+  'sizeof(int[3][5])', '(char)0x1ff', '(unsigned)(char)-2', '5 & 3 | 8 ^ 2', '1000000 * 3 / 7', '(long)4294967296LL', 'sizeof(18446744073709551615)', 'sizeof(9223372036854775808)', 'sizeof(_Generic(1UL, unsigned long: (char)1, default: 2))', '_Generic((short)1, int: 1, short: 2, default: 3)',
 ];
 
 test('struct layouts, sizeof and integer constant expressions match gcc (handwritten sample)', { skip: skipGcc }, () => {
