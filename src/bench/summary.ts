@@ -109,7 +109,11 @@ function table(rows: string[][]): string[] {
 export function formatSummary(tools: readonly ToolSummary[]): string {
   const ranked = rankByScore(tools);
   const lines: string[] = [];
-  const head = ['tool', 'score', 'correct true', 'correct false', 'wrong true', 'wrong false', 'unknown', 'timeout', 'out of mem', 'error', 'unconfirmed', 'CPU s (correct)'];
+  // Witness columns only when witnesses were validated.
+  const validated = ranked.some((t) => t.confirmed + t.unconfirmed > 0);
+  const head = ['tool', 'score', 'correct true', 'correct false', 'wrong true', 'wrong false', 'unknown', 'timeout', 'out of mem', 'error'];
+  if (validated) head.push('confirmed', 'unconfirmed');
+  head.push('CPU s (correct)');
   lines.push(
     ...table([
       head,
@@ -124,7 +128,7 @@ export function formatSummary(tools: readonly ToolSummary[]): string {
         String(t.timeouts),
         String(t.outOfMemory),
         String(t.errors),
-        String(t.unconfirmed),
+        ...(validated ? [String(t.confirmed), String(t.unconfirmed)] : []),
         t.cpuTimeCorrect.toFixed(1),
       ]),
     ]),

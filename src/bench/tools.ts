@@ -102,7 +102,7 @@ export function checkTemplate(template: string, option: string): void {
 /** Any tool, started from a command template (see `fillTemplate`). */
 export function templateTool(template: string, name?: string, resultStyle: ResultStyle = 'auto'): ToolSpec {
   checkTemplate(template, '--tool-cmd');
-  const first = template.trim().split(/\s+/)[0] ?? 'tool';
+  const first = (template.trim().split(/\s+/)[0] ?? 'tool').replace(/^["']|["']$/g, '');
   return {
     name: name ?? first.split('/').pop()!,
     signature: `template: ${template}`,

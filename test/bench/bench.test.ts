@@ -146,6 +146,9 @@ test('bench: witness validation confirms or not, and unconfirmed answers score 0
   // Memory safety: correctness witnesses are not supported, so a TRUE needs none.
   assert.deepEqual([by['x/memsafe.yml'].validation?.status, by['x/memsafe.yml'].points], ['not-required', 2]);
   assert.deepEqual([r.summary.confirmed, r.summary.unconfirmed], [1, 1]);
+  const text = readFileSync(r.files.summary, 'utf8').split('\n');
+  assert.match(text[0], /error\s+confirmed\s+unconfirmed\s+CPU s \(correct\)$/);
+  assert.match(text[1], /^node\s+3\s+1\s+1\s+0\s+0\s+1\s+0\s+0\s+0\s+1\s+1\s+\d+\.\d$/);
 });
 
 test('bench: an interrupted run resumes with the same results', async () => {
