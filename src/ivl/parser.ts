@@ -44,15 +44,27 @@ export const KEYWORDS = new Set([
 const BUILTIN_SET = new Set<string>(BUILTINS);
 
 export function parseImp(text: string, file: string): ImpProgram {
-  return new Parser(text, file).program();
+  return guardDepth(file, () => new Parser(text, file).program());
+}
+
+// Absurdly deep nesting exhausts the stack: report it as an input error.
+function guardDepth<T>(file: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError) throw new TarsierError('imp-syntax', 'the program is nested too deeply', { file });
+    throw e;
+  }
 }
 
 /** Parses one expression (for tools that take candidate invariants as text). */
 export function parseImpExpr(text: string, file: string): Expr {
-  const p = new Parser(text, file);
-  const e = p.expr();
-  p.expectEof();
-  return e;
+  return guardDepth(file, () => {
+    const p = new Parser(text, file);
+    const e = p.expr();
+    p.expectEof();
+    return e;
+  });
 }
 
 class Parser {

@@ -285,17 +285,16 @@ class Encoder {
         const v = this.tr(s.value, st);
         const x = v.op === 'const' || v.args.length === 0 ? v : this.fresh(s.target);
         if (x !== v) this.assertions.push(mkEq(x, v));
-        const env = new Map(st.env);
-        env.set(s.target, x);
+        // A state's env is owned by whoever holds the state: update in place.
+        st.env.set(s.target, x);
         this.trace.push({ loc: s.loc, what: 'assign', reached: st.pc, updates: [{ name: s.target, value: x }] });
-        return { env, pc: st.pc };
+        return st;
       }
       case 'havoc': {
-        const env = new Map(st.env);
         const x = this.fresh(s.target);
-        env.set(s.target, x);
+        st.env.set(s.target, x);
         this.trace.push({ loc: s.loc, what: 'havoc', reached: st.pc, updates: [{ name: s.target, value: x }] });
-        return { env, pc: st.pc };
+        return st;
       }
       case 'assume':
         return { env: st.env, pc: this.name(mkAnd(st.pc, this.tr(s.cond, st))) };
@@ -308,7 +307,7 @@ class Encoder {
         return this.stmts(s.body, st);
       case 'if': {
         const c = this.name(this.tr(s.cond, st), 'cond');
-        const a = this.stmts(s.then, { env: st.env, pc: this.name(mkAnd(st.pc, c)) });
+        const a = this.stmts(s.then, { env: new Map(st.env), pc: this.name(mkAnd(st.pc, c)) });
         const b = this.stmts(s.else, { env: st.env, pc: this.name(mkAnd(st.pc, mkNot(c))) });
         return this.merge(c, a, b);
       }
@@ -359,7 +358,7 @@ class Encoder {
     this.trace.push({ loc: s.loc, what: 'loop-head', reached: headPc, updates });
     this.loops.push({ loc: s.loc, hasInvariants: s.invariants.length > 0, reached: headPc });
     const c = this.name(this.tr(s.cond, head), 'cond');
-    const end = this.stmts(s.body, { env, pc: this.name(mkAnd(headPc, c)) });
+    const end = this.stmts(s.body, { env: new Map(env), pc: this.name(mkAnd(headPc, c)) });
     for (const inv of s.invariants) {
       this.goal('invariant-preserved', inv.loc, end.pc, this.tr(inv, end), printExpr(inv));
     }
