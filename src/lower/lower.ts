@@ -24,7 +24,7 @@ import type {
   VarDecl as CVarDecl,
 } from '../c/ast.js';
 import type { CType, DataModel, IntegerKind } from '../c/types.js';
-import { isSignedKind, sameType, typeToString as cTypeToString, unqualified, integerKindName } from '../c/types.js';
+import { isSignedKind, sameType, sizeOf as sizeOfElem, typeToString as cTypeToString, unqualified, integerKindName } from '../c/types.js';
 import type { BvWidth, Expr, ImpProgram, ImpType, Stmt, VarDecl } from '../ivl/ast.js';
 import { bvType, boolType } from '../ivl/ast.js';
 import {
@@ -92,6 +92,8 @@ interface Frame {
   readonly gotoFlags: Map<string, string>;
   readonly labelsSeen: Set<string>;
   readonly pending: Set<string>;
+  /** Labels whose block rest is being lowered as a loop (backward gotos), with their flags. */
+  readonly backLabels: Map<string, string>;
 }
 
 interface LoopCtx {
@@ -112,6 +114,8 @@ const NOJUMP: Jump = { may: new Set(), always: false };
 /** Arrays up to this many elements are zero-filled element by element; bigger ones start havocked. */
 const ZERO_FILL_LIMIT = 256;
 
+const ALLOCATORS = new Set(['malloc', 'calloc', 'alloca', '__builtin_alloca']);
+
 const ABORTING = new Set(['abort', 'exit', '_exit', '_Exit', '__assert_fail', '__assert_perror_fail', '__assert', 'assert']);
 
 class Lowerer {
@@ -127,6 +131,8 @@ class Lowerer {
   private readonly blockActives: string[][] = [];
   /** Run-time lengths of the variable-length array types declared so far. */
   private readonly vlaLength = new Map<CType, Expr>();
+  /** Loops being lowered around the current point, across inlined calls. */
+  private loopNesting = 0;
   private readonly instanceCount = new Map<string, number>();
   private tempCount = 0;
   readonly regions = new Map<string, Region>();
@@ -345,7 +351,7 @@ class Lowerer {
     const label = n === 1 ? fn.name : `${fn.name}#${n}`;
     const env = new Map<number, Root>();
     const retRoot = retType.kind === 'void' ? undefined : this.makeRoot(`$ret@${label}`, retType, loc);
-    const frame: Frame = { fn, label, env, retRoot, gotoFlags: new Map(), labelsSeen: new Set(), pending: new Set() };
+    const frame: Frame = { fn, label, env, retRoot, gotoFlags: new Map(), labelsSeen: new Set(), pending: new Set(), backLabels: new Map() };
     fn.params.forEach((p, i) => {
       const root = this.makeRoot(`${p.name}@${label}`, p.type, p.loc);
       env.set(p.id, root);
@@ -437,6 +443,12 @@ class Lowerer {
         this.emit(assume(boolLit(false, e.loc), e.loc));
         return unqualified(fn.type.returnType).kind === 'void' ? VOID : this.havocVal(fn.type.returnType, e.loc);
       }
+      if (fn.name === 'free') {
+        // Memory safety is not the property checked: free only ends the object's lifetime.
+        for (const a of e.args) this.rv(a, true);
+        return VOID;
+      }
+      if (ALLOCATORS.has(fn.name)) throw new UnsupportedError(`${fn.name} whose result is not converted to a typed pointer`, e.loc);
       throw new UnsupportedError(`call of undefined function '${fn.name}'`, e.loc);
     }
     if (fn.type.variadic) throw new UnsupportedError(`variadic function '${fn.name}'`, e.loc);
@@ -502,6 +514,13 @@ class Lowerer {
             this.frame.pending.delete(item.name);
           }
           this.frame.labelsSeen.add(item.name);
+          if (containsGoto([item, ...items.slice(i + 1)], item.name)) {
+            // Backward gotos to this label: the rest of the block becomes a
+            // loop that runs again while `goto label` was executed.
+            const j = this.labelLoop(item.name, [item.body, ...items.slice(i + 1)], item.loc, active);
+            for (const f of j.may) may.add(f);
+            return { may, always: false };
+          }
           item = item.body;
         }
         const it = item;
@@ -522,6 +541,25 @@ class Lowerer {
     } finally {
       this.blockActives.pop();
     }
+  }
+
+  /** `L: rest` with backward `goto L` inside: `g := true; while (g) { g := false; rest }` (guarded by the block's active flags). */
+  private labelLoop(label: string, rest: BlockItem[], loc: L, active: readonly string[]): Jump {
+    const g = this.temp(boolType, `$again_${label}_`);
+    this.frame.backLabels.set(label, g);
+    let body: Stmt[];
+    let j: Jump;
+    this.loopNesting++;
+    try {
+      [body, j] = this.buffer(() => this.lowerBlock(rest));
+    } finally {
+      this.loopNesting--;
+      this.frame.backLabels.delete(label);
+    }
+    const loop = [assign(g, boolLit(true, loc), loc), whiles(v(g, loc), [assign(g, boolLit(false, loc), loc), ...body], loc)];
+    if (active.length) this.emit(ifs(un('!', orAll(active.map((f) => v(f, loc)), loc), loc), loop, [], loc));
+    else this.emit(...loop);
+    return { may: new Set([...j.may].filter((f) => f !== g)), always: false };
   }
 
   private lowerItem(s: BlockItem): Jump {
@@ -623,9 +661,14 @@ class Lowerer {
       case 'Default':
         throw new UnsupportedError('case label outside the top level of a switch body', s.loc);
       case 'Goto': {
-        // Forward gotos only, to a label later in an enclosing block (a flag, like break).
-        if (this.frame.labelsSeen.has(s.label)) throw new UnsupportedError('backward goto', s.loc);
         const fr = this.frame;
+        const back = fr.backLabels.get(s.label);
+        if (back) {
+          this.emit(assign(back, boolLit(true, s.loc), s.loc));
+          return { may: new Set([back]), always: true };
+        }
+        // Forward gotos: to a label later in an enclosing block (a flag, like break).
+        if (fr.labelsSeen.has(s.label)) throw new UnsupportedError('backward goto out of the block of its label', s.loc);
         let f = fr.gotoFlags.get(s.label);
         if (!f) {
           f = this.temp(boolType, `$goto_${s.label}_`);
@@ -690,6 +733,7 @@ class Lowerer {
     let body: Stmt[];
     let bj: Jump;
     let step: Stmt[] = [];
+    this.loopNesting++;
     try {
       [body, bj] = this.buffer(() => this.lowerStmt(s.body));
       if (s.kind === 'For' && s.step) {
@@ -701,6 +745,7 @@ class Lowerer {
       }
     } finally {
       this.loops.pop();
+      this.loopNesting--;
     }
     const outer = [...bj.may].filter((f) => f !== ctx.brk && f !== ctx.cont);
     const exitFlags = [...(ctx.brk ? [ctx.brk] : []), ...outer];
@@ -1184,7 +1229,7 @@ class Lowerer {
           this.rv(e.operand, true);
           return VOID;
         }
-        return this.convert(this.rv(e.operand), e.type, e.loc);
+        return this.allocation(e.operand, e.type) ?? this.convert(this.rv(e.operand), e.type, e.loc);
       case 'ImplicitCast':
         return this.implicitCast(e, discard);
       case 'SizeOf':
@@ -1236,6 +1281,54 @@ class Lowerer {
     throw new UnsupportedError(`built-in '${name}'`, loc);
   }
 
+  /**
+   * `(T *)malloc(n)` / `calloc(k, n)` / `alloca(n)`: a fresh object of
+   * elements of T (never NULL, as the rules say). Only outside loops: one
+   * object per call site must stand for one allocation.
+   */
+  private allocation(operand: CExpr, to: CType): Val | undefined {
+    let e = operand;
+    while ((e.kind === 'ImplicitCast' && e.castKind === 'NoOp') || (e.kind === 'Cast' && unqualified(e.type).kind === 'pointer')) e = e.operand;
+    const t = unqualified(to);
+    if (e.kind !== 'Call' || t.kind !== 'pointer' || !e.function || e.function.body || !ALLOCATORS.has(e.function.name)) return undefined;
+    const loc = e.loc;
+    if (this.loopNesting > 0) throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
+    const elem = unqualified(t.pointee);
+    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${e.function.name} of ${cTypeToString(t)}`, loc);
+    const args = e.args.map((a) => this.rv(a));
+    const root = this.makeRoot(`$heap@${loc.line}:${loc.column}`, { kind: 'array', element: elem }, loc);
+    this.havocObject(root, loc);
+    if (e.function.name === 'calloc') {
+      // Zero-filled: exact for a small constant size, else the elements start arbitrary (over-approximation).
+      const size = args.length === 2 && args.every((a) => a.k === 'int' && a.e.kind === 'bv_lit')
+        ? (args as Array<{ e: { value: bigint } }>).reduce((p, a) => p * a.e.value, 1n)
+        : undefined;
+      const esize = BigInt(sizeOfElem(elem, this.dm) ?? 0);
+      const count = size !== undefined && esize > 0n ? Number(size / esize) : undefined;
+      const lv: LValue = { type: { kind: 'array', element: elem, ...(count !== undefined ? { length: count } : {}) }, alts: [{ root, path: [] }] };
+      if (count !== undefined && count <= ZERO_FILL_LIMIT) {
+        for (let i = 0; i < count; i++) this.zeroInit(this.indexArray(lv, bv(BigInt(i), this.pw, loc), loc), loc);
+      } else {
+        this.approximations.push(`${formatLoc(loc)}: the elements of the calloc'ed object start arbitrary`);
+      }
+    }
+    return this.addressOf({ type: { kind: 'array', element: elem }, alts: [{ root, path: [] }] }, elem, loc);
+  }
+
+  /** Stores zero into every scalar of an lvalue (no arrays inside). */
+  private zeroInit(lv: LValue, loc: L): void {
+    const t = unqualified(lv.type);
+    if (t.kind === 'record') {
+      for (const f of t.record.fields ?? []) {
+        if (!f.name) throw new UnsupportedError('anonymous struct member', loc);
+        this.zeroInit(this.member(lv, f.name, f.type), loc);
+      }
+      return;
+    }
+    if (t.kind === 'array') throw new UnsupportedError('calloc of structs with array members', loc);
+    this.store(lv, this.dummyVal(t, loc), loc);
+  }
+
   private implicitCast(e: Extract<CExpr, { kind: 'ImplicitCast' }>, discard: boolean): Val {
     switch (e.castKind) {
       case 'ArrayToPointer': {
@@ -1262,6 +1355,7 @@ class Lowerer {
       case 'IntegralToPointer':
       case 'NullToPointer':
       case 'PointerCast':
+        return this.allocation(e.operand, e.type) ?? this.convert(this.rv(e.operand), e.type, e.loc);
       case 'PointerToBoolean':
       case 'PointerToIntegral':
       case 'IntegralCast':
@@ -1563,6 +1657,23 @@ function promote(k: IntegerKind, dm: DataModel): IntegerKind {
       void dm;
       return k;
   }
+}
+
+/** True when the statements contain `goto label`. */
+function containsGoto(node: unknown, label: string): boolean {
+  const seen = new Set<object>();
+  const walk = (x: unknown): boolean => {
+    if (!x || typeof x !== 'object' || seen.has(x)) return false;
+    seen.add(x);
+    const o = x as Record<string, unknown>;
+    if (o.kind === 'Goto' && o.label === label) return true;
+    for (const [k, val] of Object.entries(o)) {
+      if (k === 'type' || k === 'decl' || k === 'loc' || k === 'function') continue;
+      if (Array.isArray(val) ? val.some(walk) : walk(val)) return true;
+    }
+    return false;
+  };
+  return walk(node);
 }
 
 /** True when an identifier in the AST below `node` refers to `decl`. */
