@@ -43,6 +43,8 @@ export interface LoopAbstraction {
   readonly hasInvariants: boolean;
   /** True when the path reaches the loop head. */
   readonly reached: Term;
+  /** Index of the loop's `loop-head` step in the trace. */
+  readonly traceIndex: number;
 }
 
 export interface ProcedureEncoding {
@@ -355,8 +357,8 @@ class Encoder {
     const head: State = { env, pc };
     const invs = s.invariants.map((inv) => this.tr(inv, head));
     const headPc = this.name(mkAnd(pc, ...invs));
+    this.loops.push({ loc: s.loc, hasInvariants: s.invariants.length > 0, reached: headPc, traceIndex: this.trace.length });
     this.trace.push({ loc: s.loc, what: 'loop-head', reached: headPc, updates });
-    this.loops.push({ loc: s.loc, hasInvariants: s.invariants.length > 0, reached: headPc });
     const c = this.name(this.tr(s.cond, head), 'cond');
     const end = this.stmts(s.body, { env: new Map(env), pc: this.name(mkAnd(headPc, c)) });
     for (const inv of s.invariants) {

@@ -103,11 +103,7 @@ export async function checkGoal(solver: Solver, enc: ProcedureEncoding, g: Encod
   const done = (r: Omit<GoalResult, 'proc' | 'kind' | 'loc' | 'text' | 'timeMs'>): GoalResult => ({ ...base, ...r, timeMs: Date.now() - start });
   // Loops without invariants before this goal were cut with `true`: a failure
   // that passes through one of them may be spurious.
-  const abstracted = enc.loops.filter((l) => {
-    if (l.hasInvariants) return false;
-    const k = enc.trace.findIndex((s) => s.what === 'loop-head' && s.reached === l.reached);
-    return k >= 0 && k < g.traceLength;
-  });
+  const abstracted = enc.loops.filter((l) => !l.hasInvariants && l.traceIndex < g.traceLength);
   const avoid = abstracted.map((l) => mkNot(l.reached));
   const r1 = await solver.checkSat([g.violation, ...avoid], { timeoutMs });
   if (r1.status === 'sat') {
