@@ -30,7 +30,7 @@ export interface ParseOptions {
 export function parseCProgram(text: string, file: string, options: ParseOptions): CProgram {
   const { tokens, map } = lex(text, file, options.originalText);
   const parser = new Parser(tokens, map, options.dataModel);
-  const r = parser.parseTranslationUnit();
+  const r = guardDepth(parser, () => parser.parseTranslationUnit());
   const scopeIndex: ScopeIndex = { file, fileScope: r.fileScope, names: r.scopedNames, functions: r.functionRanges };
   return {
     file,
@@ -43,6 +43,18 @@ export function parseCProgram(text: string, file: string, options: ParseOptions)
     enums: r.enums,
     scopeIndex,
   };
+}
+
+/** Runs a parse, turning a JavaScript stack overflow (absurdly deep nesting) into a located error. */
+function guardDepth<T>(parser: Parser, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new TarsierError('c-limit', 'constructs nested too deeply for the parser', parser.currentLocation());
+    }
+    throw e;
+  }
 }
 
 /** True when the text has preprocessing directives other than line markers and pragmas. */
@@ -197,7 +209,7 @@ export function parseExpressionAt(
     const { tokens, map } = lex(text, '<expression>');
     if (tokens.length === 1) return { error: 'empty expression' };
     const parser = new Parser(tokens, map, program.dataModel, { scope, nextId: { value: 1_000_000_000 }, expressionOnly: true });
-    const expr = parser.parseExpression();
+    const expr = guardDepth(parser, () => parser.parseExpression());
     const rest = tokens[tokens.length - 1];
     void rest;
     parser.expectEnd();

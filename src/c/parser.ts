@@ -260,6 +260,11 @@ export class Parser {
     if (!options.scope) this.declareBuiltinTypedefs();
   }
 
+  /** The location of the token the parser is at (for errors raised outside it). */
+  currentLocation(): SourceLocation {
+    return this.map.location(this.peek().start);
+  }
+
   // ---- token helpers ----------------------------------------------------------
 
   private peek(k = 0): Token {

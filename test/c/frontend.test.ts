@@ -341,3 +341,12 @@ test('names declared in a for clause are in scope to the end of its body', () =>
   assert.ok('expr' in parseExpressionAt(p, { line: 4, column: 5 }, 'i < 2'));
   assert.ok('error' in parseExpressionAt(p, { line: 5, column: 3 }, 'i < 2'));
 });
+
+test('absurd nesting is a located error, not a crash', () => {
+  const n = 20000;
+  const msg = errorOf(() => parseCProgram(`int x = ${'('.repeat(n)}1${')'.repeat(n)};`, 'deep.c', ilp));
+  assert.match(msg, /^deep\.c:1:\d+: error: constructs nested too deeply for the parser$/);
+  const p = parseCProgram('int g;', 'g.c', ilp);
+  const r = parseExpressionAt(p, { line: 0, column: 0 }, '('.repeat(n) + 'g' + ')'.repeat(n));
+  assert.ok('error' in r && /nested too deeply/.test(r.error));
+});
