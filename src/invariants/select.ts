@@ -40,6 +40,8 @@ export interface SelectResult {
   readonly verdicts: readonly CandidateVerdict[];
   /** Solver calls that decided the selection. */
   readonly selectionCalls: number;
+  /** Time to decide the selection (without explaining rejections or verifying), ms. */
+  readonly selectionMs: number;
   /** Those plus the calls that explained rejections. */
   readonly solverCalls: number;
   /** Verification of the program with the selected candidates as invariants. */
@@ -115,8 +117,12 @@ export async function readOffSelection(enc: EncodedProgram, session: SolverSessi
 }
 
 /**
- * Why a candidate the encoding did not select fails: checked on the cut
- * program assuming the selected candidates and the candidate itself.
+ * Why a candidate the encoding did not select fails, on the cut program, in
+ * Houdini-like rounds (one model explains many candidates): first entry
+ * goals assuming the selected candidates; then preservation assuming the
+ * selected and all still unexplained candidates (a violation under more
+ * assumptions is one under fewer, so the model's states are a valid
+ * counterexample for "selected and the candidate itself"); the rest one by one.
  */
 async function explain(
   program: ImpProgram,
@@ -129,35 +135,39 @@ async function explain(
   if (rejected.length === 0) return out;
   const sym = encodeSymbolic(program, candidates);
   for (const c of sym.constraints) await session.solver.assert(c);
-  for (const i of rejected) {
-    const acts = [...selected, i].sort((a, b) => a - b).map((j) => sym.activation.get(j)!);
-    const goals = sym.goals.filter((g) => g.candidate === i);
-    let found: CandidateVerdict | undefined;
-    for (const kind of ['candidate-entry', 'candidate-preserved'] as const) {
-      const gs = goals.filter((g) => g.kind === kind);
-      if (gs.length === 0) continue;
-      const q = mkConst(`explain!${i}!${kind}`, BoolSort);
+  const open = new Set(rejected);
+  const acts = (ids: Iterable<number>) => [...ids].sort((a, b) => a - b).map((j) => sym.activation.get(j)!);
+  let round = 0;
+  const rounds = async (kind: 'candidate-entry' | 'candidate-preserved', assumed: () => Iterable<number>, only?: number) => {
+    for (;;) {
+      const gs = sym.goals.filter((g) => g.kind === kind && open.has(g.candidate!) && (only === undefined || g.candidate === only));
+      if (gs.length === 0) return;
+      const q = mkConst(`explain!${round++}`, BoolSort);
       await session.solver.assert(mkImplies(q, mkOr(...gs.map((g) => g.violated))));
-      const { model } = await checkAndRead(session, [...acts, q], gs.flatMap(goalTerms));
-      if (!model) continue;
-      const g = gs.find((x) => model.truth(x.violated)) ?? gs[0];
-      found = {
-        candidate: i,
-        status: 'rejected',
-        reason: kind === 'candidate-entry' ? 'not established on entry' : 'not preserved',
-        counterexample: counterexampleOf(model, g),
-      };
-      break;
+      const { model } = await checkAndRead(session, [...acts(assumed()), q], gs.flatMap(goalTerms));
+      if (!model) return;
+      for (const g of gs) {
+        if (!open.has(g.candidate!) || !model.truth(g.violated)) continue;
+        open.delete(g.candidate!);
+        out.set(g.candidate!, {
+          candidate: g.candidate!,
+          status: 'rejected',
+          reason: kind === 'candidate-entry' ? 'not established on entry' : 'not preserved',
+          counterexample: counterexampleOf(model, g),
+        });
+      }
     }
-    out.set(
-      i,
-      found ?? {
-        candidate: i,
-        status: 'rejected',
-        reason: 'not forced',
-        detail: 'inductive only together with other candidates that were not selected',
-      },
-    );
+  };
+  await rounds('candidate-entry', () => selected);
+  await rounds('candidate-preserved', () => [...selected, ...open]);
+  for (const i of [...open]) await rounds('candidate-preserved', () => [...selected, i], i);
+  for (const i of open) {
+    out.set(i, {
+      candidate: i,
+      status: 'rejected',
+      reason: 'not forced',
+      detail: 'established and preserved only together with other candidates that were not selected',
+    });
   }
   return out;
 }
@@ -170,15 +180,18 @@ export async function selectInvariants(program: ImpProgram, candidates: readonly
   try {
     let verdicts: CandidateVerdict[];
     let selectionCalls: number;
+    let selectionMs = 0;
     await solver.push();
     try {
       if (options.method === 'houdini') {
         verdicts = (await houdini(program, candidates, session)).verdicts;
         selectionCalls = session.calls;
+        selectionMs = Date.now() - start;
       } else {
         const enc = encodeFor(options.method, program, candidates);
         const { forced, undecided } = await readOffSelection(enc, session);
         selectionCalls = session.calls;
+        selectionMs = Date.now() - start;
         await solver.pop();
         await solver.push();
         const rejected = candidates.map((c) => c.index).filter((i) => !forced.has(i));
@@ -208,6 +221,7 @@ export async function selectInvariants(program: ImpProgram, candidates: readonly
       candidates,
       verdicts,
       selectionCalls,
+      selectionMs,
       solverCalls: session.calls,
       verification,
       proved,
