@@ -1342,6 +1342,32 @@ export class Parser {
       const designators = cursor.skipDesignator ? [] : item.designators;
       if (designators.length) {
         if (!braced) break;
+        const d0 = designators[0];
+        if (d0.kind === 'index' && d0.last !== undefined) {
+          // GNU `[first ... last] = value`: the value initialises every element of the range.
+          if (t.kind !== 'array') throw this.error('array index in non-array initializer', d0.loc);
+          if (d0.last < d0.index || d0.index < 0n) throw this.error('empty index range in initializer', d0.loc);
+          if (t.length !== undefined && d0.last >= BigInt(t.length)) throw this.error('array index range in initializer exceeds array bounds', d0.loc);
+          if (d0.last - d0.index > 1_000_000n) throw this.unsupportedAt('an initializer range of more than a million elements', d0.loc);
+          const sub = t.element;
+          for (let k = Number(d0.index); k <= Number(d0.last); k++) {
+            const value = item.value;
+            const init: Initializer =
+              designators.length > 1
+                ? this.fillObject(sub, [{ designators: designators.slice(1), value }], { i: 0, skipDesignator: false }, true, designators[1].loc)
+                : value.kind === 'RawList' || !this.isAggregate(sub) || this.initializesWhole(sub, value)
+                  ? this.initialize(sub, value)
+                  : this.fillObject(sub, [{ designators: [], value }], { i: 0, skipDesignator: false }, false, value.loc);
+            const existing = entries.get(k);
+            entries.delete(k);
+            entries.set(k, existing && existing.kind === 'InitList' && init.kind === 'InitList' ? this.mergeInit(existing, init) : init);
+          }
+          cursor.i++;
+          cursor.skipDesignator = false;
+          pos = Number(d0.last) + 1;
+          count++;
+          continue;
+        }
         const index = this.resolveDesignator(t, designators[0]);
         pos = isRecord ? order.indexOf(index) : index;
         if (pos < 0) throw this.error('cannot initialize an unnamed bit-field', designators[0].loc);
@@ -1641,7 +1667,7 @@ export class Parser {
 
   /** A label's statement may be a declaration in C23/gcc; wrap it in a compound-less DeclStmt is not allowed, so parse a statement. */
   private parseStatementOrDecl(): Stmt {
-    if (this.isDeclarationStart()) throw this.unsupported('a declaration directly after a label');
+    if (this.isDeclarationStart()) throw this.error('a label can only be part of a statement and a declaration is not a statement');
     return this.parseStatement();
   }
 
