@@ -426,7 +426,8 @@ function checkExpr(ctx: Ctx, md: Metadata, expr: Expr, role: string, loc: Locati
     const col = f.offset > 0 ? ` (at character ${f.offset + 1} of '${expr.text}')` : ` in '${expr.text}'`;
     ctx.sink.error(f.rule, where, `${f.message}${col}`);
   }
-  if (r.findings.some((f) => f.rule === 'expr-syntax')) return;
+  // One problem is reported once: what the built-in check found is not checked again.
+  if (r.findings.length > 0) return;
   // A location out of range is reported on its own; names cannot be resolved there.
   if (ctx.program && (!loc || (isProgramFile(ctx, md, loc.file_name) && inRange(loc) && withinProgram(ctx.program, loc)))) {
     for (const u of undeclaredNames(ctx.program, r.identifiers, loc, ctx.ghosts)) ctx.sink.add(u.severity, 'undeclared-name', where, u.message);
@@ -445,7 +446,9 @@ function checkExpr(ctx: Ctx, md: Metadata, expr: Expr, role: string, loc: Locati
     const msg = ctx.options.checkExpression(expr.text, context);
     if (msg !== undefined) {
       const m = /^([a-z][a-z0-9-]*): (.*)$/s.exec(msg);
-      ctx.sink.error(m ? m[1] : 'expr-syntax', where, m ? m[2] : msg);
+      // `expr-type` is the C front end's name for §9.2 `type-error`.
+      const rule = m ? (m[1] === 'expr-type' ? 'type-error' : m[1]) : 'expr-syntax';
+      ctx.sink.error(rule, where, m ? m[2] : msg);
     }
   }
 }

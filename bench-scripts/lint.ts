@@ -1,0 +1,69 @@
+// npm run bench:lint — a 2.0 witness with 10,000 invariants: time to read, schema-check/lint and write it.
+import { performance } from 'node:perf_hooks';
+import { lintWitness, makeMetadata, readWitness, writeWitness, type InvariantSetEntry } from '../src/witness/index.js';
+
+const N = Number(process.argv[2] ?? 10_000);
+const RUNS = 5;
+
+function witness(n: number): string {
+  const md = makeMetadata({
+    formatVersion: '2.0',
+    producer: { name: 'bench', version: '1' },
+    task: {
+      inputFiles: ['big.c'],
+      inputFileHashes: { 'big.c': '335b799059963370d0194da751f4eb87a1e259636a3c4fb9ce9548bea7cb3ef1' },
+      specification: 'CHECK( init(main()), LTL(G ! call(reach_error())) )',
+      dataModel: 'ILP32',
+    },
+    uuid: '6b3f6f3e-2f0a-4d55-9d2e-3c1b0a9e7c21',
+    creationTime: '2024-05-01T12:00:00Z',
+  });
+  const entry: InvariantSetEntry = {
+    entry_type: 'invariant_set',
+    metadata: md,
+    content: Array.from({ length: n }, (_, i) => ({
+      kind: i % 2 ? ('location_invariant' as const) : ('loop_invariant' as const),
+      location: { file_name: 'big.c', line: 10 + i, column: 3, function: 'main', columnBase: 1 as const },
+      value: { text: `(long long )x${i % 97} + ${i}LL >= (long long )y && s == 2 * i && i <= n`, format: 'c_expression' },
+    })),
+  };
+  return writeWitness({ format: 'yaml', entries: [entry] });
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+// CPU time of this process (user + system): less disturbed by other load on the machine than wall time.
+const cpu: Record<string, number[]> = { read: [], lint: [], write: [] };
+function time<T>(what: string, f: () => T): [T, number] {
+  const c = process.cpuUsage();
+  const t = performance.now();
+  const r = f();
+  const d = process.cpuUsage(c);
+  cpu[what].push((d.user + d.system) / 1000);
+  return [r, performance.now() - t];
+}
+
+const text = witness(N);
+const reads: number[] = [];
+const lints: number[] = [];
+const writes: number[] = [];
+lintWitness(witness(2), 'warmup.yml'); // compiles the schemas once
+for (let r = 0; r < RUNS; r++) {
+  const [doc, tr] = time('read', () => readWitness(text, 'big.yml'));
+  reads.push(tr);
+  const [ds, tl] = time('lint', () => lintWitness(text, 'big.yml'));
+  if (ds.length !== 0) throw new Error(`the generated witness should lint clean: ${ds[0].message}`);
+  lints.push(tl);
+  const [, tw] = time('write', () => writeWitness(doc));
+  writes.push(tw);
+}
+const mb = (Buffer.byteLength(text) / 1e6).toFixed(1);
+console.log(`witness: ${N} invariants, ${mb} MB of YAML; median of ${RUNS} runs (Node ${process.version})`);
+const row = (name: string, wall: number[], key: string) =>
+  console.log(`${name.padEnd(36)} ${median(wall).toFixed(0).padStart(6)} ms wall  ${median(cpu[key]).toFixed(0).padStart(6)} ms CPU`);
+row('read (YAML parse + model):', reads, 'read');
+row('lint (parse + schema + all checks):', lints, 'lint');
+row('write (deterministic YAML):', writes, 'write');
