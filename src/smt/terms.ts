@@ -59,9 +59,21 @@ export interface Term {
 
 const table = new Map<string, Term>();
 let nextId = 1;
+const sortKeys = new WeakMap<Sort, string>();
+
+function sortKey(s: Sort): string {
+  let k = sortKeys.get(s);
+  if (k === undefined) sortKeys.set(s, (k = sortToSmt(s)));
+  return k;
+}
 
 function mk(op: string, args: readonly Term[], sort: Sort, extra: { name?: string; value?: bigint; text?: string; indices?: readonly number[] } = {}): Term {
-  const key = `${op}|${extra.name ?? ''}|${extra.value ?? ''}|${extra.text ?? ''}|${extra.indices?.join(',') ?? ''}|${sortToSmt(sort)}|${args.map((a) => a.id).join(',')}`;
+  let key = `${op}|${sortKey(sort)}|`;
+  for (const a of args) key += `${a.id},`;
+  if (extra.name !== undefined) key += `|n${extra.name}`;
+  if (extra.value !== undefined) key += `|v${extra.value}`;
+  if (extra.text !== undefined) key += `|t${extra.text}`;
+  if (extra.indices !== undefined) key += `|i${extra.indices.join(',')}`;
   let t = table.get(key);
   if (!t) {
     t = { id: nextId++, op, args, sort, ...extra };
