@@ -100,6 +100,8 @@ interface DeclaratorInfo {
   derive: (base: CType) => CType;
   /** Parameters of the function declarator applied directly to the name. */
   params?: VarDecl[];
+  /** Set when those parameters came from an old-style identifier list. */
+  krNames?: boolean;
   vlaSizes: Expr[];
 }
 
@@ -123,7 +125,7 @@ const CANONICAL: Record<string, string> = {
 const KEYWORDS = new Set([
   ...TYPE_KEYWORDS, 'if', 'else', 'while', 'do', 'for', 'switch', 'case', 'default', 'break', 'continue', 'return',
   'goto', 'sizeof', '_Alignof', '__alignof__', '__asm__', '__attribute__', '__extension__', '_Static_assert', '_Generic',
-  '__builtin_va_arg', '__builtin_offsetof', '__builtin_types_compatible_p', '__label__', '__real__', '__imag__',
+  '__builtin_va_arg', '__builtin_offsetof', '__builtin_types_compatible_p', '__builtin_choose_expr', '__label__', '__real__', '__imag__',
 ]);
 
 const BINARY_PRECEDENCE: Record<string, number> = {
@@ -340,8 +342,9 @@ export class Parser {
       const d = this.parseExternalDeclaration();
       if (d) declarations.push(d);
     }
-    for (const f of this.functions) {
-      if (f.builtin?.kind === 'reach_error' || f.builtin === undefined) continue;
+    // A tentative definition of an array of unknown size becomes an array of one element (C11 6.9.2p5).
+    for (const g of this.globals) {
+      if (g.defined && !g.init && g.type.kind === 'array' && g.type.length === undefined && !g.type.vla) g.type = arrayOf(g.type.element, 1);
     }
     return {
       declarations,
@@ -381,8 +384,10 @@ export class Parser {
         if (specs.storage === 'typedef') throw this.error('function definition declared \'typedef\'', dstart);
         return this.parseFunctionDefinition(startTok, specs, d, type);
       }
-      if (type.kind === 'function' && declarators.length === 0 && !this.is(';') && !this.is(',') && !this.is('=') && this.isDeclarationStart()) {
-        throw this.unsupported('old-style (K&R) parameter declarations', this.peek());
+      if (type.kind === 'function' && declarators.length === 0 && d.krNames && this.isDeclarationStart()) {
+        this.parseKrDeclarations(d);
+        if (!this.is('{')) throw this.error("expected '{' after old-style parameter declarations");
+        return this.parseFunctionDefinition(startTok, specs, d, type);
       }
       declarators.push(this.finishDeclarator(specs, d, type, dstart, 'file'));
       if (this.accept(',')) continue;
@@ -411,6 +416,31 @@ export class Parser {
   private float128Record(): RecordInfo {
     this.float128 ??= { id: this.recordIds++, union: false, tag: '__float128 (unsupported)', fields: [], size: 16, align: 16 };
     return this.float128;
+  }
+
+  /** The declarations between an old-style parameter list and the body: they give the parameters their types. */
+  private parseKrDeclarations(d: DeclaratorInfo): void {
+    const params = d.params ?? [];
+    const saved = this.scope;
+    this.scope = new Scope(this.scope, 'prototype');
+    try {
+      while (this.isDeclarationStart()) {
+        const specs = this.parseDeclSpecs(true);
+        for (;;) {
+          const pd = this.parseDeclarator(false);
+          let type = pd.derive(specs.type);
+          if (type.kind === 'array') type = withQualifiers(pointerTo(type.element), type.qualifiers);
+          else if (type.kind === 'function') type = pointerTo(type);
+          const p = params.find((x) => x.name === pd.name);
+          if (!p) throw this.error(`declaration for parameter '${pd.name}' but no such parameter`, pd.nameTok);
+          p.type = type;
+          if (!this.accept(',')) break;
+        }
+        this.expect(';', 'after parameter declaration');
+      }
+    } finally {
+      this.scope = saved;
+    }
   }
 
   /** gcc's `__attribute__((mode(M)))` picks the integer type of that width (same signedness). */
@@ -912,6 +942,7 @@ export class Parser {
     }
     const suffixes: Array<(base: CType) => CType> = [];
     let params: VarDecl[] | undefined = inner?.params;
+    let krNames = inner?.krNames;
     const vlaSizes: Expr[] = [...(inner?.vlaSizes ?? [])];
     for (;;) {
       if (this.is('[')) {
@@ -954,7 +985,10 @@ export class Parser {
       if (this.is('(')) {
         const open = this.next();
         const fn = this.parseParameterList(open);
-        if (!params && (nameTok || inner)) params = fn.decls;
+        if (!params && (nameTok || inner)) {
+          params = fn.decls;
+          if (fn.kr) krNames = true;
+        }
         suffixes.push((base) => {
           if (base.kind === 'function' || base.kind === 'array') throw this.error(`function returning ${base.kind === 'array' ? 'an array' : 'a function'}`, open);
           return { kind: 'function', returnType: base, params: fn.params, variadic: fn.variadic, prototyped: fn.prototyped };
@@ -969,7 +1003,7 @@ export class Parser {
       for (let i = suffixes.length - 1; i >= 0; i--) ty = suffixes[i](ty);
       return inner ? inner.derive(ty) : ty;
     };
-    return { name: name ?? inner?.name, nameTok: nameTok ?? inner?.nameTok, derive, params, vlaSizes };
+    return { name: name ?? inner?.name, nameTok: nameTok ?? inner?.nameTok, derive, params, vlaSizes, ...(krNames ? { krNames } : {}) };
   }
 
   /** After a '(' in a declarator: a nested declarator, or a parameter list? */
@@ -983,7 +1017,7 @@ export class Parser {
     return this.scope.lookup(t.text)?.kind !== 'Typedef';
   }
 
-  private parseParameterList(open: Token): { params: FunctionParam[]; decls: VarDecl[]; variadic: boolean; prototyped: boolean } {
+  private parseParameterList(open: Token): { params: FunctionParam[]; decls: VarDecl[]; variadic: boolean; prototyped: boolean; kr?: boolean } {
     const protoScope = new Scope(this.scope, 'prototype');
     const saved = this.scope;
     this.scope = protoScope;
@@ -995,7 +1029,17 @@ export class Parser {
         return { params: [], decls: [], variadic: false, prototyped: true };
       }
       if (this.peek().kind === 'ident' && !this.isDeclarationStart() && (this.is(',', 1) || this.is(')', 1))) {
-        throw this.unsupported('old-style (K&R) parameter list', this.peek());
+        // Old-style identifier list `f(a, b)`: the types come from declarations before the body (default int).
+        const decls: VarDecl[] = [];
+        for (;;) {
+          const nameTok = this.next();
+          if (nameTok.kind !== 'ident' || KEYWORDS.has(nameTok.text)) throw this.error('expected identifier in parameter list', nameTok);
+          if (decls.some((x) => x.name === nameTok.text)) throw this.error(`redefinition of parameter '${nameTok.text}'`, nameTok);
+          decls.push({ kind: 'Var', id: this.id(), name: nameTok.text, type: intType('int'), storage: 'none', scope: 'param', loc: this.locTok(nameTok) });
+          if (!this.accept(',')) break;
+        }
+        this.expect(')', 'to close the parameter list');
+        return { params: [], decls, variadic: false, prototyped: false, kr: true };
       }
       const params: FunctionParam[] = [];
       const decls: VarDecl[] = [];
@@ -1076,7 +1120,10 @@ export class Parser {
         if (prev.type.kind === 'array' && prev.type.length === undefined && type.kind === 'array' && type.length !== undefined) prev.type = type;
       } else {
         if (prev) throw this.error(`'${name}' redeclared as different kind of symbol`, nameTok);
-        decl = this.newGlobal(name, type, specs.storage, nameLoc);
+        // A block-scope `extern` may have declared the entity already.
+        const earlier = this.globals.find((g) => g.name === name);
+        decl = earlier ?? this.newGlobal(name, type, specs.storage, nameLoc);
+        if (earlier && earlier.type.kind === 'array' && earlier.type.length === undefined) earlier.type = type;
         this.declareOrdinary(decl, nameTok);
       }
       if (specs.storage !== 'extern') decl.defined = true;
@@ -2064,6 +2111,19 @@ export class Parser {
           return { kind: 'VaArg', operand: ap, type, loc: this.loc(t) };
         }
         if (s === '__builtin_offsetof') return this.parseOffsetof();
+        if (s === '__builtin_choose_expr') {
+          this.next();
+          this.expect('(');
+          const c = this.parseAssignment();
+          this.expect(',');
+          const a = this.parseAssignment();
+          this.expect(',');
+          const b = this.parseAssignment();
+          this.expect(')');
+          const v = this.sema.evalInt(c);
+          if (v === undefined) throw this.error('first argument to __builtin_choose_expr not a constant', t);
+          return v !== 0n ? a : b;
+        }
         if (s === '__builtin_types_compatible_p') {
           this.next();
           this.expect('(');

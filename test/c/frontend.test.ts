@@ -350,3 +350,19 @@ test('absurd nesting is a located error, not a crash', () => {
   const r = parseExpressionAt(p, { line: 0, column: 0 }, '('.repeat(n) + 'g' + ')'.repeat(n));
   assert.ok('error' in r && /nested too deeply/.test(r.error));
 });
+
+test('old-style definitions, block-scope extern, tentative arrays, __builtin_choose_expr', () => {
+  const p = parseCProgram(
+    'int add(a, b, s)\n  int a; char *s;\n{ return a + b + *s; }\nint arr[];\nint use() { extern int late; return late + add(1, 2, "x") + __builtin_choose_expr(1, 3, 4.0); }\nint late = 5;\n',
+    'kr.c', ilp,
+  );
+  const add = fn(p, 'add').decl;
+  assert.deepEqual(add.params.map((x) => [x.name, x.type.kind === 'pointer' ? 'pointer' : x.type.kind === 'integer' ? x.type.name : '?']), [['a', 'int'], ['b', 'int'], ['s', 'pointer']]);
+  assert.equal(add.type.prototyped, false);
+  const late = p.globals.filter((g) => g.name === 'late');
+  assert.equal(late.length, 1);
+  assert.ok(late[0].init && late[0].init.kind === 'IntegerLiteral');
+  const arr = p.globals.find((g) => g.name === 'arr')!;
+  assert.ok(arr.type.kind === 'array' && arr.type.length === 1);
+  assert.match(errorOf(() => parseCProgram('int f(a) int b; { return 0; }', 'kr.c', ilp)), /^kr\.c:1:14: error: declaration for parameter 'b' but no such parameter$/);
+});
