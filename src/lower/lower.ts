@@ -133,6 +133,8 @@ class Lowerer {
   private readonly vlaLength = new Map<CType, Expr>();
   /** Loops being lowered around the current point, across inlined calls. */
   private loopNesting = 0;
+  /** Where each jump flag is first set (the location of guards reading it). */
+  private readonly flagLoc = new Map<string, L>();
   private readonly instanceCount = new Map<string, number>();
   private tempCount = 0;
   readonly regions = new Map<string, Region>();
@@ -360,12 +362,14 @@ class Lowerer {
     });
     this.frames.push(frame);
     const savedLoops = this.loops.splice(0);
+    const savedStmtLoc = this.stmtLoc;
     let body: Stmt[];
     try {
       [body] = this.buffer(() => this.lowerBlock(fn.body!.items));
     } finally {
       this.frames.pop();
       this.loops.push(...savedLoops);
+      this.stmtLoc = savedStmtLoc;
     }
     if (frame.pending.size) {
       throw new UnsupportedError(`goto to a label that does not follow it in an enclosing block ('${[...frame.pending][0]}')`, fn.body!.loc);
@@ -527,7 +531,7 @@ class Lowerer {
         const [buf, j] = this.buffer(() => this.lowerItem(it));
         const loc = it.loc;
         if (buf.length) {
-          if (active.length) this.emit(ifs(un('!', orAll(active.map((f) => v(f, loc)), loc), loc), buf, [], loc));
+          if (active.length) this.emit(this.guard(active, buf));
           else this.emit(...buf);
         }
         for (const f of j.may) {
@@ -546,6 +550,7 @@ class Lowerer {
   /** `L: rest` with backward `goto L` inside: `g := true; while (g) { g := false; rest }` (guarded by the block's active flags). */
   private labelLoop(label: string, rest: BlockItem[], loc: L, active: readonly string[]): Jump {
     const g = this.temp(boolType, `$again_${label}_`);
+    this.flagLoc.set(g, loc);
     this.frame.backLabels.set(label, g);
     let body: Stmt[];
     let j: Jump;
@@ -557,9 +562,23 @@ class Lowerer {
       this.frame.backLabels.delete(label);
     }
     const loop = [assign(g, boolLit(true, loc), loc), whiles(v(g, loc), [assign(g, boolLit(false, loc), loc), ...body], loc)];
-    if (active.length) this.emit(ifs(un('!', orAll(active.map((f) => v(f, loc)), loc), loc), loop, [], loc));
+    if (active.length) this.emit(this.guard(active, loop));
     else this.emit(...loop);
     return { may: new Set([...j.may].filter((f) => f !== g)), always: false };
+  }
+
+  /**
+   * `if (!(f1 || ...)) { body }`. Its loc is where the first flag is set (a
+   * `break`, `return`, `goto`, ... keyword), so it is never mistaken for a
+   * C `if` of the source map.
+   */
+  private guard(flags: readonly string[], body: Stmt[]): Stmt {
+    const loc = this.flagLoc.get(flags[0]) ?? body[0].loc;
+    return ifs(un('!', orAll(flags.map((f) => v(f, loc)), loc), loc), body, [], loc);
+  }
+  private setFlag(flag: string, loc: L): void {
+    if (!this.flagLoc.has(flag)) this.flagLoc.set(flag, loc);
+    this.emit(assign(flag, boolLit(true, loc), loc));
   }
 
   private lowerItem(s: BlockItem): Jump {
@@ -664,7 +683,7 @@ class Lowerer {
         const fr = this.frame;
         const back = fr.backLabels.get(s.label);
         if (back) {
-          this.emit(assign(back, boolLit(true, s.loc), s.loc));
+          this.setFlag(back, s.loc);
           return { may: new Set([back]), always: true };
         }
         // Forward gotos: to a label later in an enclosing block (a flag, like break).
@@ -675,21 +694,21 @@ class Lowerer {
           fr.gotoFlags.set(s.label, f);
         }
         fr.pending.add(s.label);
-        this.emit(assign(f, boolLit(true, s.loc), s.loc));
+        this.setFlag(f, s.loc);
         return { may: new Set([f]), always: true };
       }
       case 'Break': {
         const ctx = this.loops[this.loops.length - 1];
         if (!ctx) throw new UnsupportedError('break outside a loop', s.loc);
         ctx.brk ??= this.temp(boolType, '$brk');
-        this.emit(assign(ctx.brk, boolLit(true, s.loc), s.loc));
+        this.setFlag(ctx.brk, s.loc);
         return { may: new Set([ctx.brk]), always: true };
       }
       case 'Continue': {
         const ctx = [...this.loops].reverse().find((l) => !l.isSwitch);
         if (!ctx) throw new UnsupportedError('continue outside a loop', s.loc);
         ctx.cont ??= this.temp(boolType, '$cont');
-        this.emit(assign(ctx.cont, boolLit(true, s.loc), s.loc));
+        this.setFlag(ctx.cont, s.loc);
         return { may: new Set([ctx.cont]), always: true };
       }
       case 'Return': {
@@ -700,7 +719,7 @@ class Lowerer {
           if (f.retRoot) this.store({ type: f.fn.type.returnType, alts: [{ root: f.retRoot, path: [] }] }, val, s.loc);
         }
         f.retFlag ??= this.temp(boolType, '$ret');
-        this.emit(assign(f.retFlag, boolLit(true, s.loc), s.loc));
+        this.setFlag(f.retFlag, s.loc);
         return { may: new Set([f.retFlag]), always: true };
       }
       case 'Asm':
@@ -822,7 +841,7 @@ class Lowerer {
             may.add(f);
             if (!flags.includes(f)) flags.push(f);
           }
-          const loc = stmt.loc;
+          const loc = s.loc; // the switch keyword: not a C branching of the source map
           const guard = and(v(m, loc), un('!', orAll(flags.map((f) => v(f, loc)), loc), loc), loc);
           if (st.length) this.emit(ifs(guard, st, [], loc));
         }

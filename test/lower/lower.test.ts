@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { parseCFile, parseCProgram } from '../../src/c/index.js';
 import type { DataModel } from '../../src/c/types.js';
 import { bmc, type BmcResult } from '../../src/engines/index.js';
+import type { Stmt } from '../../src/ivl/ast.js';
 import { typecheckImp } from '../../src/ivl/typecheck.js';
-import { goalAt, loopAt, lowerProgram, nondetAt, type LoweredProgram, type LowerProperty } from '../../src/lower/index.js';
+import { branchAt, goalAt, loopAt, lowerProgram, nondetAt, type LoweredProgram, type LowerProperty } from '../../src/lower/index.js';
 import { readFileSync } from 'node:fs';
 import { repoRoot, sharedPath, skipWithoutShared } from '../helpers/shared.js';
 
@@ -207,6 +208,41 @@ test('the source map records loops at their keyword and nondet calls with type a
   const whiles = l.imp.procedures[0].body!.filter((s) => s.kind === 'while');
   assert.equal(whiles.length, 3);
   for (const w of whiles) assert.ok(loopAt(l.sourceMap, w.loc));
+});
+
+test('only IMP ifs made for C ifs carry a branch location (jump guards do not)', () => {
+  const l = lowerText(`int main(void) {
+  int i = 0, x = 0;
+  int n = __VERIFIER_nondet_int();
+  while (i < n) {
+    if (i == 5) break;
+    if (i == 3) x = 1;
+    i++;
+  }
+  return x;
+}
+`);
+  const ifs: Stmt[] = [];
+  const walk = (ss: readonly Stmt[]): void => {
+    for (const s of ss) {
+      if (s.kind === 'if') {
+        ifs.push(s);
+        walk(s.then);
+        walk(s.else);
+      } else if (s.kind === 'while') walk(s.body);
+      else if (s.kind === 'block') walk(s.body);
+    }
+  };
+  walk(l.imp.procedures[0].body!);
+  assert.ok(ifs.length >= 3);
+  const branches = ifs.filter((s) => branchAt(l.sourceMap, s.loc));
+  assert.deepEqual(
+    branches.map((s) => [s.loc.line - PL, s.loc.column]),
+    [
+      [5, 5],
+      [6, 5],
+    ],
+  );
 });
 
 test('recursion is inlined to the bound and cut with a recursion goal', async () => {
