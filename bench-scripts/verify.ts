@@ -78,7 +78,7 @@ function runOne(bench: string, row: Row, timeout: number, tmp: string, index: nu
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     // Hard limit: the verifier must end by itself; kill it a little after.
-    const killer = setTimeout(() => child.kill('SIGKILL'), (timeout + 15) * 1000);
+    const killer = setTimeout(() => child.kill("SIGKILL"), (2 * timeout + 30) * 1000);
     child.on('close', (code) => {
       clearTimeout(killer);
       const wall = (Date.now() - t0) / 1000;

@@ -14,8 +14,11 @@ import { EncodeError, encodeBounded, type AssertRole, type Encoding, type GoalRe
 import { checkSat, type ModelReader } from './z3.js';
 
 export interface BmcOptions {
-  /** Absolute deadline (ms since the epoch, `Date.now()` clock). */
-  readonly deadline: number;
+  /**
+   * The time budget: an absolute deadline (ms since the epoch, `Date.now()`
+   * clock), or a function giving the milliseconds left (e.g. of CPU time).
+   */
+  readonly deadline: number | (() => number);
   readonly assertRole?: (loc: SourceLocation) => AssertRole;
   readonly entry?: string;
   /** First bound (default 1) and largest bound tried (default 1 << 20). */
@@ -88,11 +91,13 @@ function readTrace(enc: Encoding, m: ModelReader): Counterexample {
 /** Runs BMC with iterative deepening until a verdict, the deadline or `maxBound`. */
 export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise<BmcResult> {
   const log = options.log ?? (() => {});
+  const deadline = options.deadline;
+  const left = typeof deadline === 'function' ? deadline : () => deadline - Date.now();
   const maxBound = options.maxBound ?? 1 << 20;
   let bound = Math.max(0, options.startBound ?? 1);
   let lastReason = 'no bound was tried';
   for (;;) {
-    if (Date.now() >= options.deadline) return { verdict: 'unknown', bound, reason: `time limit reached (${lastReason})` };
+    if (left() <= 0) return { verdict: 'unknown', bound, reason: `time limit reached (${lastReason})` };
     const t0 = Date.now();
     let enc: Encoding;
     try {
@@ -114,20 +119,20 @@ export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise
     // recursion may hide code with errors).
     if (errorFlags.length > 0) {
       const t1 = Date.now();
-      const r = await checkSat(enc.text, or(errorFlags), options.deadline - Date.now(), (m) => readTrace(enc, m));
+      const r = await checkSat(enc.text, or(errorFlags), left(), (m) => readTrace(enc, m));
       log(`bmc: bound ${bound}: error goals ${r.status} (${Date.now() - t1} ms)`);
       if (r.status === 'sat') return { verdict: 'false', bound, counterexample: r.value };
       if (r.status === 'unknown') {
-        return { verdict: 'unknown', bound, reason: Date.now() >= options.deadline ? `time limit reached at bound ${bound}` : `solver: ${r.reason}` };
+        return { verdict: 'unknown', bound, reason: left() <= 0 ? `time limit reached at bound ${bound}` : `solver: ${r.reason}` };
       }
     }
     if (boundFlags.length === 0) return { verdict: 'true', bound };
     const t2 = Date.now();
-    const u = await checkSat(enc.text, or(boundFlags), options.deadline - Date.now(), () => undefined);
+    const u = await checkSat(enc.text, or(boundFlags), left(), () => undefined);
     log(`bmc: bound ${bound}: unwinding goals ${u.status} (${Date.now() - t2} ms)`);
     if (u.status === 'unsat') return { verdict: 'true', bound };
     if (u.status === 'unknown') {
-      return { verdict: 'unknown', bound, reason: Date.now() >= options.deadline ? `time limit reached at bound ${bound}` : `solver: ${u.reason}` };
+      return { verdict: 'unknown', bound, reason: left() <= 0 ? `time limit reached at bound ${bound}` : `solver: ${u.reason}` };
     }
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
     if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };

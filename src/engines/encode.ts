@@ -227,26 +227,73 @@ class Encoder {
   private branch(c: string, thenB: readonly Stmt[], elseB: readonly Stmt[], env: Env, guard: string, frame: Frame): string {
     const gThen = this.guardTerm(`(and ${guard} ${c})`);
     const gElse = this.guardTerm(`(and ${guard} (not ${c}))`);
-    const envThen: Env = new Map(env);
-    const endThen = this.stmts(thenB, envThen, gThen, frame);
-    const envElse: Env = new Map(env);
-    const endElse = this.stmts(elseB, envElse, gElse, frame);
-    this.merge(env, envThen, endThen, envElse, endElse);
+    // Only the variables the branches assign need saving and merging.
+    const vars = [...new Set([...this.assigned(thenB), ...this.assigned(elseB)])];
+    const before = vars.map((v) => env.get(v));
+    const endThen = this.stmts(thenB, env, gThen, frame);
+    const afterThen = vars.map((v) => env.get(v));
+    vars.forEach((v, i) => restore(env, v, before[i]));
+    const endElse = this.stmts(elseB, env, gElse, frame);
+    this.mergeVars(env, vars, afterThen, endThen, endElse);
     if (endThen === 'false') return endElse;
     if (endElse === 'false') return endThen;
     return this.guardTerm(`(or ${endThen} ${endElse})`);
   }
 
-  /** env := (gThen ? envThen : envElse), variable by variable. */
-  private merge(env: Env, envThen: Env, gThen: string, envElse: Env, gElse: string): void {
-    for (const [name, a] of envThen) {
-      const b = envElse.get(name)!;
+  /** For each of `vars`: env[v] := (gThen ? thenVals[i] : env[v]). */
+  private mergeVars(
+    env: Env,
+    vars: readonly string[],
+    thenVals: readonly ({ term: string; type: ImpType } | undefined)[],
+    gThen: string,
+    gElse: string,
+  ): void {
+    vars.forEach((name, i) => {
+      const a = thenVals[i];
+      const b = env.get(name);
+      if (!a || !b) return;
       let term: string;
       if (a.term === b.term || gElse === 'false') term = a.term;
       else if (gThen === 'false') term = b.term;
       else term = this.fresh(safe(name), sortOf(a.type), `(ite ${gThen} ${a.term} ${b.term})`);
       env.set(name, { term, type: a.type });
-    }
+    });
+  }
+
+  private readonly assignedCache = new WeakMap<readonly Stmt[], ReadonlySet<string>>();
+
+  /** Variables a statement list may assign (calls: their targets and every global). */
+  assigned(body: readonly Stmt[]): ReadonlySet<string> {
+    const hit = this.assignedCache.get(body);
+    if (hit) return hit;
+    const out = new Set<string>();
+    const walk = (ss: readonly Stmt[]): void => {
+      for (const s of ss) {
+        switch (s.kind) {
+          case 'assign':
+          case 'havoc':
+            out.add(s.target);
+            break;
+          case 'call':
+            s.targets.forEach((t) => out.add(t));
+            this.program.globals.forEach((g) => out.add(g.name));
+            break;
+          case 'if':
+            this.assigned(s.then).forEach((v) => out.add(v));
+            this.assigned(s.else).forEach((v) => out.add(v));
+            break;
+          case 'while':
+          case 'block':
+            this.assigned(s.body).forEach((v) => out.add(v));
+            break;
+          default:
+            break;
+        }
+      }
+    };
+    walk(body);
+    this.assignedCache.set(body, out);
+    return out;
   }
 
   private loop(s: Extract<Stmt, { kind: 'while' }>, env: Env, guard: string, frame: Frame, remaining: number): string {
@@ -262,10 +309,13 @@ class Encoder {
     }
     const gBody = this.guardTerm(`(and ${guard} ${c})`);
     const gExit = this.guardTerm(`(and ${guard} (not ${c}))`);
-    const envBody: Env = new Map(env);
-    let end = this.stmts(s.body, envBody, gBody, frame);
-    if (end !== 'false') end = this.loop(s, envBody, end, frame, remaining - 1);
-    this.merge(env, envBody, end, new Map(env), gExit);
+    const vars = [...this.assigned(s.body)];
+    const before = vars.map((v) => env.get(v));
+    let end = this.stmts(s.body, env, gBody, frame);
+    if (end !== 'false') end = this.loop(s, env, end, frame, remaining - 1);
+    const afterBody = vars.map((v) => env.get(v));
+    vars.forEach((v, i) => restore(env, v, before[i]));
+    this.mergeVars(env, vars, afterBody, end, gExit);
     if (end === 'false') return gExit;
     if (gExit === 'false') return end;
     return this.guardTerm(`(or ${end} ${gExit})`);
@@ -310,7 +360,19 @@ class Encoder {
 
   // ---- expressions ----
 
+  private readonly typeCache = new WeakMap<Expr, ImpType>();
+
+  /** The type of an expression (cached: a variable's type never changes). */
   typeOf(e: Expr, env: Env): ImpType {
+    let t = this.typeCache.get(e);
+    if (!t) {
+      t = this.computeType(e, env);
+      this.typeCache.set(e, t);
+    }
+    return t;
+  }
+
+  private computeType(e: Expr, env: Env): ImpType {
     switch (e.kind) {
       case 'bool_lit':
         return { kind: 'bool' };
@@ -485,6 +547,11 @@ class Encoder {
     }
     throw new EncodeError(`unknown built-in '${e.fn}'`, e.loc);
   }
+}
+
+function restore(env: Env, name: string, value: { term: string; type: ImpType } | undefined): void {
+  if (value) env.set(name, value);
+  else env.delete(name);
 }
 
 function safe(name: string): string {

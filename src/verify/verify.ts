@@ -155,7 +155,8 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
 
   // Keep a reserve for replay and the witness; the rest goes to BMC.
   const reserveMs = Math.min(15000, Math.max(500, timeoutS * 1000 * 0.1));
-  const deadline = wall0 + timeoutS * 1000 - reserveMs;
+  // The budget is CPU time (of this process, solver threads included).
+  const deadline = () => timeoutS * 1000 - reserveMs - cpuSeconds(cpu0) * 1000;
 
   const lowerAt = (depth: number) => lowerC(c, { property: kind, dataModel: r.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
