@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCProgram, evaluateInteger, childExprs, forEachStatement, type CProgram, type Expr, type DataModel, type Initializer } from '../../src/c/index.js';
+import { parseCProgram, evaluateInteger, childExprs, forEachStatement, typeToString, type BlockItem, type CProgram, type Expr, type DataModel, type Initializer } from '../../src/c/index.js';
 import { sharedDir, sharedPath } from '../helpers/shared.js';
 
 const work = mkdtempSync(join(tmpdir(), 'tarsier-c-'));
@@ -186,3 +186,77 @@ test('sizeof of every struct and every integer constant expression of sample pro
 });
 
 void readdirSync;
+
+/**
+ * Every sub-expression of the statements directly inside blocks of a program
+ * gets a static assertion that gcc's `__typeof__` of its text is the type we
+ * computed; gcc compiles the instrumented program, so a single mismatch fails.
+ */
+function typeProbes(prog: CProgram, text: string): Array<{ offset: number; assertion: string }> {
+  const out: Array<{ offset: number; assertion: string }> = [];
+  let n = 0;
+  const typeName = (e: Expr): string | undefined => {
+    const s = typeToString(e.type);
+    return /<anonymous|__va_list_tag|\(unsupported\)|\[\*\]/.test(s) || e.type.kind === 'function' ? undefined : s;
+  };
+  const exprs = (e: Expr, acc: Expr[]): void => {
+    if (e.kind === 'StatementExpr' || e.kind === 'CompoundLiteral') return;
+    if (e.kind !== 'ImplicitCast' && !(e.kind === 'Member' && e.field.bitWidth !== undefined)) acc.push(e);
+    childExprs(e).forEach((c) => exprs(c, acc));
+  };
+  const block = (items: readonly BlockItem[]): void => {
+    for (const item of items) {
+      const roots: Expr[] = [];
+      if (item.kind === 'ExprStmt') roots.push(item.expr);
+      else if (item.kind === 'If' || item.kind === 'While' || item.kind === 'Switch') roots.push(item.condition);
+      else if (item.kind === 'Return' && item.value) roots.push(item.value);
+      else if (item.kind === 'For') {
+        if (item.init && item.init.kind !== 'Declaration') roots.push(item.init);
+      }
+      const acc: Expr[] = [];
+      roots.forEach((r) => exprs(r, acc));
+      for (const e of acc) {
+        const t = typeName(e);
+        if (!t || !e.loc.end || e.loc.offset < 0) continue;
+        const src = text.slice(e.loc.offset, e.loc.end.offset);
+        out.push({ offset: item.loc.offset, assertion: `_Static_assert(__builtin_types_compatible_p(__typeof__((${src})), ${t}), "probe ${n++}: ${src.replace(/["\\\n]/g, ' ')} : ${t}");` });
+      }
+      forEachStatement(item, (s) => {
+        if (s !== item && s.kind === 'Compound') block(s.items);
+      });
+      if (item.kind === 'Compound') {
+        // forEachStatement above already descended into nested compounds via the item itself.
+      }
+    }
+  };
+  for (const d of prog.declarations) if (d.kind === 'FunctionDefinition') block(d.body.items);
+  return out;
+}
+
+test('the type of every sub-expression of sample programs is the type gcc gives it', { skip: sharedDir ? skipGcc : 'skipped: ../shared (benchmark tasks) is not present beside the repository' }, (t) => {
+  const base = sharedPath('bench', 'sv-benchmarks');
+  const rows = readFileSync(join(base, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const seen = new Set<string>();
+  const tasks = rows.filter((r) => !seen.has(r[1]) && seen.add(r[1]));
+  let probes = 0;
+  let programs = 0;
+  tasks.forEach((r, i) => {
+    if (i % 4 !== 0 || r[1].includes('/xcsp/')) return;
+    const file = join(base, r[1]);
+    const dm = r[5] as DataModel;
+    const text = readFileSync(file, 'utf8');
+    const prog = parseCProgram(text, file, { dataModel: dm });
+    const ps = typeProbes(prog, text).sort((a, b) => b.offset - a.offset);
+    let instrumented = text;
+    for (const p of ps) instrumented = instrumented.slice(0, p.offset) + p.assertion + ' ' + instrumented.slice(p.offset);
+    const f = join(work, `types-${i}.c`);
+    writeFileSync(f, instrumented);
+    const g = spawnSync('gcc', [dm === 'LP64' ? '-m64' : '-m32', '-fsyntax-only', '-w', f], { encoding: 'utf8' });
+    const failures = (g.stderr ?? '').split('\n').filter((l) => /error/.test(l));
+    assert.deepEqual(failures, [], `${r[1]}`);
+    probes += ps.length;
+    programs++;
+  });
+  assert.ok(probes > 500, `${probes} probes`);
+  t.diagnostic(`checked the types of ${probes} expressions in ${programs} programs against gcc`);
+});
