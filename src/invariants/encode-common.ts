@@ -5,6 +5,7 @@
 import { TarsierError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
 import { modifiedGlobals } from '../vc/encode.js';
+import { procedureScope } from '../ivl/typecheck.js';
 import type { Expr, ImpProgram, Procedure, Stmt, VarDecl, WhileStmt } from '../ivl/ast.js';
 import {
   type Candidate,
@@ -30,6 +31,8 @@ import {
 /** A probe goal `assert on_…` that is proved iff the candidate's flag is forced true. */
 export interface Probe {
   readonly candidate: number;
+  /** Which flag of the candidate (0 unless an encoding probes several, e.g. two rounds). */
+  readonly slot: number;
   readonly loc: SourceLocation;
 }
 
@@ -40,8 +43,8 @@ export interface EncodedProgram {
 
 /** Probe goals get locations in a file of their own so they cannot be mistaken for program goals. */
 export const PROBE_FILE = '<probe>';
-export function probeLoc(candidate: number): SourceLocation {
-  return { file: PROBE_FILE, line: candidate + 1, column: 1, offset: -1 };
+export function probeLoc(candidate: number, slot = 0): SourceLocation {
+  return { file: PROBE_FILE, line: candidate + 1, column: slot + 1, offset: -1 };
 }
 
 export interface Flags {
@@ -70,6 +73,8 @@ export abstract class EncoderBase {
     candidates: readonly Candidate[],
     /** Whether the on_b / on_a flags exist (the seed's encoding). */
     private readonly withBA: boolean,
+    /** M covers the loop targets (the seed) or every variable of the procedure. */
+    private readonly dupScope: 'targets' | 'all' = 'targets',
   ) {
     this.table = new LoopTable(program);
     this.names = new FreshNames(program);
@@ -123,6 +128,9 @@ export abstract class EncoderBase {
     // locals := the union of T(loop) over the procedure's loops; locals' := M(locals).
     const locals = new Set<string>();
     for (const l of this.table.loops) if (l.proc === proc.name) l.targets.forEach((t) => locals.add(t));
+    if (this.dupScope === 'all' && this.table.loops.some((l) => l.proc === proc.name)) {
+      procedureScope(this.program, proc).forEach((_, name) => locals.add(name));
+    }
     this.m = new Map();
     for (const x of [...locals].sort()) {
       const dup = this.names.fresh(`${x}'`);
@@ -130,8 +138,14 @@ export abstract class EncoderBase {
       this.extra.push(decl(dup, varType(this.program, proc, x)));
     }
     const init: Stmt[] = [...this.m.values()].map(havoc);
-    const body = [...init, ...this.top(proc.body)];
+    const main = this.top(proc.body);
+    const body = [...init, ...this.prologue(proc), ...main];
     return { ...proc, locals: [...proc.locals, ...this.extra], body };
+  }
+
+  /** Statements placed after the duplicates' havocs, before the body (none by default). */
+  protected prologue(_proc: Procedure): Stmt[] {
+    return [];
   }
 
   /** [[·]]_I: statements outside loops are kept; loops are encoded. */
@@ -180,12 +194,18 @@ export abstract class EncoderBase {
     for (const id of [info.id, ...info.nested]) {
       const f = this.flags(id);
       this.candidatesOf(id).forEach((c, i) => {
-        const loc = probeLoc(c.index);
-        this.probes.push({ candidate: c.index, loc });
-        out.push(havoc(this.probeVar), ifS(v(this.probeVar), [assert(v(f.on[i]), loc), assume(falseE)]));
+        out.push(...this.probe(f.on[i], c.index, 0));
       });
     }
     return out;
+  }
+
+  /** `probe := havoc; if (probe) { assert flag; assume false }` */
+  protected probe(flag: string, candidate: number, slot: number): Stmt[] {
+    if (!this.probeVar) this.probeVar = this.boolVar('probe');
+    const loc = probeLoc(candidate, slot);
+    this.probes.push({ candidate, slot, loc });
+    return [havoc(this.probeVar), ifS(v(this.probeVar), [assert(v(flag), loc), assume(falseE)])];
   }
 
   /**

@@ -46,9 +46,9 @@
 // Houdini selects them. No encoding in which the flags are forced by one
 // universally quantified verification run can compute the greatest fixpoint,
 // which needs "for all states" under an "exists a set".
-import type { Expr, ImpProgram, Stmt, WhileStmt } from '../ivl/ast.js';
+import type { Expr, ImpProgram, Procedure, Stmt, WhileStmt } from '../ivl/ast.js';
 import { EncoderBase, type EncodedProgram } from './encode-common.js';
-import { type Candidate, type LoopInfo, and, assume, bin, falseE, havoc, ifS, not, renameExpr, v } from './program.js';
+import { type Candidate, type LoopInfo, LoopTable, and, assume, bin, falseE, havoc, ifS, not, renameExpr, v } from './program.js';
 
 export class SoundEncoder extends EncoderBase {
   constructor(program: ImpProgram, candidates: readonly Candidate[]) {
@@ -151,6 +151,172 @@ function contains(s: Stmt, target: WhileStmt): boolean {
   }
 }
 
-export function encodeSound(program: ImpProgram, candidates: readonly Candidate[]): EncodedProgram {
+/** The least-fixpoint encoding (the first correction; see the head of this file). */
+export function encodeLeastFixpoint(program: ImpProgram, candidates: readonly Candidate[]): EncodedProgram {
   return new SoundEncoder(program, candidates).encode();
+}
+
+/**
+ * The corrected encoding with Houdini's precision (`--method encoding`).
+ *
+ * The flags of round r (on_L_i_rR) say "candidate i is still alive after r
+ * Houdini rounds". A flag may turn false in round r only with a refutation
+ * that assumes the flags of round r - 1 (round 0: every candidate):
+ *
+ *   assume on_r ==> on_(r-1);
+ *   if (on_(r-1) && !on_r) { a path of the cut program, on duplicates of
+ *     ALL variables, from the procedure's entry to the loop (other loops
+ *     abstracted by their round r - 1 flags), that breaks inv_i on entry or
+ *     in one iteration from a head state satisfying the round r - 1 flags }
+ *
+ * Everything is independent of the actual state, so the flags forced true
+ * in round r (the intersection over all surviving executions) are exactly
+ * Houdini's set after r rounds: every surviving execution keeps at least
+ * those (a refutation under more assumptions is one under fewer), and the
+ * execution that drops every refutable candidate keeps no more. When the
+ * forced sets of rounds R and R + 1 agree, Houdini has reached its fixpoint,
+ * whose candidates are inductive: the selection is the forced set, read off
+ * one verification run (probes on both rounds). The actual loops assume the
+ * round-R flags; the greedy execution then assumes true invariants only, so
+ * the transformed program's own assertions are checked soundly too. With R
+ * at least the number of candidates, the fixpoint is always reached; the
+ * read-off tries R = 2 first and then that bound (so at most two runs).
+ */
+export class RoundsEncoder extends EncoderBase {
+  private readonly roundFlags = new Map<string, string[]>();
+
+  constructor(
+    program: ImpProgram,
+    candidates: readonly Candidate[],
+    /** R: the round whose flags are selected; round R + 1 is probed to confirm the fixpoint. */
+    readonly rounds: number,
+  ) {
+    super(program, candidates, false, 'all');
+  }
+
+  private at(loopId: number, r: number): string[] {
+    const key = `${loopId}/${r}`;
+    let f = this.roundFlags.get(key);
+    if (!f) {
+      f = this.candidatesOf(loopId).map((_, i) => this.boolVar(`on_L${loopId}_${i + 1}_r${r}`));
+      this.roundFlags.set(key, f);
+    }
+    return f;
+  }
+
+  /** The actual loops use the round-R flags. */
+  protected override flags(loopId: number) {
+    return { on: this.at(loopId, this.rounds), onB: [], onA: [] };
+  }
+
+  protected loop(info: LoopInfo): Stmt[] {
+    return this.actualLoop(info);
+  }
+
+  protected override prologue(proc: Procedure): Stmt[] {
+    const loops = this.table.loops.filter((l) => l.proc === proc.name && this.candidatesOf(l.id).length > 0);
+    if (loops.length === 0) return [];
+    const out: Stmt[] = [];
+    for (let r = 1; r <= this.rounds + 1; r++) {
+      for (const l of loops) {
+        const now = this.at(l.id, r);
+        out.push(...now.map(havoc));
+        this.candidatesOf(l.id).forEach((c, i) => {
+          const before = r === 1 ? undefined : v(this.at(l.id, r - 1)[i]);
+          if (before) out.push(assume(bin('==>', v(now[i]), before)));
+          const gate = before ? bin('&&', before, not(v(now[i]))) : not(v(now[i]));
+          out.push(ifS(gate, this.refutation(proc, l, c, r - 1)));
+        });
+      }
+    }
+    for (const l of loops) {
+      this.candidatesOf(l.id).forEach((c, i) => {
+        out.push(...this.probe(this.at(l.id, this.rounds)[i], c.index, 0));
+        out.push(...this.probe(this.at(l.id, this.rounds + 1)[i], c.index, 1));
+      });
+    }
+    return out;
+  }
+
+  /** "Loop `l` is at a head": its candidates alive in round q hold (round 0: all). */
+  private heads(l: LoopInfo, q: number): Expr[] {
+    return this.candidatesOf(l.id).map((c, j) => {
+      const e = renameExpr(c.expr, this.m);
+      return q === 0 ? e : bin('==>', v(this.at(l.id, q)[j]), e);
+    });
+  }
+
+  private sim(stmts: readonly Stmt[], q: number): Stmt[] {
+    return stmts.flatMap((s) =>
+      this.simStmt(s, this.m, (w) => {
+        const info = this.table.of(w);
+        return [...info.targets.map((x) => havoc(this.m.get(x)!)), assume(and(this.heads(info, q))), assume(not(renameExpr(w.cond, this.m)))];
+      }),
+    );
+  }
+
+  /** The cut program's path from the procedure's entry to the entry of `target`, on duplicates. */
+  private path(stmts: readonly Stmt[], target: WhileStmt, q: number): Stmt[] {
+    const out: Stmt[] = [];
+    for (const s of stmts) {
+      if (s === target) return out;
+      if (!contains(s, target)) {
+        out.push(...this.sim([s], q));
+        continue;
+      }
+      switch (s.kind) {
+        case 'if': {
+          const inThen = s.then.some((x) => x === target || contains(x, target));
+          const cond = renameExpr(s.cond, this.m);
+          return [...out, assume(inThen ? cond : not(cond)), ...this.path(inThen ? s.then : s.else, target, q)];
+        }
+        case 'block':
+          return [...out, ...this.path(s.body, target, q)];
+        case 'while': {
+          const info = this.table.of(s);
+          return [
+            ...out,
+            ...info.targets.map((x) => havoc(this.m.get(x)!)),
+            assume(and([renameExpr(s.cond, this.m), ...this.heads(info, q)])),
+            ...this.path(s.body, target, q),
+          ];
+        }
+        default:
+          throw new Error('unreachable');
+      }
+    }
+    return [...out, assume(falseE)];
+  }
+
+  /** A refutation of candidate c of loop l assuming the round-q flags: on entry, or by one iteration. */
+  private refutation(proc: Procedure, l: LoopInfo, c: Candidate, q: number): Stmt[] {
+    const fresh = [...this.m.values()].map(havoc);
+    const start = [...fresh, ...proc.requires.map((e) => assume(renameExpr(e, this.m)))];
+    const toLoop = this.path(proc.body ?? [], l.loop, q);
+    const broken = assume(not(renameExpr(c.expr, this.m)));
+    const choose = this.loopVar('entry', l.id);
+    const iteration: Stmt[] = [
+      ...l.targets.map((x) => havoc(this.m.get(x)!)),
+      assume(and([renameExpr(l.loop.cond, this.m), ...this.heads(l, q)])),
+      ...this.sim(l.loop.body, q),
+      broken,
+    ];
+    return [...start, ...toLoop, havoc(choose), ifS(v(choose), [broken], iteration)];
+  }
+}
+
+/** Rounds that always reach Houdini's fixpoint: one per candidate of the largest procedure (at least 1). */
+export function roundBound(program: ImpProgram, candidates: readonly Candidate[]): number {
+  const table = new LoopTable(program);
+  const per = new Map<string, number>();
+  for (const c of candidates) {
+    const proc = table.get(c.loopId).proc;
+    per.set(proc, (per.get(proc) ?? 0) + 1);
+  }
+  return Math.max(1, ...per.values());
+}
+
+/** `--method encoding`: the rounds encoding (R defaults to the bound that always reaches the fixpoint). */
+export function encodeSound(program: ImpProgram, candidates: readonly Candidate[], rounds = roundBound(program, candidates)): EncodedProgram {
+  return new RoundsEncoder(program, candidates, rounds).encode();
 }

@@ -11,7 +11,7 @@ import { BoolSort, mkConst, mkImplies, mkOr } from '../smt/terms.js';
 import { encodeProcedure } from '../vc/encode.js';
 import { verifyImp, type GoalResult, type Verdict } from '../vc/verify.js';
 import { PROBE_FILE, type EncodedProgram } from './encode-common.js';
-import { encodeSound } from './encoding.js';
+import { encodeSound, roundBound } from './encoding.js';
 import { encodeSeed } from './encoding-seed.js';
 import { type CandidateVerdict, counterexampleOf, goalTerms, houdini } from './houdini.js';
 import { type SolverSession, checkAndRead } from './session.js';
@@ -84,36 +84,74 @@ export function encodeFor(method: 'encoding' | 'encoding-seed', program: ImpProg
  * some probes shows those flags are not forced; when none of the remaining
  * probes can be violated, their flags are forced and their candidates selected.
  */
-export async function readOffSelection(enc: EncodedProgram, session: SolverSession): Promise<{ forced: Set<number>; undecided?: string }> {
-  const probeOf = new Map(enc.probes.map((p) => [`${p.loc.line}`, p.candidate]));
-  const violations: { candidate: number; term: ReturnType<typeof mkConst> }[] = [];
+export async function readOffSelection(
+  enc: EncodedProgram,
+  session: SolverSession,
+): Promise<{ forced: Set<number>; forcedBySlot: Map<number, Set<number>>; undecided?: string }> {
+  const key = (l: { line: number; column: number }) => `${l.line}:${l.column}`;
+  const probeOf = new Map(enc.probes.map((p) => [key(p.loc), p]));
+  const violations: { probe: (typeof enc.probes)[number]; term: ReturnType<typeof mkConst> }[] = [];
   const assertions: ReturnType<typeof mkConst>[] = [];
   enc.program.procedures.forEach((p, k) => {
     if (!p.body) return;
     const e = encodeProcedure(enc.program, p, { loops: 'error', prefix: `sel${k}!`, checkPostconditions: false });
     if (!e.goals.some((g) => g.loc.file === PROBE_FILE)) return;
     assertions.push(...e.assertions);
-    for (const g of e.goals) if (g.loc.file === PROBE_FILE) violations.push({ candidate: probeOf.get(`${g.loc.line}`)!, term: g.violation });
+    for (const g of e.goals) if (g.loc.file === PROBE_FILE) violations.push({ probe: probeOf.get(key(g.loc))!, term: g.violation });
   });
   for (const a of assertions) await session.solver.assert(a);
   const open = new Set(violations);
-  const refuted = new Set<number>();
+  const refuted = new Set<(typeof enc.probes)[number]>();
   for (let round = 0; open.size > 0; round++) {
     const live = [...open];
     const q = mkConst(`readoff!q${round}`, BoolSort);
     await session.solver.assert(mkImplies(q, mkOr(...live.map((v) => v.term))));
     const { result: r, model } = await checkAndRead(session, [q], live.map((v) => v.term));
     if (r.status === 'unsat') break;
-    if (r.status === 'unknown' || !model) return { forced: new Set(), undecided: r.reason ?? 'the solver answered unknown' };
+    if (r.status === 'unknown' || !model) return { forced: new Set(), forcedBySlot: new Map(), undecided: r.reason ?? 'the solver answered unknown' };
     for (const v of live) {
       if (model.truth(v.term)) {
         open.delete(v);
-        refuted.add(v.candidate);
+        refuted.add(v.probe);
       }
     }
   }
   // A probe vc/ did not encode is unreachable: vacuously proved.
-  return { forced: new Set(enc.probes.map((p) => p.candidate).filter((i) => !refuted.has(i))) };
+  const forcedBySlot = new Map<number, Set<number>>();
+  for (const p of enc.probes) {
+    if (!forcedBySlot.has(p.slot)) forcedBySlot.set(p.slot, new Set());
+    if (!refuted.has(p)) forcedBySlot.get(p.slot)!.add(p.candidate);
+  }
+  return { forced: forcedBySlot.get(0) ?? new Set(), forcedBySlot };
+}
+
+/**
+ * The selection by an encoding. The seed's: one run. The corrected one: a
+ * run with R = 2 rounds; when rounds 2 and 3 force different sets, Houdini's
+ * fixpoint was not reached and a second run uses the bound that always
+ * reaches it. Not converged even then (cannot happen): nothing is selected.
+ */
+async function encodingSelection(
+  method: 'encoding' | 'encoding-seed',
+  program: ImpProgram,
+  candidates: readonly Candidate[],
+  session: SolverSession,
+): Promise<{ forced: Set<number>; undecided?: string }> {
+  if (method === 'encoding-seed') return readOffSelection(encodeSeed(program, candidates), session);
+  const bound = roundBound(program, candidates);
+  for (const rounds of bound > 2 ? [2, bound] : [bound]) {
+    await session.solver.push();
+    try {
+      const r = await readOffSelection(encodeSound(program, candidates, rounds), session);
+      if (r.undecided) return r;
+      const a = r.forcedBySlot.get(0) ?? new Set<number>();
+      const b = r.forcedBySlot.get(1) ?? new Set<number>();
+      if (a.size === b.size && [...a].every((i) => b.has(i))) return { forced: a };
+    } finally {
+      await session.solver.pop();
+    }
+  }
+  return { forced: new Set(), undecided: 'the rounds did not reach a fixpoint' };
 }
 
 /**
@@ -188,8 +226,7 @@ export async function selectInvariants(program: ImpProgram, candidates: readonly
         selectionCalls = session.calls;
         selectionMs = Date.now() - start;
       } else {
-        const enc = encodeFor(options.method, program, candidates);
-        const { forced, undecided } = await readOffSelection(enc, session);
+        const { forced, undecided } = await encodingSelection(options.method, program, candidates, session);
         selectionCalls = session.calls;
         selectionMs = Date.now() - start;
         await solver.pop();

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseImp, printImp, checkImp } from '../../src/ivl/index.js';
 import { encodeSeed } from '../../src/invariants/encoding-seed.js';
-import { encodeSound } from '../../src/invariants/encoding.js';
+import { encodeLeastFixpoint, encodeSound, roundBound } from '../../src/invariants/encoding.js';
 import { LoopTable, inlineCandidates, loopTargets, FreshNames } from '../../src/invariants/program.js';
 import { selectInvariants } from '../../src/invariants/select.js';
 
@@ -329,10 +329,11 @@ export const EXAMPLE = `procedure main()
 }
 `;
 
-function enc(text: string, which: 'seed' | 'sound'): string {
+function enc(text: string, which: 'seed' | 'lfp' | 'rounds1'): string {
   const p = parseImp(text, 't.imp');
   const cands = inlineCandidates(new LoopTable(p));
-  const out = printImp((which === 'seed' ? encodeSeed : encodeSound)(p, cands).program);
+  const e = which === 'seed' ? encodeSeed(p, cands) : which === 'lfp' ? encodeLeastFixpoint(p, cands) : encodeSound(p, cands, 1);
+  const out = printImp(e.program);
   // The transformed program is ordinary IMP: it parses and type-checks.
   checkImp(parseImp(out, 'out.imp'));
   return out;
@@ -372,8 +373,169 @@ test('seed: nested loops ([[while]]_IL with lc_id, flags of nested ids declared 
   assert.equal(enc(NESTED, 'seed'), NESTED_SEED.trimEnd() + '\n');
 });
 
-test('corrected encoding: per-candidate refutations on duplicates, nested entry and iteration', () => {
-  assert.equal(enc(NESTED, 'sound'), NESTED_SOUND.trimEnd() + '\n');
+test('least-fixpoint encoding: per-candidate refutations on duplicates, nested entry and iteration', () => {
+  assert.equal(enc(NESTED, 'lfp'), NESTED_SOUND.trimEnd() + '\n');
+});
+
+const EXAMPLE_ROUNDS1 = `procedure main()
+{
+  var x: int;
+  var y: int;
+  var n: int;
+  var n': int;
+  var x': int;
+  var y': int;
+  var star_L1: bool;
+  var on_L1_1_r1: bool;
+  var on_L1_2_r1: bool;
+  var entry_L1: bool;
+  var on_L1_1_r2: bool;
+  var on_L1_2_r2: bool;
+  var probe: bool;
+  n' := havoc;
+  x' := havoc;
+  y' := havoc;
+  on_L1_1_r1 := havoc;
+  on_L1_2_r1 := havoc;
+  if (!on_L1_1_r1) {
+    n' := havoc;
+    x' := havoc;
+    y' := havoc;
+    x' := 0;
+    y' := 0;
+    n' := havoc;
+    assume n' >= 2;
+    entry_L1 := havoc;
+    if (entry_L1) {
+      assume !(x' == 0);
+    } else {
+      n' := havoc;
+      x' := havoc;
+      y' := havoc;
+      assume n' > 0 && x' == 0 && y' == 0;
+      y' := y' + x';
+      x' := x' + 1;
+      n' := n' - 1;
+      assume !(x' == 0);
+    }
+  }
+  if (!on_L1_2_r1) {
+    n' := havoc;
+    x' := havoc;
+    y' := havoc;
+    x' := 0;
+    y' := 0;
+    n' := havoc;
+    assume n' >= 2;
+    entry_L1 := havoc;
+    if (entry_L1) {
+      assume !(y' == 0);
+    } else {
+      n' := havoc;
+      x' := havoc;
+      y' := havoc;
+      assume n' > 0 && x' == 0 && y' == 0;
+      y' := y' + x';
+      x' := x' + 1;
+      n' := n' - 1;
+      assume !(y' == 0);
+    }
+  }
+  on_L1_1_r2 := havoc;
+  on_L1_2_r2 := havoc;
+  assume on_L1_1_r2 ==> on_L1_1_r1;
+  if (on_L1_1_r1 && !on_L1_1_r2) {
+    n' := havoc;
+    x' := havoc;
+    y' := havoc;
+    x' := 0;
+    y' := 0;
+    n' := havoc;
+    assume n' >= 2;
+    entry_L1 := havoc;
+    if (entry_L1) {
+      assume !(x' == 0);
+    } else {
+      n' := havoc;
+      x' := havoc;
+      y' := havoc;
+      assume n' > 0 && (on_L1_1_r1 ==> x' == 0) && (on_L1_2_r1 ==> y' == 0);
+      y' := y' + x';
+      x' := x' + 1;
+      n' := n' - 1;
+      assume !(x' == 0);
+    }
+  }
+  assume on_L1_2_r2 ==> on_L1_2_r1;
+  if (on_L1_2_r1 && !on_L1_2_r2) {
+    n' := havoc;
+    x' := havoc;
+    y' := havoc;
+    x' := 0;
+    y' := 0;
+    n' := havoc;
+    assume n' >= 2;
+    entry_L1 := havoc;
+    if (entry_L1) {
+      assume !(y' == 0);
+    } else {
+      n' := havoc;
+      x' := havoc;
+      y' := havoc;
+      assume n' > 0 && (on_L1_1_r1 ==> x' == 0) && (on_L1_2_r1 ==> y' == 0);
+      y' := y' + x';
+      x' := x' + 1;
+      n' := n' - 1;
+      assume !(y' == 0);
+    }
+  }
+  probe := havoc;
+  if (probe) {
+    assert on_L1_1_r1;
+    assume false;
+  }
+  probe := havoc;
+  if (probe) {
+    assert on_L1_1_r2;
+    assume false;
+  }
+  probe := havoc;
+  if (probe) {
+    assert on_L1_2_r1;
+    assume false;
+  }
+  probe := havoc;
+  if (probe) {
+    assert on_L1_2_r2;
+    assume false;
+  }
+  x := 0;
+  y := 0;
+  n := havoc;
+  assume n >= 2;
+  star_L1 := havoc;
+  n := havoc;
+  x := havoc;
+  y := havoc;
+  assume on_L1_1_r1 ==> x == 0;
+  assume on_L1_2_r1 ==> y == 0;
+  if (star_L1) {
+    assume n > 0;
+    y := y + x;
+    x := x + 1;
+    n := n - 1;
+    assume false;
+  } else {
+    assume !(n > 0);
+  }
+  assert y == 0;
+}
+`;
+
+test('corrected encoding (rounds): round r refutes only under round r-1 flags, on duplicates of all variables', () => {
+  assert.equal(enc(EXAMPLE, 'rounds1'), EXAMPLE_ROUNDS1);
+  const p = parseImp(NESTED, 't.imp');
+  assert.equal(roundBound(p, inlineCandidates(new LoopTable(p))), 2);
 });
 
 test('T(loop) and fresh names', () => {
