@@ -19,6 +19,8 @@ export interface BmcOptions {
    * clock), or a function giving the milliseconds left (e.g. of CPU time).
    */
   readonly deadline: number | (() => number);
+  /** Time limit of one solver call in ms (default: what `deadline` leaves). */
+  readonly solverTimeoutMs?: () => number;
   readonly assertRole?: (loc: SourceLocation) => AssertRole;
   readonly entry?: string;
   /** First bound (default 1) and largest bound tried (default 1 << 20). */
@@ -93,6 +95,7 @@ export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise
   const log = options.log ?? (() => {});
   const deadline = options.deadline;
   const left = typeof deadline === 'function' ? deadline : () => deadline - Date.now();
+  const solverMs = options.solverTimeoutMs ?? left;
   const maxBound = options.maxBound ?? 1 << 20;
   let bound = Math.max(0, options.startBound ?? 1);
   let lastReason = 'no bound was tried';
@@ -119,7 +122,7 @@ export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise
     // recursion may hide code with errors).
     if (errorFlags.length > 0) {
       const t1 = Date.now();
-      const r = await checkSat(enc.text, or(errorFlags), left(), (m) => readTrace(enc, m));
+      const r = await checkSat(enc.text, or(errorFlags), solverMs(), (m) => readTrace(enc, m));
       log(`bmc: bound ${bound}: error goals ${r.status} (${Date.now() - t1} ms)`);
       if (r.status === 'sat') return { verdict: 'false', bound, counterexample: r.value };
       if (r.status === 'unknown') {
@@ -128,7 +131,7 @@ export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise
     }
     if (boundFlags.length === 0) return { verdict: 'true', bound };
     const t2 = Date.now();
-    const u = await checkSat(enc.text, or(boundFlags), left(), () => undefined);
+    const u = await checkSat(enc.text, or(boundFlags), solverMs(), () => undefined);
     log(`bmc: bound ${bound}: unwinding goals ${u.status} (${Date.now() - t2} ms)`);
     if (u.status === 'unsat') return { verdict: 'true', bound };
     if (u.status === 'unknown') {

@@ -196,8 +196,16 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     // A goal of the other property: the program stops there (reach_error aborts), it is no violation.
     return g.kind === wanted ? 'error' : 'assume';
   };
+  // Z3 measures wall time: on a loaded machine give it the CPU time left
+  // scaled by how much slower than CPU time the wall clock has run so far.
+  const solverTimeoutMs = () => {
+    const cpu = Math.max(0.05, cpuSeconds(cpu0));
+    const ratio = Math.min(4, Math.max(1, (Date.now() - wall0) / 1000 / cpu));
+    return Math.max(1, deadline()) * ratio;
+  };
   const result = await bmc(programAt, {
     deadline,
+    solverTimeoutMs,
     assertRole,
     log,
   });
