@@ -1,6 +1,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { TarsierError } from '../common/errors.js';
 import type { WitnessPos } from './model.js';
+import { parseFastYaml } from './yaml-fast.js';
 
 /** Limits that keep reading bounded in time and memory on hostile input. */
 export const WITNESS_LIMITS = {
@@ -65,6 +66,16 @@ export function parseYamlSource(text: string, file: string): { source?: YamlSour
         },
       ],
     };
+  }
+  // The common case, plain block YAML as tools write it, is read by a fast path; everything
+  // else (and every error) goes through the yaml package.
+  const fast = parseFastYaml(text);
+  if (fast) {
+    const src: YamlSource = { file, text, doc: fast.doc, lines: fast.lines };
+    if (fast.doc.contents === null) {
+      return { source: src, problems: [{ rule: 'root-not-sequence', at: { line: 1, column: 1 }, message: 'the witness is empty: expected a sequence of entries' }] };
+    }
+    return { source: src, problems: [] };
   }
   const lines = new LineCounter();
   let doc: Document.Parsed;
