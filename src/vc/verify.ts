@@ -108,12 +108,14 @@ export async function checkGoal(solver: Solver, enc: ProcedureEncoding, g: Encod
   const r1 = await solver.checkSat([g.violation, ...avoid], { timeoutMs });
   if (r1.status === 'sat') {
     const counterexample = await extractCounterexample(solver, enc, g);
-    const cut = enc.loops.find((l) => l.hasInvariants);
+    // The path avoids loops without invariants, so its loop heads are cut with user invariants.
+    const viaLoop = counterexample.steps.some((s) => s.what === 'loop-head');
+    const viaCall = counterexample.steps.some((s) => s.what === 'call');
     const note =
       g.kind === 'invariant-preserved'
         ? 'the invariant is not inductive: an iteration from a state that satisfies the invariants breaks it'
-        : cut && counterexample.steps.some((s) => s.what === 'loop-head')
-          ? 'the path passes a loop that is replaced by its invariants; they may be too weak'
+        : viaLoop || viaCall
+          ? `the path passes ${viaLoop ? 'a loop replaced by its invariants' : ''}${viaLoop && viaCall ? ' and ' : ''}${viaCall ? 'a call replaced by its contract' : ''}; ${viaLoop && viaCall ? 'they' : viaLoop ? 'the invariants' : 'the contract'} may be too weak`
           : undefined;
     return done({ status: 'failed', counterexample, ...(note ? { reason: note } : {}) });
   }
