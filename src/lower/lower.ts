@@ -81,6 +81,8 @@ type Val =
   | { readonly k: 'void' };
 
 const VOID: Val = { k: 'void' };
+/** Root name of the place a pointer with no known target designates (while pointer targets are being collected). */
+const NOWHERE = '$nowhere';
 
 interface Frame {
   readonly fn: FunctionDecl;
@@ -135,6 +137,10 @@ class Lowerer {
   private loopNesting = 0;
   /** Where each jump flag is first set (the location of guards reading it). */
   private readonly flagLoc = new Map<string, L>();
+  /** Set when a dereference found no object of its type (fatal only when the regions are final). */
+  unresolved?: UnsupportedError;
+  private readonly maxKnownId: number;
+  private newRegions = 0;
   private readonly instanceCount = new Map<string, number>();
   private tempCount = 0;
   readonly regions = new Map<string, Region>();
@@ -154,6 +160,7 @@ class Lowerer {
     this.dm = options.dataModel;
     this.pw = ptrWidth(this.dm);
     this.depth = options.recursionDepth ?? 3;
+    this.maxKnownId = Math.max(0, ...[...(knownRegions?.values() ?? [])].map((r) => r.id));
     this.map = new SourceMapBuilder(program.file);
     this.stmtLoc = { file: program.file, line: 1, column: 1, offset: 0 };
   }
@@ -940,11 +947,13 @@ class Lowerer {
 
   private regionFor(a: Alt, loc: L): Region {
     const key = regionKey(a.root, a.path);
+    const { type } = typeAtPath(a.root.type, a.path, loc);
+    // A pointer into nothing (an earlier pass did not know the target yet): NULL.
+    if (a.root.name === NOWHERE) return { id: 0, root: a.root, path: a.path, elem: stripArrays(type) };
     let r = this.regions.get(key);
     if (!r) {
       const known = this.knownRegions?.get(key);
-      const { type } = typeAtPath(a.root.type, a.path, loc);
-      r = { id: known?.id ?? this.regions.size + 1, root: a.root, path: a.path, elem: stripArrays(type) };
+      r = { id: known?.id ?? this.maxKnownId + ++this.newRegions, root: a.root, path: a.path, elem: stripArrays(type) };
       this.regions.set(key, r);
     }
     return r;
@@ -972,11 +981,12 @@ class Lowerer {
     const target = unqualified(type);
     if (target.kind === 'void' || target.kind === 'function') throw new UnsupportedError(`dereference of ${cTypeToString(target)} *`, loc);
     if (target.kind === 'array') throw new UnsupportedError('pointer to an array', loc);
-    const cands = [...(this.knownRegions ?? this.regions).values()].filter((r) => sameType(unqualified(r.elem), target));
+    const cands = [...(this.knownRegions?.values() ?? [])].filter((r) => sameType(unqualified(r.elem), target));
     if (cands.length === 0) {
-      if (this.knownRegions) throw new UnsupportedError(`dereference of a pointer that points to no known object of type ${cTypeToString(target)}`, loc);
-      // First pass: regions are still being collected; any shape will do.
-      return { type, alts: [{ root: { name: '$nowhere', type }, path: [] }] };
+      // The objects pointed to are collected pass by pass (lowerProgram);
+      // after the last pass this is unsupported.
+      this.unresolved ??= new UnsupportedError(`dereference of a pointer that points to no known object of type ${cTypeToString(target)}`, loc);
+      return { type, alts: [{ root: { name: NOWHERE, type }, path: [] }] };
     }
     const guards = cands.map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
     // A valid program dereferences only valid pointers (the property is not memory safety).
@@ -1001,7 +1011,7 @@ class Lowerer {
     const t = unqualified(lv.type);
     if (t.kind === 'record') return { k: 'agg', lv };
     if (t.kind === 'array') throw new UnsupportedError('array used as a value', loc);
-    if (lv.alts[0]?.root.name === '$nowhere') return this.dummyVal(t, loc);
+    if (lv.alts[0]?.root.name === NOWHERE) return this.dummyVal(t, loc);
     const pick = (suffix: string): Expr => {
       let acc: Expr | undefined;
       for (const a of [...lv.alts].reverse()) {
@@ -1032,7 +1042,7 @@ class Lowerer {
 
   /** Stores a value (already of the lvalue's type, or converted here) into an lvalue. */
   private store(lv: LValue, val: Val, loc: L): void {
-    if (lv.alts[0]?.root.name === '$nowhere') return;
+    if (lv.alts[0]?.root.name === NOWHERE) return;
     const t = unqualified(lv.type);
     if (t.kind === 'record') {
       if (val.k !== 'agg') throw new UnsupportedError('struct assigned from a non-struct', loc);
@@ -1057,7 +1067,7 @@ class Lowerer {
   }
 
   private copyAggregate(dst: LValue, src: LValue, loc: L): void {
-    if (src.alts[0]?.root.name === '$nowhere') return;
+    if (src.alts[0]?.root.name === NOWHERE) return;
     const leaves = leavesOf(dst.type, loc);
     // Read every source leaf first (the objects may overlap).
     const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean }> = [];
@@ -1733,14 +1743,18 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
     return { l, imp };
   };
   try {
+    // Pointer targets: each pass dereferences among the objects whose address
+    // the previous pass saw taken, until no new one appears.
+    let known: ReadonlyMap<string, Region> | undefined;
     let { l, imp } = attempt();
-    if (l.regions.size > 0) {
-      const first = l.regions;
-      ({ l, imp } = attempt(first));
-      for (const k of l.regions.keys()) {
-        if (!first.has(k)) throw new UnsupportedError('pointer target found late', { file: program.file, line: 1, column: 1, offset: 0 });
-      }
+    for (let pass = 1; ; pass++) {
+      const stable = known !== undefined && l.regions.size === known.size && [...l.regions.keys()].every((k) => known!.has(k));
+      if (stable || (l.regions.size === 0 && !l.unresolved)) break;
+      if (pass >= 6) throw new UnsupportedError('pointer targets that do not settle', { file: program.file, line: 1, column: 1, offset: 0 });
+      known = l.regions;
+      ({ l, imp } = attempt(known));
     }
+    if (l.unresolved) throw l.unresolved;
     return {
       imp,
       sourceMap: l.map.build(),

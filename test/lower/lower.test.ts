@@ -341,6 +341,30 @@ int main(void) {
   assert.equal(inLoop.unsupported?.construct, 'malloc inside a loop');
 });
 
+test('pointers to pointers and to structs with pointer members are followed', async () => {
+  const l = lowerText(`struct node { int val; struct node *next; };
+int main(void) {
+  struct node a, b;
+  a.val = 1;
+  b.val = 2;
+  a.next = &b;
+  b.next = 0;
+  struct node *p = &a;
+  int x = 0;
+  int *q = &x;
+  int **pp = &q;
+  **pp = p->next->val;
+  if (x != 2 || p->next->next != 0) reach_error();
+  p = __VERIFIER_nondet_int() ? &a : &b;
+  p->val = 7;
+  if (a.val != 7 && b.val != 7) reach_error();
+  if (a.val == 7 && b.val == 7) reach_error();
+  return 0;
+}
+`);
+  assert.equal((await check(l)).verdict, 'true');
+});
+
 test('variable-length arrays use their run-time size, also in two dimensions', async () => {
   const l = lowerText(`int main(void) {
   int n = __VERIFIER_nondet_int();
