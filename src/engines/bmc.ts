@@ -29,6 +29,8 @@ export interface BmcOptions {
   /** Inlining depth of recursive IMP procedure calls for bound k (default: k). */
   readonly callDepth?: (bound: number) => number;
   readonly log?: (message: string) => void;
+  /** Also try k-induction at each bound (default true). */
+  readonly induction?: boolean;
 }
 
 /** One havoc executed on the counterexample path, in execution order. */
@@ -56,7 +58,8 @@ export interface Counterexample {
 
 export type BmcResult =
   | { readonly verdict: 'false'; readonly bound: number; readonly counterexample: Counterexample }
-  | { readonly verdict: 'true'; readonly bound: number }
+  /** `method`: complete unrolling (no execution exceeds the bound) or k-induction. */
+  | { readonly verdict: 'true'; readonly bound: number; readonly method?: 'unrolling' | 'k-induction' }
   | { readonly verdict: 'unknown'; readonly bound: number; readonly reason: string };
 
 /** The program to check at bound k: a fixed program, or one built per bound (e.g. lowered with a deeper recursion cut). */
@@ -129,16 +132,56 @@ export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise
         return { verdict: 'unknown', bound, reason: left() <= 0 ? `time limit reached at bound ${bound}` : `solver: ${r.reason}` };
       }
     }
-    if (boundFlags.length === 0) return { verdict: 'true', bound };
+    if (boundFlags.length === 0) return { verdict: 'true', bound, method: 'unrolling' };
     const t2 = Date.now();
     const u = await checkSat(enc.text, or(boundFlags), solverMs(), () => undefined);
     log(`bmc: bound ${bound}: unwinding goals ${u.status} (${Date.now() - t2} ms)`);
-    if (u.status === 'unsat') return { verdict: 'true', bound };
+    if (u.status === 'unsat') return { verdict: 'true', bound, method: 'unrolling' };
     if (u.status === 'unknown') {
       return { verdict: 'unknown', bound, reason: left() <= 0 ? `time limit reached at bound ${bound}` : `solver: ${u.reason}` };
     }
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
+    if (options.induction !== false) {
+      const k = await inductionStep(program, bound, options, solverMs, log);
+      if (k === 'proved') return { verdict: 'true', bound, method: 'k-induction' };
+    }
     if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };
     bound = Math.min(maxBound, bound === 0 ? 1 : bound * 2);
   }
+}
+
+/**
+ * The k-induction check at `bound`: every goal of the induction encoding
+ * (encode.ts, mode `induction`) unreachable means no execution violates the
+ * property. Any failure to decide is just "not proved".
+ */
+async function inductionStep(
+  program: ProgramAtBound,
+  bound: number,
+  options: BmcOptions,
+  solverMs: () => number,
+  log: (m: string) => void,
+): Promise<'proved' | 'not proved'> {
+  let enc: Encoding;
+  try {
+    const p = typeof program === 'function' ? program(bound) : program;
+    enc = encodeBounded(p, {
+      bound,
+      callDepth: options.callDepth ? options.callDepth(bound) : bound,
+      assertRole: options.assertRole,
+      entry: options.entry,
+      mode: 'induction',
+    });
+  } catch (e) {
+    if (e instanceof EncodeError) {
+      log(`k-induction: not applicable: ${e.message}`);
+      return 'not proved';
+    }
+    throw e;
+  }
+  const flags = enc.goals.map((g) => g.flag);
+  const t = Date.now();
+  const r = await checkSat(enc.text, or(flags), solverMs(), () => undefined);
+  log(`k-induction: bound ${bound}: ${flags.length} goals ${r.status} (${Date.now() - t} ms)`);
+  return r.status === 'unsat' ? 'proved' : 'not proved';
 }

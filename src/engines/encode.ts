@@ -32,6 +32,15 @@ export interface EncodeOptions {
   readonly assertRole?: (loc: SourceLocation) => AssertRole;
   /** Entry procedure (default `main`). */
   readonly entry?: string;
+  /**
+   * `bmc` (default): a loop still running after `bound` copies reaches an
+   * unwinding goal. `induction`: it continues at an arbitrary state
+   * (variables the loop assigns are havocked) from which `bound` iterations
+   * run without violation (their asserts assumed), and one more iteration is
+   * checked — an over-approximation of every execution, so no reachable goal
+   * means no violation (k-induction). Bound goals stay goals in both modes.
+   */
+  readonly mode?: 'bmc' | 'induction';
 }
 
 export interface GoalRecord {
@@ -103,6 +112,8 @@ type Env = Map<string, { term: string; type: ImpType }>;
 interface Frame {
   /** Pre-state for `old(...)` in ensures. */
   readonly old?: Env;
+  /** Induction: inside an iteration assumed to be violation-free (error asserts are assumed). */
+  readonly assumed?: boolean;
 }
 
 const MAX_CONSTS = 600_000;
@@ -209,7 +220,9 @@ class Encoder {
         return this.guardTerm(`(and ${guard} ${this.expr(s.cond, env, frame)})`);
       case 'assert': {
         const role = this.opts.assertRole?.(s.loc) ?? 'error';
-        if (role === 'assume') return this.guardTerm(`(and ${guard} ${this.expr(s.cond, env, frame)})`);
+        if (role === 'assume' || (role === 'error' && frame.assumed)) {
+          return this.guardTerm(`(and ${guard} ${this.expr(s.cond, env, frame)})`);
+        }
         return this.goal(guard, this.expr(s.cond, env, frame), role, 'assert', s.loc);
       }
       case 'if': {
@@ -303,6 +316,7 @@ class Encoder {
     const c = this.fresh('c', 'Bool', this.expr(s.cond, env, frame));
     this.branches.push({ cond: c, guard, loc: s.loc, order: this.order++ });
     if (remaining === 0) {
+      if (this.opts.mode === 'induction') return this.deep(s, env, guard, frame, c);
       // Unwinding goal: the loop could run more often than the bound.
       const g = this.goal(guard, `(not ${c})`, 'bound', 'unwinding', s.loc);
       return g;
@@ -321,9 +335,59 @@ class Encoder {
     return this.guardTerm(`(or ${end} ${gExit})`);
   }
 
+  /**
+   * Induction: the loop runs on after the checked copies (`c` holds). Jump to
+   * an arbitrary iteration: havoc what the loop assigns, take `bound`
+   * iterations assumed violation-free, then check one more (in a checked
+   * context) and cut it; paths that leave the loop on the way go on.
+   */
+  private deep(s: Extract<Stmt, { kind: 'while' }>, env: Env, guard: string, frame: Frame, c: string): string {
+    if (s.invariants.length > 0) throw new EncodeError('k-induction with loop invariants is not supported', s.loc);
+    const gDeep = this.guardTerm(`(and ${guard} ${c})`);
+    const gExit = this.guardTerm(`(and ${guard} (not ${c}))`);
+    const vars = [...this.assigned(s.body)];
+    const before = vars.map((v) => env.get(v));
+    for (const v of vars) {
+      const old = env.get(v);
+      if (old) env.set(v, { term: this.fresh(`k_${safe(v)}`, sortOf(old.type)), type: old.type });
+    }
+    const end = this.assumedCopies(s, env, gDeep, frame, this.opts.bound);
+    const afterDeep = vars.map((v) => env.get(v));
+    vars.forEach((v, i) => restore(env, v, before[i]));
+    this.mergeVars(env, vars, afterDeep, end, gExit);
+    if (end === 'false') return gExit;
+    if (gExit === 'false') return end;
+    return this.guardTerm(`(or ${end} ${gExit})`);
+  }
+
+  /** `j` assumed iterations then the checked (or, in an assumed context, cut) one; returns the guard of leaving the loop. */
+  private assumedCopies(s: Extract<Stmt, { kind: 'while' }>, env: Env, guard: string, frame: Frame, j: number): string {
+    if (guard === 'false') return guard;
+    const c = this.fresh('c', 'Bool', this.expr(s.cond, env, frame));
+    const gBody = this.guardTerm(`(and ${guard} ${c})`);
+    const gExit = this.guardTerm(`(and ${guard} (not ${c}))`);
+    const vars = [...this.assigned(s.body)];
+    const before = vars.map((v) => env.get(v));
+    if (j === 0) {
+      // The iteration under check; whatever follows it is covered by induction.
+      if (!frame.assumed) this.stmts(s.body, env, gBody, frame);
+      vars.forEach((v, i) => restore(env, v, before[i]));
+      return gExit;
+    }
+    let end = this.stmts(s.body, env, gBody, { ...frame, assumed: true });
+    end = this.assumedCopies(s, env, end, frame, j - 1);
+    const after = vars.map((v) => env.get(v));
+    vars.forEach((v, i) => restore(env, v, before[i]));
+    this.mergeVars(env, vars, after, end, gExit);
+    if (end === 'false') return gExit;
+    if (gExit === 'false') return end;
+    return this.guardTerm(`(or ${end} ${gExit})`);
+  }
+
   private call(s: Extract<Stmt, { kind: 'call' }>, env: Env, guard: string, frame: Frame): string {
     const p = this.procs.get(s.proc);
     if (!p) throw new EncodeError(`call of unknown procedure '${s.proc}'`, s.loc);
+    if (this.opts.mode === 'induction') throw new EncodeError('k-induction with procedure calls is not supported', s.loc);
     if (p.params.length !== s.args.length || p.returns.length !== s.targets.length) {
       throw new EncodeError(`call of '${s.proc}' with the wrong number of arguments or results`, s.loc);
     }

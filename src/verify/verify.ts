@@ -212,7 +212,11 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
   if (result.verdict === 'unknown') return unknown(result.reason, { bound: result.bound });
   if (result.verdict === 'true') {
-    return done({ kind: 'true' }, `no violation, and no execution exceeds the unrolling bound ${result.bound} (BMC, complete unrolling)`, {
+    const how =
+      result.method === 'k-induction'
+        ? `no violation: proved by ${result.bound}-induction`
+        : `no violation, and no execution exceeds the unrolling bound ${result.bound} (BMC, complete unrolling)`;
+    return done({ kind: 'true' }, how, {
       bound: result.bound,
     });
   }

@@ -34,10 +34,35 @@ test('a reachable assert gives FALSE with the havoc value and the failing assert
   assert.deepEqual(r.counterexample.branches.map((b) => b.taken), [true, true, true, true, true, true]);
 });
 
-test('an unbounded loop gives UNKNOWN, never TRUE', async () => {
-  const r = await bmc(load('unbounded.imp'), { deadline: soon(), maxBound: 8 });
+test('an unbounded loop: BMC alone gives UNKNOWN, k-induction proves it', async () => {
+  const r = await bmc(load('unbounded.imp'), { deadline: soon(), maxBound: 8, induction: false });
   assert.equal(r.verdict, 'unknown');
   if (r.verdict === 'unknown') assert.match(r.reason, /bound 8/);
+  // After k checked iterations n > k >= 0 holds, and leaving the loop needs x >= n.
+  const k = await bmc(load('unbounded.imp'), { deadline: soon(), maxBound: 8 });
+  assert.equal(k.verdict, 'true');
+  if (k.verdict === 'true') assert.equal(k.method, 'k-induction');
+});
+
+test('k-induction does not prove violations beyond the bound', async () => {
+  // Inside the loop: fails in iteration 1000.
+  const inLoop = parseImp('procedure main() { var x: bv32; x := 0bv32; while (true) { x := x + 1bv32; assert x != 1000bv32; } }', 'a.imp');
+  assert.equal((await bmc(inLoop, { deadline: soon(), maxBound: 64 })).verdict, 'unknown');
+  // After the loop: fails once the loop ran 100 times.
+  const after = parseImp('procedure main() { var i: bv32; i := 0bv32; while (ult(i, 100bv32)) { i := i + 1bv32; } assert i != 100bv32; }', 'b.imp');
+  assert.equal((await bmc(after, { deadline: soon(), maxBound: 64 })).verdict, 'unknown');
+  const found = await bmc(after, { deadline: soon(), maxBound: 128 });
+  assert.equal(found.verdict, 'false');
+  // Nested loop: the inner one violates only when the outer has run 50 times.
+  const nested = parseImp(
+    `procedure main() { var i: bv32, j: bv32, s: bv32;
+       i := 0bv32; s := 0bv32;
+       while (true) { i := i + 1bv32; j := 0bv32;
+         while (ult(j, 3bv32)) { j := j + 1bv32; s := s + 1bv32; }
+         assert s != 150bv32; } }`,
+    'c.imp',
+  );
+  assert.equal((await bmc(nested, { deadline: soon(), maxBound: 16 })).verdict, 'unknown');
 });
 
 test('calls are inlined and contracts assumed', async () => {
