@@ -5,7 +5,7 @@ import type { SourceLocation } from '../common/location.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import { typecheckImp } from '../ivl/typecheck.js';
 import { createSolver } from '../smt/index.js';
-import { formatValue, type Solver } from '../smt/solver.js';
+import { SolverError, formatValue, type Solver } from '../smt/solver.js';
 import { mkNot, type Term } from '../smt/terms.js';
 import { encodeProcedure, type EncodedGoal, type GoalKind, type ProcedureEncoding } from './encode.js';
 
@@ -85,7 +85,16 @@ export async function verifyImp(program: ImpProgram, options: VerifyImpOptions =
       await solver.push();
       try {
         for (const a of enc.assertions) await solver.assert(a);
-        for (const g of enc.goals) results.push(await checkGoal(solver, enc, g, timeoutMs));
+        for (const g of enc.goals) {
+          const t0 = Date.now();
+          try {
+            results.push(await checkGoal(solver, enc, g, timeoutMs));
+          } catch (e) {
+            // A solver that rejects a query or loses its model decides nothing.
+            if (!(e instanceof SolverError)) throw e;
+            results.push({ proc: enc.proc, kind: g.kind, loc: g.loc, text: g.text, status: 'unknown', reason: e.message, timeMs: Date.now() - t0 });
+          }
+        }
       } finally {
         await solver.pop();
       }
