@@ -125,7 +125,12 @@ export function readAnswer(output: string, style: ResultStyle): Verdict | undefi
     const line = lines[i];
     if (style !== 'sv-comp-result') {
       const v = findResult(line);
-      if (v) return v;
+      if (v) {
+        // Tarsier prints the reason of an UNKNOWN on the line before.
+        const before = lines.slice(0, i).reverse().find((l) => l.trim() !== '')?.trim();
+        if (v.kind === 'unknown' && !v.reason && before) return { kind: 'unknown', reason: before.slice(0, 300) };
+        return v;
+      }
     }
     if (style !== 'verification-result') {
       const m = /^\s*SV-COMP result:\s*(\S+)\s*$/.exec(line.replace(/\r$/, ''));

@@ -47,6 +47,7 @@ test('output adapters read the last answer line', () => {
   assert.deepEqual(readAnswer('SV-COMP result: false(valid-memtrack)\n', 'auto'), { kind: 'false', property: 'valid-memtrack' });
   assert.equal(readAnswer('SV-COMP result: true\n', 'verification-result'), undefined);
   assert.deepEqual(readAnswer('Verification result: TRUE\nSV-COMP result: unknown\n', 'auto'), { kind: 'unknown' });
+  assert.deepEqual(readAnswer('loop bound 8 reached\nVerification result: UNKNOWN\n', 'verification-result'), { kind: 'unknown', reason: 'loop bound 8 reached' });
   assert.equal(readAnswer('SV-COMP result: ERROR (parse)\n', 'sv-comp-result'), undefined);
 });
 
