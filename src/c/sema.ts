@@ -67,6 +67,21 @@ export class Sema {
     return integerRank(k) < integerRank('int') ? 'int' : k;
   }
 
+  /**
+   * gcc computes with a bit-field wider than int at the field's own width
+   * (`unsigned long long f:40` wraps at 2^40 in `s.f + 1`), a type C's rules
+   * do not have; such operands are reported rather than mistyped.
+   */
+  rejectWideBitField(e: Expr, loc: SourceLocation): void {
+    if (e.kind === 'Member' && e.field.bitWidth !== undefined && e.field.bitWidth > 32) {
+      throw new TarsierError(
+        'c-unsupported',
+        `unsupported construct: arithmetic on the ${e.field.bitWidth}-bit bit-field '${e.name}' (gcc computes it at the field's width; cast it first)`,
+        loc,
+      );
+    }
+  }
+
   /** Integer promotion of a value (no-op for other types). */
   promote(e: Expr): Expr {
     e = this.value(e);
@@ -156,6 +171,7 @@ export class Sema {
   // ---- operators -----------------------------------------------------------
 
   unary(op: UnaryOp, operand: Expr, loc: SourceLocation): Expr {
+    if (op === '-' || op === '+' || op === '~') this.rejectWideBitField(operand, loc);
     switch (op) {
       case '&': {
         if (!isLvalue(operand) && operand.type.kind !== 'function') throw typeError('lvalue required as unary \'&\' operand', loc);
@@ -187,12 +203,17 @@ export class Sema {
   }
 
   incDec(op: '++' | '--', prefix: boolean, operand: Expr, loc: SourceLocation): Expr {
+    this.rejectWideBitField(operand, loc);
     if (!isLvalue(operand)) throw typeError(`lvalue required as ${op === '++' ? 'increment' : 'decrement'} operand`, loc);
     if (!isScalar(operand.type)) throw typeError(`wrong type argument to ${op === '++' ? 'increment' : 'decrement'}`, loc);
     return { kind: 'IncDec', op, prefix, operand, type: operand.type, loc };
   }
 
   binary(op: BinaryOp, left: Expr, right: Expr, loc: SourceLocation): Expr {
+    if (op !== '&&' && op !== '||') {
+      this.rejectWideBitField(left, loc);
+      this.rejectWideBitField(right, loc);
+    }
     let l = this.value(left);
     let r = this.value(right);
     const lt = l.type;
@@ -214,13 +235,17 @@ export class Sema {
       case '*': case '/': case '%': case '&': case '|': case '^': {
         const ok = op === '*' || op === '/' ? isArithmetic(lt) && isArithmetic(rt) : isInteger(lt) && isInteger(rt);
         if (!ok) bad();
-        const t = this.commonType(lt, rt);
+        l = this.promote(l);
+        r = this.promote(r);
+        const t = this.commonType(l.type, r.type);
         return { kind: 'Binary', op, left: this.convert(l, t), right: this.convert(r, t), type: t, loc };
       }
       case '+':
       case '-': {
         if (isArithmetic(lt) && isArithmetic(rt)) {
-          const t = this.commonType(lt, rt);
+          l = this.promote(l);
+          r = this.promote(r);
+          const t = this.commonType(l.type, r.type);
           return { kind: 'Binary', op, left: this.convert(l, t), right: this.convert(r, t), type: t, loc };
         }
         if (lt.kind === 'pointer' && isInteger(rt)) return { kind: 'Binary', op, left: l, right: this.promote(r), type: lt, loc };
@@ -231,7 +256,9 @@ export class Sema {
       default: {
         // Relational and equality operators.
         if (isArithmetic(lt) && isArithmetic(rt)) {
-          const t = this.commonType(lt, rt);
+          l = this.promote(l);
+          r = this.promote(r);
+          const t = this.commonType(l.type, r.type);
           return { kind: 'Binary', op, left: this.convert(l, t), right: this.convert(r, t), type: INT, loc };
         }
         if (lt.kind === 'pointer' && rt.kind === 'pointer') return { kind: 'Binary', op, left: l, right: r, type: INT, loc };
@@ -249,6 +276,8 @@ export class Sema {
     if (target.type.qualifiers?.const) throw typeError('assignment of read-only location', loc);
     if (op === '=') return { kind: 'Assign', op, target, value: this.assignConvert(value, target.type, 'assignment'), type: unqualified(target.type), loc };
     const binop = op.slice(0, -1) as BinaryOp;
+    this.rejectWideBitField(target, loc);
+    this.rejectWideBitField(value, loc);
     const v = this.value(value);
     const tt = target.type;
     if ((binop === '+' || binop === '-') && tt.kind === 'pointer' && isInteger(v.type)) {
@@ -262,17 +291,22 @@ export class Sema {
     if (intOnly ? !(isInteger(tt) && isInteger(v.type)) : !(isArithmetic(tt) && isArithmetic(v.type))) {
       throw typeError(`invalid operands to ${op} (have '${typeToString(tt)}' and '${typeToString(v.type)}')`, loc);
     }
-    const ct = this.commonType(isInteger(tt) ? intType(this.promotedKind(target)) : tt, v.type);
-    return { kind: 'Assign', op, target, value: this.convert(v, ct), computationType: ct, type: unqualified(tt), loc };
+    const pv = this.promote(v);
+    const ct = this.commonType(isInteger(tt) ? intType(this.promotedKind(target)) : tt, pv.type);
+    return { kind: 'Assign', op, target, value: this.convert(pv, ct), computationType: ct, type: unqualified(tt), loc };
   }
 
   conditional(condition: Expr, then: Expr | undefined, els: Expr, loc: SourceLocation, questionLoc: SourceLocation): Expr {
     const c = this.value(condition);
     if (!isScalar(c.type)) throw typeError('used a value where a scalar is required', condition.loc);
+    if (then) this.rejectWideBitField(then, loc);
+    this.rejectWideBitField(els, loc);
     let a = this.value(then ?? c);
     let b = this.value(els);
     let t: CType;
     if (isArithmetic(a.type) && isArithmetic(b.type)) {
+      a = this.promote(a);
+      b = this.promote(b);
       t = this.commonType(a.type, b.type);
       a = this.convert(a, t);
       b = this.convert(b, t);

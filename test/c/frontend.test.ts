@@ -366,3 +366,12 @@ test('old-style definitions, block-scope extern, tentative arrays, __builtin_cho
   assert.ok(arr.type.kind === 'array' && arr.type.length === 1);
   assert.match(errorOf(() => parseCProgram('int f(a) int b; { return 0; }', 'kr.c', ilp)), /^kr\.c:1:14: error: declaration for parameter 'b' but no such parameter$/);
 });
+
+test('arithmetic on a bit-field wider than int is reported, not mistyped', () => {
+  const src = 'struct s { unsigned long long d:40; };\nint main() { struct s v = { 1 }; unsigned long long t = v.d; t = (unsigned long long)v.d + 1; return v.d + 1 > 0; }\n';
+  assert.equal(
+    errorOf(() => parseCProgram(src, 'w.c', lp)),
+    "w.c:2:102: error: unsupported construct: arithmetic on the 40-bit bit-field 'd' (gcc computes it at the field's width; cast it first)",
+  );
+  assert.ok(parseCProgram(src.replace('return v.d + 1 > 0;', 'return t > 0;'), 'w.c', lp));
+});

@@ -260,3 +260,41 @@ test('the type of every sub-expression of sample programs is the type gcc gives 
   assert.ok(probes > 500, `${probes} probes`);
   t.diagnostic(`checked the types of ${probes} expressions in ${programs} programs against gcc`);
 });
+
+const TYPED = `
+struct bf { unsigned a:3; unsigned b:32; int c:5; unsigned long long d:40; long long e:10; _Bool f:1; long long g:32; unsigned long long h:32; };
+enum en { NEG = -1, POS = 1 };
+enum pos { P0, P1 };
+int main(void) {
+  struct bf s = { 1, 2, 3, 4, 5, 1, 6, 7 };
+  enum en e = POS; enum pos q = P1;
+  char c = 1; signed char sc = 2; unsigned char uc = 3; short sh = 4; unsigned short us = 5;
+  int i = 6; unsigned u = 7; long l = 8; unsigned long ul = 9; long long ll = 10; unsigned long long ull = 11;
+  float f = 1; double d = 2; long double ld = 3;
+  int *p = &i; void *vp = p; const int *cp = p; int a[4]; int m[2][3];
+  s.a + 1; s.b + 1; s.c + 1; (unsigned long long)s.d + 1; s.e + 1; s.f + 1; s.g + 1; s.h + 1; s.g * 2u; s.h << 1; s.h > s.g; -s.a; ~s.b; s.a << 1; s.a ? s.a : s.b;
+  e + 1; q + 1; e < q; -q; q ? 1u : 2; e * 2L;
+  c + c; sc * uc; sh - us; i + u; l + u; ul + ll; ll + u; ull - ll; l * ul; u >> sh; c << ll; ll >> c;
+  f + i; d + f; ld * d; f * 2; i / 2.0f; (float)l + ul; u % 3; ~uc; !d; -us; +c;
+  p + 1; p - p; 1 + p; a + 1; m[1]; m[1] + 1; &m[1]; &a; *a; p[2]; 2[p]; a[i] = 3;
+  vp ? p : vp; i ? p : 0; i ? 0 : p; i ? cp : p; i ? c : sh; i ? u : l; i ? f : ll; (void)0, i;
+  i += d; c += 1; uc <<= 2; us *= u; p += 2; l -= ul; f /= 2; i = c; c = i, f; sizeof a; sizeof(a) + 1; sizeof p;
+  ++c; c++; --p; p--; ll++;
+  return (int)(s.a + e + c);
+}
+`;
+
+test('expression types of a handwritten program (bit-fields, enums, promotions, pointers, conditionals) match gcc', { skip: skipGcc }, () => {
+  for (const dm of ['ILP32', 'LP64'] as const) {
+    const prog = parseCProgram(TYPED, 'typed.c', { dataModel: dm });
+    const ps = typeProbes(prog, TYPED).sort((a, b) => b.offset - a.offset);
+    assert.ok(ps.length > 150, `${ps.length} probes`);
+    let instrumented = TYPED;
+    for (const p of ps) instrumented = instrumented.slice(0, p.offset) + p.assertion + ' ' + instrumented.slice(p.offset);
+    const f = join(work, `typed-${dm}.c`);
+    writeFileSync(f, instrumented);
+    const g = spawnSync('gcc', [dm === 'LP64' ? '-m64' : '-m32', '-fsyntax-only', '-w', f], { encoding: 'utf8' });
+    const failures = (g.stderr ?? '').split('\n').filter((l) => /error/.test(l)).map((l) => l.replace(/^.*?error: /, ''));
+    assert.deepEqual(failures, [], dm);
+  }
+});
