@@ -5,7 +5,7 @@ import { DiagnosticSink, sortDiagnostics, type Diagnostic } from './diagnostics.
 import { graphValue, lintGraphml } from './graphml.js';
 import { sha256OfText } from './metadata.js';
 import type { Entry, Expr, Location, Metadata, ViolationSequenceEntry, WitnessPos } from './model.js';
-import { checkProgramLocation, checkGhostNameClash, undeclaredNames, type LocationRole } from './program-checks.js';
+import { checkBranchingValue, checkProgramLocation, checkGhostNameClash, undeclaredNames, type LocationRole } from './program-checks.js';
 import { scanProgram, type ProgramView } from './program-tokens.js';
 import { looksLikeXml, readEntry } from './read.js';
 import { entryValidator, locate, schemaCheckEntry, type SchemaVersion } from './schema.js';
@@ -368,6 +368,9 @@ function checkEntrySemantics(ctx: Ctx, i: EntryInfo): void {
           const role: LocationRole =
             w.type === 'branching' ? 'branching' : w.type === 'function_enter' || w.type === 'function_return' ? 'call' : w.type === 'target' ? 'target' : 'statement';
           locs.push({ loc: w.location, role });
+          if (ctx.program && w.type === 'branching' && w.constraint && isProgramFile(ctx, md, w.location.file_name) && inRange(w.location)) {
+            checkBranchingValue(ctx.program, w.location, w.constraint, ctx.sink);
+          }
           const c = w.constraint;
           if (c && typeof c.value === 'string' && (w.type === 'assumption' || w.type === 'function_return')) {
             exprs.push({ expr: { text: c.value, format: c.format ?? 'c_expression', at: c.at }, role: w.type, loc: w.location });

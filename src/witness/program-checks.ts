@@ -1,5 +1,5 @@
 import type { DiagnosticSink, Severity } from './diagnostics.js';
-import type { GhostVariable, Location } from './model.js';
+import type { Constraint, GhostVariable, Location } from './model.js';
 import {
   functionAt,
   isBranchingToken,
@@ -100,6 +100,25 @@ export function checkProgramLocation(p: ProgramView, loc: Location, role: Locati
   const found = tokenHere !== undefined ? `'${p.tokens[tokenHere].text}'` : 'no token';
   const hint = matching.some((k) => p.tokens[k].column === col1 + 1) ? ` (it is at column ${col1 + 1}: a 0-based column?)` : '';
   sink.error(RULE[role], loc.at, `line ${loc.line}, column ${col1} is ${found}, not ${what}${hint}`);
+}
+
+/**
+ * The kind of a branching value must fit its keyword (§9.2): `true`/`false`
+ * for `if`, loops and `?`; an integer or `default` for `switch`.
+ */
+export function checkBranchingValue(p: ProgramView, loc: Location, c: Constraint, sink: DiagnosticSink): void {
+  const onLine = p.byLine.get(loc.line) ?? [];
+  const col1 = loc.column === undefined ? undefined : loc.column + (loc.columnBase === 0 ? 1 : 0);
+  const k = onLine.find((i) => isBranchingToken(p, i) && (col1 === undefined || p.tokens[i].column === col1));
+  if (k === undefined) return; // reported as branching-not-found
+  const keyword = p.tokens[k].text;
+  const value = String(c.value).trim();
+  const isBool = value === 'true' || value === 'false';
+  if (keyword === 'switch' && isBool) {
+    sink.error('boolean-at-switch', c.at ?? loc.at, `branching value '${value}' at a switch; give the value of the controlling expression or default`);
+  } else if (keyword !== 'switch' && !isBool) {
+    sink.error('integer-at-if', c.at ?? loc.at, `branching value '${value}' at '${keyword}'; give true or false`);
+  }
 }
 
 export function checkGhostNameClash(p: ProgramView, g: GhostVariable, sink: DiagnosticSink): void {

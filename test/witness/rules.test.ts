@@ -205,3 +205,18 @@ test('C expression check: what tools write passes; side effects, syntax errors a
   assert.deepEqual(rules('x # y'), ['expr-syntax@2']);
   assert.deepEqual(rules('('.repeat(5000) + 'x' + ')'.repeat(5000)).length, 1, 'deep nesting is one finding, not a crash');
 });
+
+test('with the program: branching values must fit the keyword (true/false at if and ?, an integer or default at switch)', () => {
+  const program = 'int main(void) {\n  int x = 0;\n  switch (x) { case 1: break; }\n  if (x) x = 1;\n  return 0;\n}\n';
+  const seq = (wps: string[]) =>
+    entry('violation_sequence', '  content:\n' + wps.map((w) => `    - segment:\n        - waypoint: {${w}}`).join('\n') + '\n    - segment:\n        - waypoint: {type: "target", action: "follow", location: {file_name: "a.c", line: 5, column: 3}}');
+  const lint = (t: string) => show(lintWitness(t, 'w.yml', { programText: program, programFile: 'a.c', programHash: HASH }));
+  assert.deepEqual(lint(seq([
+    'type: "branching", action: "follow", location: {file_name: "a.c", line: 3, column: 3}, constraint: {value: 1}',
+    'type: "branching", action: "follow", location: {file_name: "a.c", line: 4, column: 3}, constraint: {value: "false"}',
+  ])), []);
+  assert.deepEqual(lint(seq([
+    'type: "branching", action: "follow", location: {file_name: "a.c", line: 3, column: 3}, constraint: {value: true}',
+    'type: "branching", action: "follow", location: {file_name: "a.c", line: 4}, constraint: {value: "default"}',
+  ])), ['e:boolean-at-switch@10:121', 'e:integer-at-if@12:110']);
+});
