@@ -33,7 +33,11 @@ export interface Probe {
   readonly candidate: number;
   /** Which flag of the candidate (0 unless an encoding probes several, e.g. two rounds). */
   readonly slot: number;
+  /** The probe goal `assert flag` (for a reader of the transformed program). */
   readonly loc: SourceLocation;
+  /** The flag variable, and the probe point (marker) where it is read. */
+  readonly flag: string;
+  readonly point: number;
 }
 
 export interface EncodedProgram {
@@ -45,6 +49,10 @@ export interface EncodedProgram {
 export const PROBE_FILE = '<probe>';
 export function probeLoc(candidate: number, slot = 0): SourceLocation {
   return { file: PROBE_FILE, line: candidate + 1, column: slot + 1, offset: -1 };
+}
+/** The `probe := havoc` that marks probe point k (line 0 of the probe file). */
+export function markerLoc(point: number): SourceLocation {
+  return { file: PROBE_FILE, line: 0, column: point + 1, offset: -1 };
 }
 
 export interface Flags {
@@ -189,8 +197,7 @@ export abstract class EncoderBase {
    * when the next one is checked.
    */
   protected probeGoals(info: LoopInfo): Stmt[] {
-    if (!this.probeVar) this.probeVar = this.boolVar('probe');
-    const out: Stmt[] = [];
+    const out: Stmt[] = this.probePoint();
     for (const id of [info.id, ...info.nested]) {
       const f = this.flags(id);
       this.candidatesOf(id).forEach((c, i) => {
@@ -200,11 +207,23 @@ export abstract class EncoderBase {
     return out;
   }
 
+  private points = 0;
+
+  /**
+   * Starts a probe point: the flags probed after it are read where this
+   * marker is (the read-off takes the path condition of the marker and the
+   * flags' values from one model, so one model can refute many flags).
+   */
+  protected probePoint(): Stmt[] {
+    if (!this.probeVar) this.probeVar = this.boolVar('probe');
+    return [{ kind: 'havoc', target: this.probeVar, loc: markerLoc(this.points++) }];
+  }
+
   /** `probe := havoc; if (probe) { assert flag; assume false }` */
   protected probe(flag: string, candidate: number, slot: number): Stmt[] {
     if (!this.probeVar) this.probeVar = this.boolVar('probe');
     const loc = probeLoc(candidate, slot);
-    this.probes.push({ candidate, slot, loc });
+    this.probes.push({ candidate, slot, loc, flag, point: this.points - 1 });
     return [havoc(this.probeVar), ifS(v(this.probeVar), [assert(v(flag), loc), assume(falseE)])];
   }
 

@@ -180,7 +180,7 @@ export function encodeLeastFixpoint(program: ImpProgram, candidates: readonly Ca
  * round-R flags; the greedy execution then assumes true invariants only, so
  * the transformed program's own assertions are checked soundly too. With R
  * at least the number of candidates, the fixpoint is always reached; the
- * read-off tries R = 2 first and then that bound (so at most two runs).
+ * read-off tries R = 2, 4, 8, ... up to that bound.
  */
 export class RoundsEncoder extends EncoderBase {
   private readonly roundFlags = new Map<string, string[]>();
@@ -229,6 +229,7 @@ export class RoundsEncoder extends EncoderBase {
         });
       }
     }
+    out.push(...this.probePoint());
     for (const l of loops) {
       this.candidatesOf(l.id).forEach((c, i) => {
         out.push(...this.probe(this.at(l.id, this.rounds)[i], c.index, 0));

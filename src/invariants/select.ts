@@ -7,7 +7,7 @@ import type { ImpProgram, Stmt } from '../ivl/ast.js';
 import { checkImp } from '../ivl/typecheck.js';
 import { createSolver } from '../smt/index.js';
 import type { Solver } from '../smt/solver.js';
-import { BoolSort, mkConst, mkImplies, mkOr } from '../smt/terms.js';
+import { BoolSort, mkAnd, mkConst, mkImplies, mkNot, mkOr, type Term } from '../smt/terms.js';
 import { encodeProcedure } from '../vc/encode.js';
 import { verifyImp, type GoalResult, type Verdict } from '../vc/verify.js';
 import { PROBE_FILE, type EncodedProgram } from './encode-common.js';
@@ -79,44 +79,52 @@ export function encodeFor(method: 'encoding' | 'encoding-seed', program: ImpProg
 
 /**
  * Reads the selection off one verification run of an encoded program: its
- * procedures are encoded by vc/ (loop-free) and asserted once; the probe
- * goals are decided in rounds of check-sat-assuming: a model that violates
- * some probes shows those flags are not forced; when none of the remaining
- * probes can be violated, their flags are forced and their candidates selected.
+ * procedures are encoded by vc/ (loop-free) and asserted once. At each probe
+ * point, a flag is forced iff no execution reaches the point with the flag
+ * false. Rounds of check-sat-assuming ask for an execution that reaches a
+ * point with some still-open flag false; every flag false in that model is
+ * refuted (one model often refutes many); unsat: the open flags are forced.
+ * (The probe goals `assert flag` of the program say the same to a reader;
+ * they are isolated from each other, so each model would refute only one.)
  */
 export async function readOffSelection(
   enc: EncodedProgram,
   session: SolverSession,
 ): Promise<{ forced: Set<number>; forcedBySlot: Map<number, Set<number>>; undecided?: string }> {
-  const key = (l: { line: number; column: number }) => `${l.line}:${l.column}`;
-  const probeOf = new Map(enc.probes.map((p) => [key(p.loc), p]));
-  const violations: { probe: (typeof enc.probes)[number]; term: ReturnType<typeof mkConst> }[] = [];
-  const assertions: ReturnType<typeof mkConst>[] = [];
+  const assertions: Term[] = [];
+  const reached = new Map<number, Term>();
+  const flagTerm = new Map<string, Term>();
   enc.program.procedures.forEach((p, k) => {
     if (!p.body) return;
     const e = encodeProcedure(enc.program, p, { loops: 'error', prefix: `sel${k}!`, checkPostconditions: false });
-    if (!e.goals.some((g) => g.loc.file === PROBE_FILE)) return;
+    const markers = e.trace.filter((t) => t.loc.file === PROBE_FILE && t.loc.line === 0);
+    if (markers.length === 0) return;
     assertions.push(...e.assertions);
-    for (const g of e.goals) if (g.loc.file === PROBE_FILE) violations.push({ probe: probeOf.get(key(g.loc))!, term: g.violation });
+    for (const m of markers) reached.set(m.loc.column - 1, m.reached);
+    for (const t of e.trace) for (const u of t.updates) if (!flagTerm.has(`${k}/${u.name}`)) flagTerm.set(`${k}/${u.name}`, u.value);
+    for (const pr of enc.probes) if (reached.has(pr.point) && !flagTerm.has(pr.flag)) flagTerm.set(pr.flag, flagTerm.get(`${k}/${pr.flag}`)!);
   });
   for (const a of assertions) await session.solver.assert(a);
-  const open = new Set(violations);
+  // A probe whose point vc/ did not reach stays open: vacuously forced.
+  const open = new Set(enc.probes.filter((p) => reached.has(p.point) && flagTerm.get(p.flag) !== undefined));
   const refuted = new Set<(typeof enc.probes)[number]>();
   for (let round = 0; open.size > 0; round++) {
     const live = [...open];
+    const byPoint = new Map<number, Term[]>();
+    for (const p of live) byPoint.set(p.point, [...(byPoint.get(p.point) ?? []), mkNot(flagTerm.get(p.flag)!)]);
     const q = mkConst(`readoff!q${round}`, BoolSort);
-    await session.solver.assert(mkImplies(q, mkOr(...live.map((v) => v.term))));
-    const { result: r, model } = await checkAndRead(session, [q], live.map((v) => v.term));
+    await session.solver.assert(mkImplies(q, mkOr(...[...byPoint].map(([pt, negs]) => mkAnd(reached.get(pt)!, mkOr(...negs))))));
+    const wanted = [...[...byPoint.keys()].map((pt) => reached.get(pt)!), ...live.map((p) => flagTerm.get(p.flag)!)];
+    const { result: r, model } = await checkAndRead(session, [q], wanted);
     if (r.status === 'unsat') break;
     if (r.status === 'unknown' || !model) return { forced: new Set(), forcedBySlot: new Map(), undecided: r.reason ?? 'the solver answered unknown' };
-    for (const v of live) {
-      if (model.truth(v.term)) {
-        open.delete(v);
-        refuted.add(v.probe);
+    for (const p of live) {
+      if (model.truth(reached.get(p.point)!) && !model.truth(flagTerm.get(p.flag)!)) {
+        open.delete(p);
+        refuted.add(p);
       }
     }
   }
-  // A probe vc/ did not encode is unreachable: vacuously proved.
   const forcedBySlot = new Map<number, Set<number>>();
   for (const p of enc.probes) {
     if (!forcedBySlot.has(p.slot)) forcedBySlot.set(p.slot, new Set());
@@ -127,9 +135,11 @@ export async function readOffSelection(
 
 /**
  * The selection by an encoding. The seed's: one run. The corrected one: a
- * run with R = 2 rounds; when rounds 2 and 3 force different sets, Houdini's
- * fixpoint was not reached and a second run uses the bound that always
- * reaches it. Not converged even then (cannot happen): nothing is selected.
+ * run with R = 2 rounds; when rounds R and R + 1 force different sets,
+ * Houdini's fixpoint was not reached and the next run doubles R, up to the
+ * bound that always reaches it (one run suffices with R = the bound; the
+ * doubling only keeps the programs small). Not converged even then (cannot
+ * happen): nothing is selected.
  */
 async function encodingSelection(
   method: 'encoding' | 'encoding-seed',
@@ -139,7 +149,10 @@ async function encodingSelection(
 ): Promise<{ forced: Set<number>; undecided?: string }> {
   if (method === 'encoding-seed') return readOffSelection(encodeSeed(program, candidates), session);
   const bound = roundBound(program, candidates);
-  for (const rounds of bound > 2 ? [2, bound] : [bound]) {
+  const tries: number[] = [];
+  for (let r = 2; r < bound; r *= 2) tries.push(r);
+  tries.push(bound);
+  for (const rounds of tries) {
     await session.solver.push();
     try {
       const r = await readOffSelection(encodeSound(program, candidates, rounds), session);

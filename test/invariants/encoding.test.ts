@@ -75,6 +75,7 @@ procedure main(k: int)
     assume on_b_L1_1 <==> on_L1_1;
   }
   probe := havoc;
+  probe := havoc;
   if (probe) {
     assert on_L1_1;
     assume false;
@@ -181,6 +182,7 @@ const NESTED_SEED = `procedure main()
     assume on_b_L1_1 <==> on_L1_1;
   }
   probe := havoc;
+  probe := havoc;
   if (probe) {
     assert on_L1_1;
     assume false;
@@ -272,6 +274,7 @@ const NESTED_SOUND = `procedure main()
       assume !(j' <= i');
     }
   }
+  probe := havoc;
   probe := havoc;
   if (probe) {
     assert on_L1_1;
@@ -489,6 +492,7 @@ const EXAMPLE_ROUNDS1 = `procedure main()
       assume !(y' == 0);
     }
   }
+  probe := havoc;
   probe := havoc;
   if (probe) {
     assert on_L1_1_r1;
