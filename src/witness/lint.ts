@@ -176,7 +176,8 @@ function checkEntryShape(src: YamlSource, node: unknown, sink: DiagnosticSink): 
   const typeNode = deref(src, field(src, node, 'entry_type'));
   const entryType = scalarText(typeNode);
   if (entryType === undefined) {
-    sink.error('missing-required', at, "missing required key 'entry_type' in entry");
+    if (typeNode !== undefined && !(isScalar(typeNode) && typeNode.value === null)) sink.error('wrong-type', nodePos(src, typeNode), 'entry_type should be a string');
+    else sink.error('missing-required', at, "missing required key 'entry_type' in entry");
   }
   const md = deref(src, field(src, node, 'metadata'));
   const vNode = deref(src, field(src, md, 'format_version'));
@@ -186,7 +187,8 @@ function checkEntryShape(src: YamlSource, node: unknown, sink: DiagnosticSink): 
   }
   let schema: SchemaVersion | undefined;
   if (version === undefined) {
-    if (isMap(md)) sink.error('missing-required', nodePos(src, md), "missing required key 'format_version' in metadata");
+    if (vNode !== undefined && !(isScalar(vNode) && vNode.value === null)) sink.error('wrong-type', nodePos(src, vNode), 'format_version should be a string such as "2.0"');
+    else if (isMap(md)) sink.error('missing-required', nodePos(src, md), "missing required key 'format_version' in metadata");
     else if (md === undefined) sink.error('missing-required', at, "missing required key 'metadata' in entry");
     schema = entryType && TYPES_01.has(entryType) ? '0.1' : '2.0';
   } else if (version === '0.1' || version === '2.0' || version === '2.1') schema = version;
