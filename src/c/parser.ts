@@ -443,6 +443,11 @@ export class Parser {
     }
   }
 
+  /** `wchar_t` of gcc on Linux: `long` with -m32, `int` with -m64 (32 bits either way). */
+  private wcharType(): CType {
+    return intType(this.dm === 'LP64' ? 'int' : 'long');
+  }
+
   /** gcc's `__attribute__((mode(M)))` picks the integer type of that width (same signedness). */
   private applyMode(specs: DeclSpecs, at: Token): CType {
     const mode = specs.attrs.find((a) => a.name === 'mode')?.mode;
@@ -2349,7 +2354,7 @@ export class Parser {
       const cp = BigInt(str.codePointAt(0) ?? 0);
       if (prefix === 'L') {
         value = BigInt.asIntN(32, cp);
-        type = intType('int');
+        type = this.wcharType();
       } else if (prefix === 'u') {
         value = BigInt.asUintN(16, cp);
         type = intType('ushort');
@@ -2384,7 +2389,7 @@ export class Parser {
     let wide = false;
     if (prefix === 'L' || prefix === 'u' || prefix === 'U') {
       wide = true;
-      elem = prefix === 'L' ? intType('int') : prefix === 'u' ? intType('ushort') : intType('uint');
+      elem = prefix === 'L' ? this.wcharType() : prefix === 'u' ? intType('ushort') : intType('uint');
       units = [...Buffer.from(units).toString('utf8')].map((c) => c.codePointAt(0)!);
     }
     return { kind: 'StringLiteral', units, wide, type: arrayOf(elem, units.length + 1), loc: this.map.location(first.start, last.end) };

@@ -280,6 +280,13 @@ int main(void) {
   vp ? p : vp; i ? p : 0; i ? 0 : p; i ? cp : p; i ? c : sh; i ? u : l; i ? f : ll; (void)0, i;
   i += d; c += 1; uc <<= 2; us *= u; p += 2; l -= ul; f /= 2; i = c; c = i, f; sizeof a; sizeof(a) + 1; sizeof p;
   ++c; c++; --p; p--; ll++;
+  struct pt { int x; long y; char name[8]; struct pt *next; } pt = { 0 }, *pp = &pt, pa[3];
+  pt.x + pt.y; pp->name; pp->name[1]; pp->next->next; pa[1].name + 1; &pa[2]; *pp; (*pp).y * 2; pa->x; sizeof(pt);
+  "abc"; "abc"[1]; 'a'; L'a'; u'a'; U'a'; 1.0f; 1.0; 1.0L; 07; 0x7fffffff; 0x80000000; 2147483648; 1ul; 1ll; 1ull;
+  (char)i; (short)u; (unsigned char)ll; (long double)f; (int *)vp; (char *)p + 1; (const int *)p; (void *)0;
+  i, p; (i, f); i ? pt : pt; i ? a : p; i ? "x" : "yy"; i > 0 ? 1 : 2.0; i ? (char)1 : (short)2; i ? 1 : (unsigned char)2;
+  _Alignof(double); sizeof(int[3]); sizeof(pt.name); sizeof pp->name; (long)sizeof(long double);
+  (i & 3) == 2; i != u; p == 0; p != vp; !p; p && i; f || d; i < l; ul > ll;
   return (int)(s.a + e + c);
 }
 `;
