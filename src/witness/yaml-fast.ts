@@ -153,7 +153,7 @@ class FastParser {
         else if (next && next.indent === indent && this.isDash(next.start, next.end)) value = this.blockSeq(indent);
         else value = null;
       } else {
-        value = this.inlineValue(i, line.end);
+        value = this.inlineValue(i, line.end, indent);
         this.li++;
       }
       map.items.push(new Pair(key, value ?? this.nullAt(colon + 1)));
@@ -187,7 +187,7 @@ class FastParser {
   }
 
   /** A value that starts at `at` and ends with the line (a comment may follow). */
-  private inlineValue(at: number, end: number): Node {
+  private inlineValue(at: number, end: number, parentIndent?: number): Node {
     const c = this.text[at];
     if (c === '[' || c === '{') {
       const [node, after] = this.flow(at, end);
@@ -196,7 +196,11 @@ class FastParser {
     }
     if ('&*!|>?%@`'.includes(c) || (c === '-' && (at + 1 === end || this.text[at + 1] === ' '))) bail();
     if (c === '"' || c === "'") {
-      const close = this.quotedEnd(at, end);
+      const close = this.quotedClose(at, end);
+      if (close === undefined) {
+        if (parentIndent === undefined) bail();
+        return this.multiLineQuoted(at, end, parentIndent!);
+      }
       this.rest(close, end);
       return this.scalar(at, close);
     }
@@ -215,6 +219,54 @@ class FastParser {
     let i = at;
     while (i < end && this.text[i] === ' ') i++;
     if (i < end && !(this.text[i] === '#' && i > at)) bail();
+  }
+
+  /**
+   * A quoted scalar continued on the following lines (Goblint writes its
+   * command line so). Folding as YAML does it: each line break with the
+   * blanks around it becomes one space. Blank or comment-like lines inside,
+   * and escaped line breaks, are left to the yaml package.
+   */
+  private multiLineQuoted(at: number, end: number, parentIndent: number): Scalar {
+    const t = this.text;
+    const q = t[at];
+    const parts = [t.slice(at + 1, end)];
+    let k = this.li;
+    for (;;) {
+      const prev = this.lines[k];
+      const next = this.lines[++k];
+      if (!next || next.indent <= parentIndent) bail();
+      // The next content line must be the next physical line.
+      const between = t.slice(prev.end, next.start);
+      if (between.split('\n').length !== 2) bail();
+      const close = this.quotedClose(next.start - 1, next.end, q);
+      if (close === undefined) {
+        parts.push(t.slice(next.start, next.end));
+        continue;
+      }
+      parts.push(t.slice(next.start, close - 1));
+      this.rest(close, next.end);
+      this.li = k;
+      for (const part of parts.slice(0, -1)) if (q === '"' && /\\$/.test(part)) bail();
+      const body = parts.map((p, i) => (i === 0 ? p.replace(/[ \t]+$/, '') : i === parts.length - 1 ? p.replace(/^[ \t]+/, '') : p.trim())).join(' ');
+      const s = this.quotedScalar(q + body + q);
+      s.range = [at, close, close];
+      return s;
+    }
+  }
+
+  /** Offset just past the closing quote of a quoted scalar starting at `at`, or undefined when it does not close before `end`. */
+  private quotedClose(at: number, end: number, quote?: string): number | undefined {
+    const t = this.text;
+    const q = quote ?? t[at];
+    for (let i = at + 1; i < end; i++) {
+      if (q === '"' && t[i] === '\\') i++;
+      else if (t[i] === q) {
+        if (q === "'" && t[i + 1] === "'") i++;
+        else return i + 1;
+      }
+    }
+    return undefined;
   }
 
   /** Offset just past the closing quote of a quoted scalar starting at `at`. */
@@ -301,6 +353,20 @@ class FastParser {
   /** A scalar from source text `[at, end)`, resolved by the YAML 1.2 core schema. */
   private scalar(at: number, end: number): Scalar {
     const src = this.text.slice(at, end);
+    const s = src[0] === '"' || src[0] === "'" ? this.quotedScalar(src) : this.plainScalar(src);
+    s.range = [at, end, end];
+    return s;
+  }
+
+  private plainScalar(src: string): Scalar {
+    const s = new Scalar(resolvePlain(src));
+    s.type = Scalar.PLAIN;
+    if (typeof s.value !== 'string') s.source = src;
+    return s;
+  }
+
+  /** A quoted scalar from its (one-line) source text with the quotes. */
+  private quotedScalar(src: string): Scalar {
     let s: Scalar;
     if (src[0] === '"') {
       const body = src.slice(1, -1);
@@ -309,15 +375,10 @@ class FastParser {
       for (const m of body.matchAll(/\\(.)/g)) if (!'"\\/bfnrtu'.includes(m[1])) bail();
       s = new Scalar(JSON.parse(src) as string);
       s.type = Scalar.QUOTE_DOUBLE;
-    } else if (src[0] === "'") {
+    } else {
       s = new Scalar(src.slice(1, -1).replace(/''/g, "'"));
       s.type = Scalar.QUOTE_SINGLE;
-    } else {
-      s = new Scalar(resolvePlain(src));
-      s.type = Scalar.PLAIN;
-      if (typeof s.value !== 'string') s.source = src;
     }
-    s.range = [at, end, end];
     return s;
   }
 }

@@ -53,7 +53,7 @@ test('fast and full YAML readers agree on every example and real witness', { ski
   let fastCount = 0;
   for (const f of files) if (compare(readFileSync(f, 'utf8'), f, false)) fastCount++;
   // The examples and Goblint's witnesses are plain block YAML: nearly all take the fast path.
-  assert.ok(fastCount >= files.length - 8, `${fastCount} of ${files.length} took the fast path`);
+  assert.ok(fastCount >= files.length - 3, `${fastCount} of ${files.length} took the fast path`);
 });
 
 test('fast path: scalars resolve as in the YAML 1.2 core schema, with source texts', () => {
@@ -76,6 +76,11 @@ test('fast path: scalars resolve as in the YAML 1.2 core schema, with source tex
     '      z: [ ]',
     '  "n n": .inf',
     '  o: 1e3',
+    "  p: 'a ''quoted''  ",
+    "      continued line",
+    "    end'  # comment",
+    '  q: "two',
+    '    lines \\"x\\""',
     '# trailing comment',
   ].join('\r\n');
   assert.ok(compare(text, 'scalars', true));
@@ -98,6 +103,10 @@ test('fast path declines what it does not handle, so that the yaml package decid
     '? complex\n: key\n',
     'plain scalar\n',
     ' - a: 1\n',
+    "- a: 'x\n\n  y'\n",
+    "- a: 'x\n# c\n  y'\n",
+    '- a: "x \\\n  y"\n',
+    "- a: 'x\ny'\n",
   ]) {
     assert.equal(parseFastYaml(t), undefined, JSON.stringify(t));
   }
