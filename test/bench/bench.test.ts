@@ -229,3 +229,32 @@ test('score: several result folders side by side, as JSON', async () => {
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr, `${join(root, 'nothing', 'results.jsonl')}: error: no results.jsonl here\n`);
 });
+
+test('bench: Ctrl-C stops the runs it started (they live in sessions of their own)', async () => {
+  const root = makeBench([{ dir: 'x', name: 'h', expected: 'true', mode: 'hangpid' }]);
+  const out = join(root, 'out');
+  const child = spawn(process.execPath, [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--timeout', '60', '--out', out], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+  const pidFile = join(out, 'runs', 'h.yml_unreach-call', 'pid.txt');
+  await new Promise<void>((resolveWait) => {
+    const t = setInterval(() => {
+      if (existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '') {
+        clearInterval(t);
+        resolveWait();
+      }
+    }, 20);
+  });
+  const toolPid = Number(readFileSync(pidFile, 'utf8'));
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  assert.equal(code, 130);
+  assert.match(stderr, /interrupted: run again with --resume/);
+  // Gone, or a zombie waiting for init to reap it (containers may have no reaping init).
+  const state = existsSync(`/proc/${toolPid}/stat`) ? readFileSync(`/proc/${toolPid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] : 'gone';
+  assert.ok(state === 'gone' || state === 'Z', `tool process state ${state}`);
+  // The cut run is not a result.
+  assert.equal(readFileSync(join(out, 'results.jsonl'), { encoding: 'utf8', flag: 'a+' }), '');
+});

@@ -6,6 +6,7 @@ import { join } from 'node:path';
  * A fake verifier for tests. It reads the program named by its first argument
  * and acts on `// mode:` and `// answer:` comments there:
  * answer (print `Verification result: <answer>`), hang (sleep without CPU),
+ * hangpid (write its pid to pid.txt in the working folder, then hang),
  * hog (allocate memory until killed), garbage (print noise), busy (two child
  * processes burn CPU), slow (sleep 150 ms, then answer), witness (write
  * witness.yml to the working folder, then answer), args (print its arguments).
@@ -20,6 +21,7 @@ const answer = (/\/\/ answer: (\S+)/.exec(text) || [])[1] || 'UNKNOWN';
 const say = () => console.log('some log line\nVerification result: ' + answer);
 if (mode === 'answer') say();
 else if (mode === 'hang') setTimeout(() => {}, 1e9);
+else if (mode === 'hangpid') { writeFileSync('pid.txt', String(process.pid)); setTimeout(() => {}, 1e9); }
 else if (mode === 'hog') { const keep = []; setInterval(() => { for (let i = 0; i < 20; i++) keep.push(Buffer.alloc(1 << 20, 1)); }, 10); }
 else if (mode === 'garbage') console.log('Verification result: PROBABLY\n\u0001\u0002 random bytes ###');
 else if (mode === 'busy') { for (let i = 0; i < 2; i++) spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }); setTimeout(() => {}, 1e9); }
