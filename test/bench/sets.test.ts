@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expandRuns, fillTemplate, readAnswer } from '../../src/bench/index.js';
+import { expandRuns, fillTemplate, readAnswer, Progress, type RunRecord } from '../../src/bench/index.js';
 import { TarsierError } from '../../src/common/errors.js';
 import { sharedPath, skipWithoutShared } from '../helpers/shared.js';
 import { makeBench } from './fixtures.js';
@@ -57,4 +57,25 @@ test('sets: the shared sv-benchmarks folder gives 266 runs with expected verdict
   assert.equal(warnings.length, 0);
   assert.equal(runs.filter((r) => r.property === 'unreach-call').length, 161);
   assert.ok(runs.every((r) => r.expected !== undefined));
+});
+
+test('progress: plain lines when not a terminal, one rewritten status line on a terminal', () => {
+  const record = (id: string, category: 'correct' | 'wrong', points: number) =>
+    ({ id, status: 'true', category, points, cpuTime: 1.5 }) as unknown as RunRecord;
+  let plain = '';
+  const p = new Progress(3, { write: (s: string) => ((plain += s), true) } as unknown as NodeJS.WritableStream, false);
+  p.started('a');
+  p.finished(record('a', 'correct', 2));
+  p.finished(record('b', 'wrong', -32));
+  p.close();
+  assert.equal(plain, '[1/3] a: true (correct, +2) 1.50 s\n[2/3] b: true (wrong, -32) 1.50 s WRONG\n');
+  let tty = '';
+  const q = new Progress(2, { write: (s: string) => ((tty += s), true), columns: 200 } as unknown as NodeJS.WritableStream, true);
+  q.started('a');
+  q.finished(record('a', 'wrong', -32));
+  q.close();
+  const parts = tty.split('\r\x1b[K');
+  assert.match(parts[1], /^0\/2 done, 1 running \| correct 0, incorrect 0, other 0 \| 00:00:0\d$/);
+  assert.equal(parts[2], '[1/2] a: true (wrong, -32) 1.50 s WRONG\n');
+  assert.match(parts[parts.length - 1], /^1\/2 done, 0 running \| correct 0, incorrect 1, other 0 \| 00:00:0\d\n$/);
 });
