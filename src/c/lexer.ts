@@ -67,8 +67,36 @@ export class SourceMap {
     return { file: s.file, pos: { line, column: p.column, offset: originalOffset } };
   }
 
+  private lineStarts?: number[];
+
+  /** 0-based line index of an offset (identity fast path, no intermediate objects). */
+  private lineIndexOf(offset: number): number {
+    let starts = this.lineStarts;
+    if (!starts) {
+      starts = [0];
+      const t = this.text;
+      for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.lineStarts = starts;
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
   /** The location of the range [start, end) of the lexed text. */
   location(start: number, end?: number): SourceLocation {
+    if (this.segments.length === 0) {
+      const la = this.lineIndexOf(start);
+      const column = start - this.lineStarts![la] + 1;
+      if (end === undefined) return { file: this.file, line: la + 1, column, offset: start };
+      const lb = this.lineIndexOf(end);
+      return { file: this.file, line: la + 1, column, offset: start, end: { line: lb + 1, column: end - this.lineStarts![lb] + 1, offset: end } };
+    }
     const a = this.mapPos(start);
     if (end === undefined) return { file: a.file, line: a.pos.line, column: a.pos.column, offset: a.pos.offset };
     const b = this.mapPos(end);
@@ -76,11 +104,14 @@ export class SourceMap {
   }
 }
 
-const PUNCTS3 = new Set(['...', '<<=', '>>=']);
 const PUNCTS2 = new Set([
   '->', '++', '--', '<<', '>>', '<=', '>=', '==', '!=', '&&', '||', '*=', '/=', '%=', '+=', '-=', '&=', '^=', '|=', '##',
 ]);
 const PUNCTS1 = '[](){}.&*+-~!/%<>^|?:;=,#';
+const PUNCT1_CODES = new Set([...PUNCTS1].map((ch) => ch.charCodeAt(0)));
+const PUNCT1_TEXT: string[] = [];
+for (const ch of PUNCTS1) PUNCT1_TEXT[ch.charCodeAt(0)] = ch;
+const PUNCT2_FIRST = new Set([...PUNCTS2].map((p) => p.charCodeAt(0)));
 
 function isIdentStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c >= 128;
@@ -206,21 +237,16 @@ export function lex(text: string, file: string, originalText?: string): LexResul
       tokens.push({ kind: 'number', text: text.slice(start, i), start, end: i });
       continue;
     }
-    const three = text.slice(i, i + 3);
-    if (PUNCTS3.has(three)) {
-      i += 3;
-      tokens.push({ kind: 'punct', text: three, start, end: i });
-      continue;
-    }
-    const two = text.slice(i, i + 2);
-    if (PUNCTS2.has(two)) {
-      i += 2;
-      tokens.push({ kind: 'punct', text: two, start, end: i });
-      continue;
-    }
-    if (PUNCTS1.includes(text[i])) {
-      i++;
-      tokens.push({ kind: 'punct', text: text[i - 1], start, end: i });
+    // Punctuators, longest match first, without building candidate strings.
+    const c1 = text.charCodeAt(i + 1);
+    let len = 0;
+    if (c === 46 && c1 === 46 && text.charCodeAt(i + 2) === 46) len = 3; // ...
+    else if ((c === 60 || c === 62) && c1 === c && text.charCodeAt(i + 2) === 61) len = 3; // <<= >>=
+    else if (PUNCT2_FIRST.has(c) && PUNCTS2.has(text.slice(i, i + 2))) len = 2;
+    else if (PUNCT1_CODES.has(c)) len = 1;
+    if (len > 0) {
+      i += len;
+      tokens.push({ kind: 'punct', text: len === 1 ? PUNCT1_TEXT[c] : text.slice(start, i), start, end: i });
       continue;
     }
     fail(i, `stray '${text[i]}' in program`);

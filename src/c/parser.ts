@@ -114,13 +114,15 @@ const TYPE_KEYWORDS = new Set([
 ]);
 
 /** GNU alternate spellings of keywords. */
-const CANONICAL: Record<string, string> = {
+const CANONICAL_SPELLINGS: Record<string, string> = {
   __const: 'const', __const__: 'const', __volatile: 'volatile', __volatile__: 'volatile',
   __restrict: 'restrict', __restrict__: 'restrict', __inline: 'inline', __inline__: 'inline',
   __signed: 'signed', __signed__: 'signed', __typeof: 'typeof', __typeof__: 'typeof',
   __alignof: '__alignof__', asm: '__asm__', __asm: '__asm__',
   __attribute: '__attribute__', _Noreturn: '_Noreturn', __complex__: '_Complex', __unsigned__: 'unsigned',
 };
+/** A Map, so that identifiers such as `constructor` never hit Object.prototype. */
+const CANONICAL = new Map(Object.entries(CANONICAL_SPELLINGS));
 
 const KEYWORDS = new Set([
   ...TYPE_KEYWORDS, 'if', 'else', 'while', 'do', 'for', 'switch', 'case', 'default', 'break', 'continue', 'return',
@@ -275,7 +277,7 @@ export class Parser {
   private text(k = 0): string {
     const t = this.peek(k);
     if (t.kind !== 'ident') return t.kind === 'punct' ? t.text : t.kind === 'eof' ? '<eof>' : '';
-    return CANONICAL[t.text] ?? t.text;
+    return CANONICAL.get(t.text) ?? t.text;
   }
   private next(): Token {
     return this.tokens[this.p++];
@@ -1016,7 +1018,7 @@ export class Parser {
     const t = this.peek(1);
     if (t.kind === 'punct') return t.text === '*' || t.text === '(' || t.text === '[';
     if (t.kind !== 'ident') return false;
-    const s = CANONICAL[t.text] ?? t.text;
+    const s = CANONICAL.get(t.text) ?? t.text;
     if (s === '__attribute__') return true;
     if (TYPE_KEYWORDS.has(s) || KEYWORDS.has(s)) return false;
     return this.scope.lookup(t.text)?.kind !== 'Typedef';

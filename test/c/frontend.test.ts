@@ -115,6 +115,12 @@ test('syntax and type errors name the position', () => {
   assert.equal(errorOf(() => parseCProgram('int main() { goto out; }', 'e.c', ilp)), "e.c:1:19: error: label 'out' used but not defined");
 });
 
+test('identifiers that are names of Object.prototype members are ordinary identifiers', () => {
+  const p = parseCProgram('int constructor = 1;\nint toString(int hasOwnProperty) { return hasOwnProperty + constructor; }\n', 'o.c', ilp);
+  assert.deepEqual(p.functions.map((f) => f.name), ['toString']);
+  assert.deepEqual(p.globals.map((g) => g.name), ['constructor']);
+});
+
 test('typedef-aware disambiguation: (T)*x, T * x, and shadowing by a variable', () => {
   const p = parseCProgram(
     'typedef int T;\nint f(int *x) { T * y = x; int r = (T)*x; { int T = 2; r = (T)*r; } return r + *y; }\n',
