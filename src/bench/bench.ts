@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TarsierError, usageError } from '../common/errors.js';
 import { runLimited, type Limits } from './limits.js';
@@ -69,7 +69,6 @@ export function witnessRequired(run: Pick<RunSpec, 'property'>, status: string):
   if (status.startsWith('false')) return true;
   return status === 'true' && (run.property === 'unreach-call' || run.property === 'no-overflow');
 }
-
 
 /**
  * Runs a tool over the SETs under limits, appending one record per run to
@@ -169,6 +168,8 @@ function logName(id: string): string {
 
 async function executeRun(run: RunSpec, o: BenchOptions, out: string, signal: AbortSignal): Promise<RunRecord> {
   const runDir = join(out, 'runs', logName(run.id).replace(/\.log$/, ''));
+  // A fresh folder: a witness left by an interrupted attempt must not be validated.
+  rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
   const limits: Limits = { cpuTime: o.timeout, wallTime: o.wallTimeout ?? o.timeout, ...(o.memory ? { memory: o.memory } : {}) };
   const { command, args } = o.tool.commandFor(run, { timeout: o.timeout, runDir });
