@@ -2,7 +2,7 @@
 // goal, with one incremental solver.
 import { TarsierError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
-import type { ImpProgram } from '../ivl/ast.js';
+import type { ImpProgram, Procedure, Stmt } from '../ivl/ast.js';
 import { typecheckImp } from '../ivl/typecheck.js';
 import { createSolver } from '../smt/index.js';
 import { SolverError, formatValue, type Solver } from '../smt/solver.js';
@@ -55,6 +55,11 @@ export interface VerifyImpOptions {
   readonly timeoutMs?: number;
   /** Verify only these procedures. */
   readonly procedures?: readonly string[];
+  /**
+   * Goals left unknown by loops without invariants are searched for real
+   * failures with those loops unrolled this many times (default 3; 0: no search).
+   */
+  readonly unroll?: number;
 }
 
 export function verdictOf(goals: readonly { status: GoalStatus }[]): Verdict {
@@ -98,11 +103,91 @@ export async function verifyImp(program: ImpProgram, options: VerifyImpOptions =
       } finally {
         await solver.pop();
       }
+      const depth = options.unroll ?? 3;
+      const open = results.filter((r) => r.proc === proc.name && r.status === 'unknown' && r.reason?.startsWith(LOOP_REASON));
+      if (depth > 0 && open.length > 0) {
+        const found = await searchUnrolled(solver, program, proc, depth, open, timeoutMs);
+        for (const o of open) {
+          const hit = found.find((f) => f.open === o);
+          const k = results.indexOf(o);
+          results[k] = hit ? hit.result : { ...o, reason: `${o.reason}; no failure with at most ${depth} iteration${depth === 1 ? '' : 's'}` };
+        }
+      }
     }
   } finally {
     if (!options.solverInstance) await solver.dispose();
   }
   return { goals: results, verdict: verdictOf(results) };
+}
+
+const LOOP_REASON = 'depends on a loop without invariant';
+
+/**
+ * Loops without invariants unrolled `depth` times; paths that need more
+ * iterations are cut off (`assume !cond`). Every path that remains is a path
+ * of the original program, so a failure found here is real.
+ */
+export function unrollLoops(stmts: readonly Stmt[], depth: number): Stmt[] {
+  return stmts.map((s): Stmt => {
+    switch (s.kind) {
+      case 'if':
+        return { ...s, then: unrollLoops(s.then, depth), else: unrollLoops(s.else, depth) };
+      case 'block':
+        return { ...s, body: unrollLoops(s.body, depth) };
+      case 'while': {
+        const body = unrollLoops(s.body, depth);
+        if (s.invariants.length > 0) return { ...s, body };
+        let tail: Stmt = { kind: 'assume', cond: { kind: 'unary', op: '!', arg: s.cond, loc: s.cond.loc }, loc: s.loc };
+        for (let k = 0; k < depth; k++) tail = { kind: 'if', cond: s.cond, then: [...body, tail], else: [], loc: s.loc };
+        return tail;
+      }
+      default:
+        return s;
+    }
+  });
+}
+
+/** Looks for real failures of goals left unknown by loops without invariants, in the unrolled procedure. */
+async function searchUnrolled(
+  solver: Solver,
+  program: ImpProgram,
+  proc: Procedure,
+  depth: number,
+  open: readonly GoalResult[],
+  timeoutMs: number,
+): Promise<{ open: GoalResult; result: GoalResult }[]> {
+  const enc = encodeProcedure(program, proc, { body: unrollLoops(proc.body ?? [], depth) });
+  const out: { open: GoalResult; result: GoalResult }[] = [];
+  await solver.push();
+  try {
+    for (const a of enc.assertions) await solver.assert(a);
+    for (const o of open) {
+      const start = Date.now();
+      // Every copy of the goal in the unrolled body (one per iteration it sits in).
+      const copies = enc.goals.filter((g) => g.kind === o.kind && g.loc.offset === o.loc.offset && g.loc.line === o.loc.line && g.loc.column === o.loc.column);
+      for (const g of copies) {
+        try {
+          const r = await solver.checkSat([g.violation], { timeoutMs });
+          if (r.status !== 'sat') continue;
+          const counterexample = await extractCounterexample(solver, enc, g);
+          const result: GoalResult = {
+            ...o,
+            status: 'failed',
+            counterexample,
+            reason: `found with the loops without invariants unrolled (at most ${depth} iterations)`,
+            timeMs: o.timeMs + Date.now() - start,
+          };
+          out.push({ open: o, result });
+          break;
+        } catch (e) {
+          if (!(e instanceof SolverError)) throw e;
+        }
+      }
+    }
+  } finally {
+    await solver.pop();
+  }
+  return out;
 }
 
 /** Decides one goal of an encoding whose assertions the solver holds. */
@@ -134,7 +219,7 @@ export async function checkGoal(solver: Solver, enc: ProcedureEncoding, g: Encod
   if (r2.status === 'unsat') return done({ status: 'proved' });
   if (r2.status === 'unknown') return done({ status: 'unknown', reason: r2.reason ?? 'the solver answered unknown' });
   const loops = abstracted.map((l) => where(l.loc)).join(', ');
-  return done({ status: 'unknown', reason: `depends on a loop without invariant (at ${loops}); it was not analysed` });
+  return done({ status: 'unknown', reason: `${LOOP_REASON} (at ${loops})` });
 }
 
 async function extractCounterexample(solver: Solver, enc: ProcedureEncoding, g: EncodedGoal): Promise<Counterexample> {

@@ -23,7 +23,7 @@ test('imp verify prints one line per goal, counterexamples, and the verdict', ()
     'p.imp',
     `procedure p(x: int) returns (y: int)
   requires x >= 0;
-  ensures y > x;
+  ensures y > x || x != 2;
 {
   y := x + 1;
   assert y != 5;
@@ -42,9 +42,15 @@ test('imp verify prints one line per goal, counterexamples, and the verdict', ()
       '    entry: x = 4',
       '    5:3: y = 5',
       '8:3: unknown (assert: y == 0)',
-      '  reason: depends on a loop without invariant (at 7:3); it was not analysed',
-      '3:11: unknown (postcondition: y > x)',
-      '  reason: depends on a loop without invariant (at 7:3); it was not analysed',
+      '  reason: depends on a loop without invariant (at 7:3); no failure with at most 3 iterations',
+      '3:11: failed (postcondition: y > x || x != 2)',
+      '  note: found with the loops without invariants unrolled (at most 3 iterations)',
+      '  counterexample:',
+      '    entry: x = 2',
+      '    5:3: y = 3',
+      '    7:19: y = 2',
+      '    7:19: y = 1',
+      '    7:19: y = 0',
       'Verification result: FALSE',
       '',
     ].join('\n'),

@@ -23,16 +23,19 @@ export const registerImp: CommandRegistrar = (program: Command, run) => {
     .option('--solver <name>', 'z3-wasm (built in, default), z3, cvc5 or the path of an SMT-LIB 2 solver', 'z3-wasm')
     .option('--timeout <seconds>', 'time limit of each solver call', '10')
     .option('--format <format>', 'text or json', 'text')
+    .option('--unroll <n>', 'iterations tried for loops without invariants when looking for a real failure', '3')
     .option('--verbose', 'report the solver time of every goal on standard error')
     .action(
-      run(async (file: string, opts: { solver: string; timeout: string; format: string; verbose?: boolean }) => {
+      run(async (file: string, opts: { solver: string; timeout: string; format: string; unroll: string; verbose?: boolean }) => {
         if (opts.format !== 'text' && opts.format !== 'json') throw usageError(`--format must be text or json, not '${opts.format}'`);
         const seconds = Number(opts.timeout);
         if (!Number.isFinite(seconds) || seconds <= 0) throw usageError(`--timeout must be a positive number of seconds, not '${opts.timeout}'`);
+        const unroll = Number(opts.unroll);
+        if (!Number.isInteger(unroll) || unroll < 0 || unroll > 1000) throw usageError(`--unroll must be an integer from 0 to 1000, not '${opts.unroll}'`);
         const text = readTextFile(file);
         const prog = parseImp(text, file);
         const started = Date.now();
-        const result = await verifyImp(prog, { solver: opts.solver, timeoutMs: Math.round(seconds * 1000) });
+        const result = await verifyImp(prog, { solver: opts.solver, timeoutMs: Math.round(seconds * 1000), unroll });
         if (opts.verbose) {
           for (const g of result.goals) process.stderr.write(`tarsier: ${g.proc} ${g.loc.line}:${g.loc.column} ${g.kind}: ${g.status} in ${g.timeMs} ms\n`);
           process.stderr.write(`tarsier: ${result.goals.length} goals, ${opts.solver}, ${Date.now() - started} ms\n`);
