@@ -192,7 +192,7 @@ export function nondetType(suffix: string, dm: DataModel): CType | undefined {
     uint128: intType('uint128'), ulong: intType('ulong'), ulonglong: intType('ulonglong'),
     unsigned: intType('uint'), ushort: intType('ushort'), schar: intType('schar'),
   };
-  return table[suffix];
+  return Object.hasOwn(table, suffix) ? table[suffix] : undefined;
 }
 
 function verifierBuiltin(name: string, type: FunctionType, dm: DataModel): VerifierBuiltin | undefined {
@@ -458,7 +458,7 @@ export class Parser {
     if (!isInteger(t)) throw this.unsupported(`__attribute__((mode(${mode}))) on a non-integer type`, at);
     const signed = !['bool', 'uchar', 'ushort', 'uint', 'ulong', 'ulonglong', 'uint128'].includes(integerKind(t));
     const bits: Record<string, number> = { QI: 8, HI: 16, SI: 32, DI: 64, TI: 128, word: this.dm === 'LP64' ? 64 : 32, pointer: this.dm === 'LP64' ? 64 : 32 };
-    const b = bits[mode];
+    const b = Object.hasOwn(bits, mode) ? bits[mode] : undefined;
     if (!b) throw this.unsupported(`__attribute__((mode(${mode})))`, at);
     const kinds: Record<number, [IntegerKind, IntegerKind]> = {
       8: ['schar', 'uchar'], 16: ['short', 'ushort'], 32: ['int', 'uint'],
@@ -2205,7 +2205,8 @@ export class Parser {
     let returnType: CType = intType('int');
     if (name.startsWith('__VERIFIER_nondet_')) returnType = nondetType(name.slice('__VERIFIER_nondet_'.length), this.dm) ?? returnType;
     else if (name === '__VERIFIER_error' || name === 'reach_error' || name === '__VERIFIER_assume' || name.startsWith('__VERIFIER_atomic')) returnType = voidType;
-    const known = LIBRARY_FUNCTIONS(this.dm)[name];
+    const library = LIBRARY_FUNCTIONS(this.dm);
+    const known = Object.hasOwn(library, name) ? library[name] : undefined;
     const type: FunctionType = known ?? { kind: 'function', returnType, params: [], variadic: false, prototyped: false };
     const builtin = verifierBuiltin(name, type, this.dm);
     const f: FunctionDecl = { kind: 'Function', id: this.id(), name, type, storage: 'extern', params: [], loc: this.locTok(t), implicit: true, ...(builtin ? { builtin } : {}) };

@@ -76,7 +76,13 @@ export function endKeyOf(loc: SourceLocation): number {
  */
 export function scopeAt(index: ScopeIndex, line: number, column: number): Scope {
   const at = positionKey(line, column);
-  const scope = new Scope(index.fileScope, 'block');
+  // File-scope names are visible from their first declaration on (names from other files, i.e. headers, always).
+  const file = new Scope(undefined, 'file');
+  for (const [name, entry] of index.fileScope.names) {
+    if (entry.loc.file !== index.file || keyOf(entry.loc) < at) file.names.set(name, entry);
+  }
+  for (const [name, tag] of index.fileScope.tags) file.tags.set(name, tag);
+  const scope = new Scope(file, 'block');
   const visible = index.names
     .filter((n) => n.blockFrom <= at && at < n.blockTo && n.from < at)
     .sort((a, b) => a.blockFrom - b.blockFrom || a.from - b.from);

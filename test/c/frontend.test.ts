@@ -237,6 +237,10 @@ test('parseExpressionAt: witness invariants typed in the scope at their location
   // Syntax errors and non-scalar results.
   assert.match((parseExpressionAt(p, { line: 5, column: 3 }, 'x >= ') as { error: string }).error, /expected expression/);
   assert.ok('error' in parseExpressionAt(p, { line: 5, column: 3 }, 'x y'));
+  // A global declared after the location is not visible there.
+  const late = parseCProgram('int f(void) {\n  return 0;\n}\nint later;\n', 'late.c', ilp);
+  assert.ok('error' in parseExpressionAt(late, { line: 2, column: 3 }, 'later == 0'));
+  assert.ok('expr' in parseExpressionAt(late, { line: 0, column: 0 }, 'later == 0'));
   // Without a location only file-scope names are visible.
   assert.ok('expr' in parseExpressionAt(p, { line: 0, column: 0 }, 'g == 0'));
   assert.ok('error' in parseExpressionAt(p, { line: 0, column: 0 }, 'x == 0'));
