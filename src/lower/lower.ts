@@ -507,9 +507,9 @@ class Lowerer {
    * the target of a forward goto from an earlier item of this block clears
    * that goto's flag: execution resumes there.
    */
-  private lowerBlock(items: readonly BlockItem[]): Jump {
-    const may = new Set<string>();
-    const active: string[] = [];
+  private lowerBlock(items: readonly BlockItem[], initialActive: readonly string[] = []): Jump {
+    const may = new Set<string>(initialActive);
+    const active: string[] = [...initialActive];
     this.blockActives.push(active);
     try {
       for (let i = 0; i < items.length; i++) {
@@ -666,6 +666,7 @@ class Lowerer {
         return NOJUMP;
       case 'If': {
         this.stmtLoc = s.loc;
+        if (s.else && this.gotoIntoElse(s)) return this.ifWithGotoIntoElse(s);
         const c = this.cond(s.condition);
         const [th, tj] = this.buffer(() => this.lowerStmt(s.then));
         const [el, ej] = s.else ? this.buffer(() => this.lowerStmt(s.else!)) : [[], NOJUMP];
@@ -732,6 +733,36 @@ class Lowerer {
       case 'Asm':
         throw new UnsupportedError('inline assembler', s.loc);
     }
+  }
+
+  /** Labels at the top level of an if's else branch that gotos in its then branch jump to. */
+  private gotoIntoElse(s: Extract<CStmt, { kind: 'If' }>): boolean {
+    const items = s.else!.kind === 'Compound' ? s.else!.items : [s.else!];
+    return items.some((it) => {
+      for (let x: BlockItem = it; x.kind === 'Label'; x = x.body) if (containsGoto(s.then, x.name)) return true;
+      return false;
+    });
+  }
+
+  /**
+   * `if (c) { ... goto L; ... } else { ... L: ... }`: `k := c; if (k) {then};
+   * if (!k || jumped) {else}`, the else block entered with the goto flags active.
+   */
+  private ifWithGotoIntoElse(s: Extract<CStmt, { kind: 'If' }>): Jump {
+    const c = this.tempOf(boolType, this.cond(s.condition), s.loc);
+    const [th, tj] = this.buffer(() => this.lowerStmt(s.then));
+    const fr = this.frame;
+    const items = s.else!.kind === 'Compound' ? s.else!.items : [s.else!];
+    const elseLabels = new Set<string>();
+    for (const it of items) for (let x: BlockItem = it; x.kind === 'Label'; x = x.body) elseLabels.add(x.name);
+    const flags = [...tj.may].filter((f) => [...fr.gotoFlags.entries()].some(([label, g]) => g === f && fr.pending.has(label) && elseLabels.has(label)));
+    const [el, ej] = this.buffer(() => this.lowerBlock(items, flags));
+    this.map.addBranch({ loc: s.loc, keyword: 'if', function: this.fnName });
+    this.emit(ifs(c, th, [], s.loc));
+    const loc = this.flagLoc.get(flags[0]) ?? s.loc;
+    this.emit(ifs(or(un('!', c, loc), orAll(flags.map((f) => v(f, loc)), loc), loc), el, [], loc));
+    const cleared = (f: string) => [...fr.gotoFlags.entries()].some(([label, g]) => g === f && !fr.pending.has(label));
+    return { may: new Set([...tj.may, ...ej.may].filter((f) => !cleared(f))), always: false };
   }
 
   /**

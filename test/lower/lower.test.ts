@@ -136,7 +136,7 @@ test('no-overflow: guarded operations are safe; -, /, % and 64-bit * are checked
     ['-x', 'x < 0'],
     ['x / y', 'y == -1'],
     ['x % y', 'y == -1'],
-    ['x * y', 'x > 65536 && y > 65536'],
+    ['x * y', 'y == 65536 && x > 32768'],
   ]) {
     const l = lowerText(
       `int main(void) {
@@ -313,6 +313,30 @@ again:
   assert.equal(r.verdict, 'false');
   if (r.verdict === 'false') assert.equal(r.counterexample.goal.loc.line, PL + 11);
   assert.equal((await check(lowerText(body(5)))).verdict, 'true');
+});
+
+test('goto from the then branch to a label in the else branch', async () => {
+  const body = (check: string) => `int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int y = 0;
+  if (x > 0) {
+    y = 1;
+    if (x > 10) goto ELSE;
+    y = 2;
+  } else {
+    y = y + 5;
+ELSE:
+    y = y + 10;
+  }
+  ${check}
+  return 0;
+}
+`;
+  const ok = lowerText(body('if (!((x <= 0 && y == 15) || (x > 10 && y == 11) || (x > 0 && x <= 10 && y == 2))) reach_error();'));
+  assert.equal(ok.unsupported, undefined);
+  assert.equal((await check(ok)).verdict, 'true');
+  const bad = lowerText(body('if (y == 11) reach_error();'));
+  assert.equal((await check(bad)).verdict, 'false');
 });
 
 test('malloc and calloc outside loops give fresh objects of the converted pointer type', async () => {
