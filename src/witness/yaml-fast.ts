@@ -49,7 +49,8 @@ class FastParser {
 
   run(): { doc: Document.Parsed; lines: LineCounter } {
     const t = this.text;
-    if (t.charCodeAt(0) === 0xfeff) bail();
+    // Tabs as separators and a BOM have rules of their own: left to the yaml package.
+    if (t.charCodeAt(0) === 0xfeff || t.includes('\t')) bail();
     let pos = 0;
     while (pos <= t.length) {
       this.counter.addNewLine(pos);
@@ -139,7 +140,9 @@ class FastParser {
       }
       if (this.isDash(line.start, line.end)) break;
       const colon = this.keyEnd(line.start, line.end) ?? bail();
-      const key = this.scalar(line.start, colon);
+      let keyEnd = colon;
+      while (keyEnd > line.start && this.text[keyEnd - 1] === ' ') keyEnd--;
+      const key = this.scalar(line.start, keyEnd);
       const k = key.value;
       if (seen.has(k)) bail();
       seen.add(k);
@@ -156,9 +159,15 @@ class FastParser {
         value = this.inlineValue(i, line.end, indent);
         this.li++;
       }
-      map.items.push(new Pair(key, value ?? this.nullAt(colon + 1)));
+      map.items.push(new Pair(key, value ?? this.nullAt(this.afterBlanks(colon + 1))));
     }
     return map;
+  }
+
+  private afterBlanks(at: number): number {
+    let i = at;
+    while (this.text[i] === ' ') i++;
+    return i;
   }
 
   // `key:` with nothing after it: the yaml package gives a null scalar whose range starts after the colon.
@@ -178,7 +187,7 @@ class FastParser {
       i = this.quotedEnd(i, end);
       return t[i] === ':' && (i + 1 === end || t[i + 1] === ' ') ? i : undefined;
     }
-    if ('[{&*!|>?%@`'.includes(c)) return undefined;
+    if ('[]{},#&*!|>?%@`'.includes(c)) return undefined;
     for (; i < end; i++) {
       if (t[i] === ':' && (i + 1 === end || t[i + 1] === ' ')) return i;
       if (t[i] === '#' && t[i - 1] === ' ') return undefined;
@@ -194,7 +203,7 @@ class FastParser {
       this.rest(after, end);
       return node;
     }
-    if ('&*!|>?%@`'.includes(c) || (c === '-' && (at + 1 === end || this.text[at + 1] === ' '))) bail();
+    if (']},#&*!|>?%@`'.includes(c) || (c === '-' && (at + 1 === end || this.text[at + 1] === ' '))) bail();
     if (c === '"' || c === "'") {
       const close = this.quotedClose(at, end);
       if (close === undefined) {

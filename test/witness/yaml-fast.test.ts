@@ -111,3 +111,25 @@ test('fast path declines what it does not handle, so that the yaml package decid
     assert.equal(parseFastYaml(t), undefined, JSON.stringify(t));
   }
 });
+
+test('mutated witnesses: whenever the fast path accepts, the yaml package accepts and builds the same nodes', { skip: skipWithoutShared }, () => {
+  const dir = sharedPath('spec/examples/valid');
+  const texts = readdirSync(dir).filter((f) => f.endsWith('.yml')).map((f) => readFileSync(join(dir, f), 'utf8'));
+  const pieces = [' ', '\n', ':', ': ', '- ', '#', ' #', '"', "'", '[', ']', '{', '}', ',', 'a', '1', '\t', '&a', '*a', '!', '|', '?', '\\', '---', 'é', '~'];
+  let seed = 20240501;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  let accepted = 0;
+  for (let k = 0; k < 1500; k++) {
+    let t = texts[rnd(texts.length)];
+    for (let m = 0, n = 1 + rnd(3); m < n; m++) {
+      const pos = rnd(t.length);
+      const op = rnd(3);
+      t = op === 0 ? t.slice(0, pos) + t.slice(pos + 1 + rnd(3)) : t.slice(0, pos) + pieces[rnd(pieces.length)] + t.slice(pos + (op === 2 ? 1 : 0));
+    }
+    if (compare(t, `mutation ${k}`, false)) accepted++;
+  }
+  assert.ok(accepted > 300, `${accepted} mutations took the fast path`);
+});
