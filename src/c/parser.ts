@@ -1316,6 +1316,11 @@ export class Parser {
         return this.initialize(t, first.value);
       }
       if (t.kind !== 'array' && t.kind !== 'record') throw this.error(`invalid initializer for type '${typeToString(t)}'`, raw.loc);
+      // `char s[] = { "abc" }`: a braced string literal initialises the whole array.
+      const only = raw.items.length === 1 ? raw.items[0] : undefined;
+      if (t.kind === 'array' && isInteger(t.element) && only && only.designators.length === 0 && only.value.kind === 'StringLiteral') {
+        return this.initialize(t, only.value);
+      }
       if (t.kind === 'record' && !t.record.fields) throw this.error(`variable has incomplete type '${typeToString(t)}'`, raw.loc);
       const cursor = { i: 0, skipDesignator: false };
       return this.fillObject(t, raw.items, cursor, true, raw.loc);

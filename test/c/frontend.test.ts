@@ -186,6 +186,14 @@ test('initializers: designators, brace elision, and array length from the initia
   assert.deepEqual(rows, [[1, 2, 3], [4]]);
   const s = p.globals.find((g) => g.name === 's')!;
   assert.ok(s.type.kind === 'array' && s.type.length === 3);
+  const q = parseCProgram('char b[] = { "xyz" };\nunion u { int i; char c[4]; } v = { .c = "ab" };\nstruct w { int a[3]; int b; } w = { 1, 2, 3, 4 };\n', 'q.c', ilp);
+  const b = q.globals.find((g) => g.name === 'b')!;
+  assert.ok(b.type.kind === 'array' && b.type.length === 4 && b.init?.kind === 'StringLiteral');
+  const v = q.globals.find((g) => g.name === 'v')!;
+  assert.ok(v.init?.kind === 'InitList' && v.init.items.length === 1 && v.init.items[0].target === 1);
+  const w = q.globals.find((g) => g.name === 'w')!;
+  assert.ok(w.init?.kind === 'InitList');
+  assert.deepEqual(w.init.items.map((i) => [i.target, i.value.kind]), [[0, 'InitList'], [1, 'IntegerLiteral']]);
 });
 
 test('identifiers resolve to one declaration object across redeclarations and uses', () => {
