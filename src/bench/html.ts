@@ -33,7 +33,7 @@ function scriptJson(v: unknown): string {
   return JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-/** The page: score tables, a per-task table (sortable, filterable), CPU-time quantile plot, and a scatter plot of two tools. */
+/** The page: score tables, a per-task table (sortable, filterable), the score-based CPU-time quantile plot, and a scatter plot of two tools. */
 export function renderHtmlReport(inputs: readonly ReportInput[], chartJs = chartJsSource()): string {
   const data = {
     tools: inputs.map((i) => ({
@@ -205,29 +205,40 @@ ${chartJs ? '' : '<p class="note">chart.js was not found when this page was writ
 
   if (typeof Chart === 'undefined') return;
   const colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'];
-  // Quantile plot: CPU times of the correct results, sorted; the n-th point is the n-th fastest.
+  // Score-based quantile plot, as in the competition reports: the correct
+  // results sorted by CPU time; x is the accumulated score, starting at the
+  // (negative) sum of points of the incorrect results.
+  const quantile = (t) => {
+    let x = t.runs.filter((r) => r.category === 'wrong').reduce((s, r) => s + r.points, 0);
+    return t.runs.filter((r) => r.category === 'correct').sort((a, b) => a.cpu - b.cpu || (a.id < b.id ? -1 : 1))
+      .map((r) => ({ x: (x += r.points), y: Math.max(r.cpu, 0.01), id: r.id }));
+  };
   new Chart(document.getElementById('quantile'), {
     type: 'line',
     data: { datasets: tools.map((t, i) => ({
       label: t.summary.name,
-      data: t.runs.filter((r) => r.category === 'correct').map((r) => Math.max(r.cpu, 0.01)).sort((a, b) => a - b).map((y, n) => ({ x: n + 1, y })),
+      data: quantile(t),
       borderColor: colors[i % colors.length], backgroundColor: colors[i % colors.length], pointRadius: 2, borderWidth: 1.5,
     })) },
-    options: { animation: false, maintainAspectRatio: false, plugins: { title: { display: true, text: 'Quantile plot: CPU time of correct results' } },
-      scales: { x: { type: 'linear', min: 0, ticks: { precision: 0 }, title: { display: true, text: 'n-th fastest correct result' } }, y: { type: 'logarithmic', title: { display: true, text: 'CPU time (s)' } } } },
+    options: { animation: false, maintainAspectRatio: false,
+      plugins: { title: { display: true, text: 'Quantile plot: CPU time of correct results' }, tooltip: { callbacks: { label: (c) => c.raw.id + ': ' + c.raw.y.toFixed(2) + ' s' } } },
+      scales: { x: { type: 'linear', ticks: { precision: 0 }, title: { display: true, text: 'accumulated score' } }, y: { type: 'logarithmic', title: { display: true, text: 'CPU time (s)' } } } },
   });
   if (tools.length < 2) { document.getElementById('scatterBox').style.display = 'none'; return; }
   const [a, b] = tools;
   const other = new Map(b.runs.map((r) => [r.id, r]));
   const pts = a.runs.filter((r) => other.has(r.id)).map((r) => ({ x: Math.max(r.cpu, 0.01), y: Math.max(other.get(r.id).cpu, 0.01), id: r.id, both: r.category === 'correct' && other.get(r.id).category === 'correct' }));
+  const lo = Math.min(...pts.map((p) => Math.min(p.x, p.y)), 1), hi = Math.max(...pts.map((p) => Math.max(p.x, p.y)), 1);
+  const diagonal = [{ x: lo, y: lo }, { x: hi, y: hi }];
   new Chart(document.getElementById('scatter'), {
     type: 'scatter',
     data: { datasets: [
       { label: 'both correct', data: pts.filter((p) => p.both), backgroundColor: '#2ca02c' },
       { label: 'other', data: pts.filter((p) => !p.both), backgroundColor: '#999' },
+      { label: 'equal time', type: 'line', data: diagonal, borderColor: '#bbb', borderDash: [4, 4], borderWidth: 1, pointRadius: 0 },
     ] },
     options: { animation: false, maintainAspectRatio: false,
-      plugins: { title: { display: true, text: 'CPU time per run: ' + a.summary.name + ' vs. ' + b.summary.name }, tooltip: { callbacks: { label: (c) => c.raw.id + ': ' + c.raw.x.toFixed(2) + ' s / ' + c.raw.y.toFixed(2) + ' s' } } },
+      plugins: { title: { display: true, text: 'CPU time per run: ' + a.summary.name + ' vs. ' + b.summary.name }, tooltip: { callbacks: { label: (c) => (c.raw.id || '') + ': ' + c.raw.x.toFixed(2) + ' s / ' + c.raw.y.toFixed(2) + ' s' } } },
       scales: { x: { type: 'logarithmic', title: { display: true, text: a.summary.name + ' CPU time (s)' } }, y: { type: 'logarithmic', title: { display: true, text: b.summary.name + ' CPU time (s)' } } } },
   });
 })();
