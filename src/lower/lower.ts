@@ -116,6 +116,9 @@ const NOJUMP: Jump = { may: new Set(), always: false };
 /** Arrays up to this many elements are zero-filled element by element; bigger ones start havocked. */
 const ZERO_FILL_LIMIT = 256;
 
+/** Budget of inlined function bodies: deeper recursion is cut (as at the depth bound) once it is spent. */
+const MAX_INSTANCES = 2000;
+
 const ALLOCATORS = new Set(['malloc', 'calloc', 'alloca', '__builtin_alloca']);
 
 const ABORTING = new Set(['abort', 'exit', '_exit', '_Exit', '__assert_fail', '__assert_perror_fail', '__assert', 'assert']);
@@ -125,6 +128,9 @@ class Lowerer {
   private readonly prologue: Stmt[] = [];
   private readonly decls = new Map<string, ImpType>();
   private readonly used = new Set<string>();
+  private readonly suffix = new Map<string, number>();
+  /** Function bodies inlined so far (recursive calls are cut beyond MAX_INSTANCES). */
+  private instances = 0;
   private readonly globals = new Map<number, Root>();
   private readonly statics = new Map<number, Root>();
   private readonly frames: Frame[] = [];
@@ -169,7 +175,9 @@ class Lowerer {
 
   private fresh(base: string): string {
     let name = base;
-    for (let k = 1; this.used.has(name); k++) name = `${base}'${k}`;
+    let k = this.suffix.get(base) ?? 0;
+    while (this.used.has(name)) name = `${base}'${++k}`;
+    this.suffix.set(base, k);
     this.used.add(name);
     return name;
   }
@@ -349,12 +357,13 @@ class Lowerer {
   private inline(fn: FunctionDecl, args: Val[], loc: L, cutLoc: L): Val {
     const active = this.frames.filter((f) => f.fn === fn).length;
     const retType = unqualified(fn.type.returnType);
-    if (active >= this.depth) {
+    if (active >= this.depth || (active > 0 && this.instances >= MAX_INSTANCES)) {
       // Deeper recursion is cut: an unwinding assertion, then no execution goes on.
-      this.goal('recursion', boolLit(false, cutLoc), cutLoc, `recursion of ${fn.name} deeper than ${this.depth}`, cutLoc);
+      this.goal('recursion', boolLit(false, cutLoc), cutLoc, `recursion of ${fn.name} cut (depth ${this.depth}, ${MAX_INSTANCES} inlined bodies at most)`, cutLoc);
       this.emit(assume(boolLit(false, cutLoc), cutLoc));
       return retType.kind === 'void' ? VOID : this.havocVal(retType, loc);
     }
+    this.instances++;
     const n = (this.instanceCount.get(fn.name) ?? 0) + 1;
     this.instanceCount.set(fn.name, n);
     const label = n === 1 ? fn.name : `${fn.name}#${n}`;
