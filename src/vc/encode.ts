@@ -275,10 +275,6 @@ class Encoder {
     return st;
   }
 
-  private set(st: State, name: string, value: Term): void {
-    st.env.set(name, value);
-  }
-
   private stmt(s: Stmt, st: State): State {
     switch (s.kind) {
       case 'skip':
