@@ -440,6 +440,7 @@ export function executeImp(
     return { status: 'returned', state: view(r.frame), returns: r.results, steps };
   } catch (e) {
     if (e instanceof Stop) return { status: e.status, loc: e.loc, message: e.message, state: lastState(), steps };
+    if (e instanceof RangeError) return { status: 'error', loc: proc.loc, message: 'calls nested too deeply', state: lastState(), steps };
     throw e;
   }
   function lastState(): ImpState {
