@@ -282,8 +282,30 @@ export function functionAt(view: ProgramView, line: number, column: number): PFu
  */
 export function nameMayBeVisible(view: ProgramView, name: string, fn: PFunction | undefined): boolean {
   if (view.macros.has(name)) return true;
+  const index = nameIndex(view);
+  if (index.fileScope.has(name)) return true;
   const fi = fn ? view.functions.indexOf(fn) : -1;
-  return view.tokens.some(
-    (t) => t.kind === 'id' && t.text === name && ((t.fn === undefined && t.parens === 0) || (fi >= 0 && t.fn === fi)),
-  );
+  return fi >= 0 && (index.byFunction.get(fi)?.has(name) ?? false);
+}
+
+const nameIndexes = new WeakMap<ProgramView, { fileScope: Set<string>; byFunction: Map<number, Set<string>> }>();
+
+// Built once per program: a witness with thousands of expressions must not rescan the tokens.
+function nameIndex(view: ProgramView): { fileScope: Set<string>; byFunction: Map<number, Set<string>> } {
+  let index = nameIndexes.get(view);
+  if (!index) {
+    index = { fileScope: new Set(), byFunction: new Map() };
+    for (const t of view.tokens) {
+      if (t.kind !== 'id') continue;
+      if (t.fn === undefined) {
+        if (t.parens === 0) index.fileScope.add(t.text);
+      } else {
+        let set = index.byFunction.get(t.fn);
+        if (!set) index.byFunction.set(t.fn, (set = new Set()));
+        set.add(t.text);
+      }
+    }
+    nameIndexes.set(view, index);
+  }
+  return index;
 }
