@@ -110,13 +110,18 @@ function gcd(a: bigint, b: bigint): bigint {
   return a;
 }
 
-class Stop {
+/** Why a run stopped; `evalExpr` throws it for division by zero and ill-formed values. */
+export class ImpStop extends Error {
   constructor(
     readonly status: ExecutionStatus,
     readonly loc: SourceLocation,
-    readonly message: string,
-  ) {}
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ImpStop';
+  }
 }
+const Stop = ImpStop;
 
 const toSigned = (v: bigint, w: number): bigint => (v >= 1n << BigInt(w - 1) ? v - (1n << BigInt(w)) : v);
 const floorDiv = (a: bigint, b: bigint): bigint => {
@@ -124,7 +129,7 @@ const floorDiv = (a: bigint, b: bigint): bigint => {
   return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
 };
 
-/** Evaluates an expression in a state (`old` reads `oldState`). Throws on division by zero of int/real. */
+/** Evaluates an expression in a state (`old` reads `oldState`). Throws an ImpStop on int/real division by zero. */
 export function evalExpr(e: Expr, state: ImpState, oldState: ImpState = state): ImpValue {
   const ev = (x: Expr) => evalExpr(x, state, oldState);
   const fail = (msg: string): never => {
