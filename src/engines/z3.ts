@@ -38,7 +38,8 @@ export async function checkSat<T>(
   read: (model: ModelReader) => T,
 ): Promise<CheckResult<T>> {
   const { ctx } = await z3();
-  const solver = new ctx.Solver();
+  const logic = process.env.TARSIER_SMT_LOGIC === 'default' ? undefined : logicOf(declarations);
+  const solver = logic ? new ctx.Solver(logic) : new ctx.Solver();
   try {
     solver.set('timeout', Math.max(1, Math.floor(timeoutMs)));
     solver.fromString(declarations + `(assert ${goal})\n`);
@@ -70,4 +71,13 @@ export async function checkSat<T>(
     // Free the native solver now rather than at garbage collection.
     (solver as unknown as { release?: () => void }).release?.();
   }
+}
+
+/**
+ * The narrowest SMT-LIB logic of a problem, so that Z3 picks its
+ * bit-blasting tactic for pure bit-vector problems; undefined: Z3's default.
+ */
+export function logicOf(text: string): string | undefined {
+  if (/\b(Int|Real|bv2nat|int2bv|to_real|to_int)\b/.test(text)) return undefined;
+  return text.includes('(Array ') ? 'QF_ABV' : 'QF_BV';
 }

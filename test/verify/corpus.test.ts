@@ -2,7 +2,7 @@
 // short time limit and checks that no answer contradicts the expected
 // verdict, and that every FALSE comes with a witness that lints clean and
 // whose nondet values, replayed with gcc, reach the violation.
-// By default every second (task, property) row of a supported property is
+// By default every third (task, property) row of a supported property is
 // run (to stay within a few minutes on 2 cores); TARSIER_CORPUS_ALL=1 runs all.
 
 import { test } from 'node:test';
@@ -41,7 +41,7 @@ function rows(): Row[] {
     };
   });
   const supported = all.filter((r) => r.property === 'unreach-call' || r.property === 'no-overflow');
-  return process.env.TARSIER_CORPUS_ALL ? supported : supported.filter((_, i) => i % 2 === 0);
+  return process.env.TARSIER_CORPUS_ALL ? supported : supported.filter((_, i) => i % 3 === 0);
 }
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -87,7 +87,7 @@ function valuesFromWitness(witnessText: string, programText: string): NondetValu
   return out;
 }
 
-test('verify on the benchmark tasks: no wrong answer, every FALSE with a clean, replayable witness', { skip: skipWithoutShared, timeout: 600_000 }, async () => {
+test('verify on the benchmark tasks: no wrong answer, every FALSE with a clean, replayable witness', { skip: skipWithoutShared, timeout: 1_800_000 }, async () => {
   const bench = sharedPath('bench', 'sv-benchmarks');
   const todo = rows();
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-corpus-'));
