@@ -289,3 +289,8 @@ export function expressionCheckerForFile(path: string): ((expr: string, context?
   }
   return undefined;
 }
+
+/** The value of an arithmetic constant expression as a double (float constants, integer constants converted), or undefined. */
+export function evaluateFloat(program: CProgram, expr: Expr): number | undefined {
+  return new Sema(program.dataModel).evalFloat(expr);
+}

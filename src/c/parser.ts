@@ -69,6 +69,12 @@ interface RawList {
   readonly items: RawItem[];
 }
 type RawDesignator = { kind: 'field'; name: string; loc: SourceLocation } | { kind: 'index'; index: bigint; last?: bigint; loc: SourceLocation };
+/** Position in a brace list while filling an object: the item, and designators of it still to apply. */
+interface InitCursor {
+  i: number;
+  pending?: RawDesignator[];
+}
+
 interface RawItem {
   designators: RawDesignator[];
   readonly value: Expr | RawList;
@@ -1322,8 +1328,7 @@ export class Parser {
         return this.initialize(t, only.value);
       }
       if (t.kind === 'record' && !t.record.fields) throw this.error(`variable has incomplete type '${typeToString(t)}'`, raw.loc);
-      const cursor = { i: 0, skipDesignator: false };
-      return this.fillObject(t, raw.items, cursor, true, raw.loc);
+      return this.fillObject(t, raw.items, { i: 0 }, true, raw.loc);
     }
     if (t.kind === 'array') {
       if (raw.kind === 'StringLiteral' && isInteger(t.element)) {
@@ -1388,19 +1393,27 @@ export class Parser {
    * Fills the subobjects of `t` from items[cursor.i...]. A braced level owns
    * its designators; an elided level (brace elision) stops at a designator.
    */
-  private fillObject(t: CType, items: RawItem[], cursor: { i: number; skipDesignator: boolean }, braced: boolean, loc: SourceLocation): InitList {
+  private fillObject(t: CType, items: RawItem[], cursor: InitCursor, braced: boolean, loc: SourceLocation): InitList {
     const entries = new Map<number, Initializer>();
     const isRecord = t.kind === 'record';
     const order = isRecord ? this.initFields((t as { record: RecordInfo }).record) : [];
     const limit = t.kind === 'array' ? t.length ?? Infinity : order.length;
     const isUnion = isRecord && (t as { record: RecordInfo }).record.union;
+    const set = (index: number, init: Initializer, merge: boolean) => {
+      const existing = entries.get(index);
+      entries.delete(index);
+      entries.set(index, merge && existing && existing.kind === 'InitList' && init.kind === 'InitList' ? this.mergeInit(existing, init) : init);
+    };
     let pos = 0; // position in `order` (records) or array index
     let count = 0;
     while (cursor.i < items.length) {
       const item = items[cursor.i];
-      const designators = cursor.skipDesignator ? [] : item.designators;
+      // Designators still to apply for this item: the rest of a chain begun at an outer level, or its own.
+      const pending = cursor.pending;
+      const designators = pending ?? item.designators;
       if (designators.length) {
-        if (!braced) break;
+        // An item's own designators belong to the innermost braced level.
+        if (!braced && pending === undefined) break;
         const d0 = designators[0];
         if (d0.kind === 'index' && d0.last !== undefined) {
           // GNU `[first ... last] = value`: the value initialises every element of the range.
@@ -1409,48 +1422,44 @@ export class Parser {
           if (t.length !== undefined && d0.last >= BigInt(t.length)) throw this.error('array index range in initializer exceeds array bounds', d0.loc);
           if (d0.last - d0.index > 1_000_000n) throw this.unsupportedAt('an initializer range of more than a million elements', d0.loc);
           const sub = t.element;
+          const value = item.value;
           for (let k = Number(d0.index); k <= Number(d0.last); k++) {
-            const value = item.value;
             const init: Initializer =
               designators.length > 1
-                ? this.fillObject(sub, [{ designators: designators.slice(1), value }], { i: 0, skipDesignator: false }, true, designators[1].loc)
+                ? this.fillObject(sub, [{ designators: designators.slice(1), value }], { i: 0 }, true, designators[1].loc)
                 : value.kind === 'RawList' || !this.isAggregate(sub) || this.initializesWhole(sub, value)
                   ? this.initialize(sub, value)
-                  : this.fillObject(sub, [{ designators: [], value }], { i: 0, skipDesignator: false }, false, value.loc);
-            const existing = entries.get(k);
-            entries.delete(k);
-            entries.set(k, existing && existing.kind === 'InitList' && init.kind === 'InitList' ? this.mergeInit(existing, init) : init);
+                  : this.fillObject(sub, [{ designators: [], value }], { i: 0 }, false, value.loc);
+            set(k, init, designators.length > 1);
           }
           cursor.i++;
-          cursor.skipDesignator = false;
+          cursor.pending = undefined;
           pos = Number(d0.last) + 1;
           count++;
+          if (!braced && isUnion) break;
           continue;
         }
-        const index = this.resolveDesignator(t, designators[0]);
+        const index = this.resolveDesignator(t, d0);
         pos = isRecord ? order.indexOf(index) : index;
-        if (pos < 0) throw this.error('cannot initialize an unnamed bit-field', designators[0].loc);
+        if (pos < 0) throw this.error('cannot initialize an unnamed bit-field', d0.loc);
         if (designators.length > 1) {
-          const sub = this.subobjectType(t, index);
-          const nested = this.fillObject(sub, [{ designators: designators.slice(1), value: item.value }], { i: 0, skipDesignator: false }, true, designators[1].loc);
-          const existing = entries.get(index);
-          entries.delete(index);
-          entries.set(index, existing && existing.kind === 'InitList' ? this.mergeInit(existing, nested) : nested);
-          cursor.i++;
+          // `.a.b = v, w`: the rest of the chain applies inside `.a`, and the items after it
+          // continue there (as with brace elision) until `.a` is full or a designator comes.
+          cursor.pending = designators.slice(1);
+          const nested = this.fillObject(this.subobjectType(t, index), items, cursor, false, designators[1].loc);
+          cursor.pending = undefined;
+          set(index, nested, true);
           pos++;
           count++;
-          const following = items[cursor.i];
-          if (following && following.designators.length === 0) {
-            throw this.unsupportedAt('an initializer without designator after a nested designator', this.initLoc(following.value));
-          }
+          if (!braced && isUnion) break;
           continue;
         }
-        cursor.skipDesignator = true;
+        cursor.pending = [];
       } else if (pos >= limit || (isUnion && count > 0)) {
         if (!braced) break;
         // gcc: "excess elements in initializer" (a warning); the values are dropped.
         cursor.i++;
-        cursor.skipDesignator = false;
+        cursor.pending = undefined;
         continue;
       }
       if (pos >= limit) throw this.error('array index in initializer exceeds array bounds', this.initLoc(item.value));
@@ -1458,16 +1467,17 @@ export class Parser {
       const sub = this.subobjectType(t, index);
       const value = item.value;
       let init: Initializer;
-      if (value.kind !== 'RawList' && this.isAggregate(sub) && !this.initializesWhole(sub, value)) {
+      // Brace elision adds to what earlier designators put into the subobject (as gcc does);
+      // a braced list or an expression replaces the whole subobject.
+      const elided = value.kind !== 'RawList' && this.isAggregate(sub) && !this.initializesWhole(sub, value);
+      if (elided) {
         init = this.fillObject(sub, items, cursor, false, this.initLoc(value));
-        cursor.skipDesignator = false;
       } else {
         init = this.initialize(sub, value);
         cursor.i++;
-        cursor.skipDesignator = false;
       }
-      entries.delete(index);
-      entries.set(index, init);
+      cursor.pending = undefined;
+      set(index, init, elided);
       pos++;
       count++;
       if (!braced && isUnion) break;
