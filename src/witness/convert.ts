@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { graphmlToViolationSequence, graphValue } from './graphml.js';
+import { isLoopKeyword, isStatementStart, scanProgram, tokenAt } from './program-tokens.js';
 import type { Entry, InvariantSetEntry, LocatedInvariant, Location, Metadata, WitnessDocument, WitnessPos } from './model.js';
 
 export interface ConvertOptions {
@@ -7,6 +8,13 @@ export interface ConvertOptions {
   uuid?: () => string;
   /** Pins `creation_time` of new entries; default: that of the first converted entry (GraphML: its creationtime). */
   creationTime?: string;
+  /**
+   * The program's text. With it, a 0.1 column that already counts from 1
+   * (Goblint wrote such columns into 0.1 entries after 2024-04) is recognised
+   * because it, and not the column after it, is at the loop keyword or
+   * statement; it is then kept instead of being shifted.
+   */
+  programText?: string;
 }
 
 /** Something that was not converted (or converted with a loss), with its position in the input. */
@@ -35,6 +43,7 @@ export function convertTo20(doc: WitnessDocument, options: ConvertOptions = {}):
   if (doc.format === 'graphml') return convertGraphml(doc, options);
   const notes: ConvertNote[] = [];
   const out: Entry[] = [];
+  const program = options.programText !== undefined ? scanProgram(options.programText) : undefined;
   const sets = new Map<string, { entry: InvariantSetEntry; sources: string[] }>();
   let converted = 0;
   for (const e of doc.entries) {
@@ -70,7 +79,18 @@ export function convertTo20(doc: WitnessDocument, options: ConvertOptions = {}):
           out.push(set.entry);
         }
         set.sources.push(e.metadata.uuid);
-        const item: LocatedInvariant = { kind: e.entry_type, location: to20Location(e.location, notes, e.at), value: { text: e.invariant.text, format: 'c_expression' } };
+        const location = to20Location(e.location, notes, e.at);
+        if (program && location.column !== undefined) {
+          const fits = (col: number) => {
+            const k = tokenAt(program, location.line, col);
+            return k !== undefined && (e.entry_type === 'loop_invariant' ? isLoopKeyword(program, k) : isStatementStart(program, k));
+          };
+          if (!fits(location.column) && location.column > 1 && fits(location.column - 1)) {
+            notes.push({ at: e.location.at ?? e.at, message: `0.1 column ${e.location.column} already counts from 1 (it is at the ${e.entry_type === 'loop_invariant' ? 'loop keyword' : 'statement'}); kept as column ${location.column - 1}` });
+            location.column -= 1;
+          }
+        }
+        const item: LocatedInvariant = { kind: e.entry_type, location, value: { text: e.invariant.text, format: 'c_expression' } };
         set.entry.content.push(item);
         converted++;
         break;

@@ -73,3 +73,19 @@ test('a GraphML violation witness becomes a violation_sequence that lints clean 
   const program = readFileSync(sharedPath('spec/examples/programs/bug.c'), 'utf8');
   assert.deepEqual(lintWitness(text, 'out.yml', { programText: program, programFile: 'bug.c' }), []);
 });
+
+test('with the program, a 0.1 column that already counts from 1 (Goblint after 2024-04) is kept, not shifted', { skip: skipWithoutShared }, () => {
+  const text = readFileSync(sharedPath('spec/examples/valid/0.1-count.yml'), 'utf8').replace(/column: 2/g, 'column: 3');
+  const program = readFileSync(sharedPath('spec/examples/programs/count.c'), 'utf8');
+  const blind = convertTo20(readWitness(text, 'g.yml'));
+  const set0 = blind.document.entries[0] as InvariantSetEntry;
+  assert.deepEqual(set0.content.map((c) => ('location' in c ? c.location.column : 0)), [4, 4]);
+  const r = convertTo20(readWitness(text, 'g.yml'), { programText: program });
+  const set = r.document.entries[0] as InvariantSetEntry;
+  assert.deepEqual(set.content.map((c) => ('location' in c ? c.location.column : 0)), [3, 3]);
+  assert.deepEqual(r.notes.map((n) => n.at?.line), [19, 28, 61]);
+  assert.match(r.notes[0].message, /already counts from 1 .* kept as column 3/);
+  // The regular 0-based columns of the example are shifted as usual with the program too.
+  const plain = convertTo20(read('spec/examples/valid/0.1-count.yml'), { programText: program });
+  assert.deepEqual((plain.document.entries[0] as InvariantSetEntry).content.map((c) => ('location' in c ? c.location.column : 0)), [3, 3]);
+});
