@@ -21,10 +21,18 @@ async function sizes(): Promise<void> {
   // Warm the solver (worker start-up is not part of any method's time).
   await selectInvariants(parseImp(randomProgram(1), 'w.imp'), [], { method: 'houdini', solverInstance: solver, skipVerification: true });
   console.log('Selection cost by number of candidates (mean over 3 generated programs; selection only)');
-  console.log('candidates  loops  method          solver calls   time ms   selected');
+  console.log('candidates  loops  method              solver calls   time ms   selected');
+  const variants: { label: string; method: SelectMethod; rounds?: number; max: number }[] = [
+    ...SELECT_METHODS.map((m) => ({ label: m, method: m, max: 80 })),
+    { label: 'encoding --rounds 2', method: 'encoding', rounds: 2, max: 20 },
+  ];
   for (const k of SIZES) {
     const loops = Math.ceil(k / 10);
-    for (const method of SELECT_METHODS as readonly SelectMethod[]) {
+    for (const { label, method, rounds, max } of variants) {
+      if (k > max) {
+        console.log(`${String(k).padStart(10)}  ${String(loops).padStart(5)}  ${label.padEnd(18)}  (not run: minutes per program)`);
+        continue;
+      }
       let calls = 0;
       let ms = 0;
       let selected = 0;
@@ -34,14 +42,14 @@ async function sizes(): Promise<void> {
         const p = parseImp(text, `bench-${k}.imp`);
         const cands = inlineCandidates(new LoopTable(p));
         total += cands.length;
-        const r = await selectInvariants(p, cands, { method, solverInstance: solver, skipVerification: true, timeoutMs: 60_000 });
+        const r = await selectInvariants(p, cands, { method, rounds, solverInstance: solver, skipVerification: true, timeoutMs: 60_000 });
         ms += r.selectionMs;
         calls += r.selectionCalls;
         selected += r.verdicts.filter((v) => v.status === 'selected').length;
       }
       const n = SEEDS.length;
       console.log(
-        `${String(total / n).padStart(10)}  ${String(loops).padStart(5)}  ${method.padEnd(14)}  ${(calls / n).toFixed(1).padStart(12)}  ${(ms / n).toFixed(0).padStart(8)}  ${(selected / n).toFixed(1).padStart(9)}`,
+        `${String(total / n).padStart(10)}  ${String(loops).padStart(5)}  ${label.padEnd(18)}  ${(calls / n).toFixed(1).padStart(12)}  ${(ms / n).toFixed(0).padStart(8)}  ${(selected / n).toFixed(1).padStart(9)}`,
       );
     }
   }
@@ -74,6 +82,17 @@ async function soundness(): Promise<void> {
     else more++;
   }
   console.log(`  encoding vs houdini: same selection ${same}, fewer ${fewer}, other ${more} (of ${r.cases.length} programs)`);
+  const n2 = Math.min(PROGRAMS, 30);
+  const t1 = performance.now();
+  const r2 = await differential(1000, n2, ['houdini', 'encoding'], solver, { nestProb: 0.5, rounds: 2 });
+  const bad2 = r2.unsound.get('encoding')!;
+  let same2 = 0;
+  for (const c of r2.cases) {
+    const h = c.selected.get('houdini')!;
+    const e = c.selected.get('encoding')!;
+    if (h.size === e.size && [...h].every((i) => e.has(i))) same2++;
+  }
+  console.log(`  encoding --rounds 2 on the first ${n2}: selected ${r2.selectedCount.get('encoding')} (houdini ${r2.selectedCount.get('houdini')}), selected but falsified ${bad2.length}, same selection as houdini in ${same2} programs (${((performance.now() - t1) / 1000).toFixed(1)} s)`);
   await solver.dispose();
 }
 

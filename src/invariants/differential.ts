@@ -58,7 +58,7 @@ export async function differential(
   count: number,
   methods: readonly SelectMethod[],
   solver: Solver,
-  opts: RandomProgramOptions & { runs?: number } = {},
+  opts: RandomProgramOptions & { runs?: number; rounds?: number } = {},
 ): Promise<DifferentialReport> {
   const cases: DifferentialCase[] = [];
   const unsound = new Map<SelectMethod, { seed: number; candidate: string; text: string }[]>(methods.map((m) => [m, []]));
@@ -75,7 +75,7 @@ export async function differential(
     falsifiedCount += falsified.size;
     const selected = new Map<SelectMethod, Set<number>>();
     for (const m of methods) {
-      const r = await selectInvariants(program, candidates, { method: m, solverInstance: solver, skipVerification: true });
+      const r = await selectInvariants(program, candidates, { method: m, solverInstance: solver, skipVerification: true, rounds: m === 'encoding' ? opts.rounds : undefined });
       const sel = new Set(r.verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
       selected.set(m, sel);
       selectedCount.set(m, selectedCount.get(m)! + sel.size);

@@ -151,13 +151,16 @@ function contains(s: Stmt, target: WhileStmt): boolean {
   }
 }
 
-/** The least-fixpoint encoding (the first correction; see the head of this file). */
-export function encodeLeastFixpoint(program: ImpProgram, candidates: readonly Candidate[]): EncodedProgram {
+/** `--method encoding`: the least-fixpoint encoding described at the head of this file. */
+export function encodeSound(program: ImpProgram, candidates: readonly Candidate[]): EncodedProgram {
   return new SoundEncoder(program, candidates).encode();
 }
 
 /**
- * The corrected encoding with Houdini's precision (`--method encoding`).
+ * The corrected encoding with Houdini's precision (`--method encoding
+ * --rounds R`): sound, selects exactly Houdini's set when it confirms the
+ * fixpoint, but R rounds of K refutation paths make it far more expensive
+ * (see README, bench:select).
  *
  * The flags of round r (on_L_i_rR) say "candidate i is still alive after r
  * Houdini rounds". A flag may turn false in round r only with a refutation
@@ -179,8 +182,9 @@ export function encodeLeastFixpoint(program: ImpProgram, candidates: readonly Ca
  * one verification run (probes on both rounds). The actual loops assume the
  * round-R flags; the greedy execution then assumes true invariants only, so
  * the transformed program's own assertions are checked soundly too. With R
- * at least the number of candidates, the fixpoint is always reached; the
- * read-off tries R = 2, 4, 8, ... up to that bound.
+ * at least the number of candidates, the fixpoint is always reached; a
+ * smaller R that does not reach it is reported (the least-fixpoint encoding
+ * then decides).
  */
 export class RoundsEncoder extends EncoderBase {
   private readonly roundFlags = new Map<string, string[]>();
@@ -317,7 +321,7 @@ export function roundBound(program: ImpProgram, candidates: readonly Candidate[]
   return Math.max(1, ...per.values());
 }
 
-/** `--method encoding`: the rounds encoding (R defaults to the bound that always reaches the fixpoint). */
-export function encodeSound(program: ImpProgram, candidates: readonly Candidate[], rounds = roundBound(program, candidates)): EncodedProgram {
+/** `--method encoding --rounds R`: the rounds encoding (R defaults to the bound that always reaches the fixpoint). */
+export function encodeRounds(program: ImpProgram, candidates: readonly Candidate[], rounds = roundBound(program, candidates)): EncodedProgram {
   return new RoundsEncoder(program, candidates, rounds).encode();
 }

@@ -3,7 +3,7 @@ export { type Candidate, type CandidateOrigin, type LoopInfo, LoopTable, inlineC
 export { candidatesFromWitness, certificateEntries, writeCertificates, loopAtLocation, type CertificateOptions } from './candidates.js';
 export { type EncodedProgram, type Probe, PROBE_FILE } from './encode-common.js';
 export { encodeSeed } from './encoding-seed.js';
-export { encodeSound } from './encoding.js';
+export { encodeSound, encodeRounds, roundBound } from './encoding.js';
 export { houdini, type CandidateVerdict, type Counterexample, type RejectReason, type HoudiniResult } from './houdini.js';
 export { type SolverSession } from './session.js';
 export {

@@ -11,7 +11,7 @@ import { BoolSort, mkAnd, mkConst, mkImplies, mkNot, mkOr, type Term } from '../
 import { encodeProcedure } from '../vc/encode.js';
 import { verifyImp, type GoalResult, type Verdict } from '../vc/verify.js';
 import { PROBE_FILE, type EncodedProgram } from './encode-common.js';
-import { encodeSound, roundBound } from './encoding.js';
+import { encodeRounds, encodeSound } from './encoding.js';
 import { encodeSeed } from './encoding-seed.js';
 import { type CandidateVerdict, counterexampleOf, goalTerms, houdini } from './houdini.js';
 import { type SolverSession, checkAndRead } from './session.js';
@@ -31,6 +31,8 @@ export interface SelectOptions {
   readonly timeoutMs?: number;
   /** Skip the final verification with the selected candidates (benchmarks). */
   readonly skipVerification?: boolean;
+  /** `encoding` only: try the rounds encoding (Houdini's precision) with this many rounds first. */
+  readonly rounds?: number;
 }
 
 export interface SelectResult {
@@ -42,6 +44,8 @@ export interface SelectResult {
   readonly selectionCalls: number;
   /** Time to decide the selection (without explaining rejections or verifying), ms. */
   readonly selectionMs: number;
+  /** When the rounds encoding did not reach its fixpoint. */
+  readonly note?: string;
   /** Those plus the calls that explained rejections. */
   readonly solverCalls: number;
   /** Verification of the program with the selected candidates as invariants. */
@@ -134,37 +138,32 @@ export async function readOffSelection(
 }
 
 /**
- * The selection by an encoding. The seed's: one run. The corrected one: a
- * run with R = 2 rounds; when rounds R and R + 1 force different sets,
- * Houdini's fixpoint was not reached and the next run doubles R, up to the
- * bound that always reaches it (one run suffices with R = the bound; the
- * doubling only keeps the programs small). Not converged even then (cannot
- * happen): nothing is selected.
+ * The selection by an encoding, read off one verification run. With
+ * `rounds`, the corrected encoding with Houdini's precision runs first; if
+ * its rounds R and R + 1 force different sets (the fixpoint is not reached
+ * within R rounds), the least-fixpoint encoding decides instead.
  */
 async function encodingSelection(
   method: 'encoding' | 'encoding-seed',
   program: ImpProgram,
   candidates: readonly Candidate[],
   session: SolverSession,
-): Promise<{ forced: Set<number>; undecided?: string }> {
+  rounds?: number,
+): Promise<{ forced: Set<number>; undecided?: string; note?: string }> {
   if (method === 'encoding-seed') return readOffSelection(encodeSeed(program, candidates), session);
-  const bound = roundBound(program, candidates);
-  const tries: number[] = [];
-  for (let r = 2; r < bound; r *= 2) tries.push(r);
-  tries.push(bound);
-  for (const rounds of tries) {
+  if (rounds !== undefined) {
     await session.solver.push();
     try {
-      const r = await readOffSelection(encodeSound(program, candidates, rounds), session);
-      if (r.undecided) return r;
+      const r = await readOffSelection(encodeRounds(program, candidates, rounds), session);
       const a = r.forcedBySlot.get(0) ?? new Set<number>();
       const b = r.forcedBySlot.get(1) ?? new Set<number>();
-      if (a.size === b.size && [...a].every((i) => b.has(i))) return { forced: a };
+      if (!r.undecided && a.size === b.size && [...a].every((i) => b.has(i))) return { forced: a };
     } finally {
       await session.solver.pop();
     }
   }
-  return { forced: new Set(), undecided: 'the rounds did not reach a fixpoint' };
+  const r = await readOffSelection(encodeSound(program, candidates), session);
+  return rounds !== undefined ? { ...r, note: `no fixpoint within ${rounds} rounds: the least-fixpoint encoding decided` } : r;
 }
 
 /**
@@ -232,6 +231,7 @@ export async function selectInvariants(program: ImpProgram, candidates: readonly
     let verdicts: CandidateVerdict[];
     let selectionCalls: number;
     let selectionMs = 0;
+    let roundsNote: string | undefined;
     await solver.push();
     try {
       if (options.method === 'houdini') {
@@ -239,7 +239,8 @@ export async function selectInvariants(program: ImpProgram, candidates: readonly
         selectionCalls = session.calls;
         selectionMs = Date.now() - start;
       } else {
-        const { forced, undecided } = await encodingSelection(options.method, program, candidates, session);
+        const { forced, undecided, note } = await encodingSelection(options.method, program, candidates, session, options.rounds);
+        roundsNote = note;
         selectionCalls = session.calls;
         selectionMs = Date.now() - start;
         await solver.pop();
@@ -272,6 +273,7 @@ export async function selectInvariants(program: ImpProgram, candidates: readonly
       verdicts,
       selectionCalls,
       selectionMs,
+      ...(roundsNote ? { note: roundsNote } : {}),
       solverCalls: session.calls,
       verification,
       proved,

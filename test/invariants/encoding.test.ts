@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseImp, printImp, checkImp } from '../../src/ivl/index.js';
 import { encodeSeed } from '../../src/invariants/encoding-seed.js';
-import { encodeLeastFixpoint, encodeSound, roundBound } from '../../src/invariants/encoding.js';
+import { encodeRounds, encodeSound, roundBound } from '../../src/invariants/encoding.js';
 import { LoopTable, inlineCandidates, loopTargets, FreshNames } from '../../src/invariants/program.js';
 import { selectInvariants } from '../../src/invariants/select.js';
 
@@ -335,7 +335,7 @@ export const EXAMPLE = `procedure main()
 function enc(text: string, which: 'seed' | 'lfp' | 'rounds1'): string {
   const p = parseImp(text, 't.imp');
   const cands = inlineCandidates(new LoopTable(p));
-  const e = which === 'seed' ? encodeSeed(p, cands) : which === 'lfp' ? encodeLeastFixpoint(p, cands) : encodeSound(p, cands, 1);
+  const e = which === 'seed' ? encodeSeed(p, cands) : which === 'lfp' ? encodeSound(p, cands) : encodeRounds(p, cands, 1);
   const out = printImp(e.program);
   // The transformed program is ordinary IMP: it parses and type-checks.
   checkImp(parseImp(out, 'out.imp'));
@@ -376,7 +376,7 @@ test('seed: nested loops ([[while]]_IL with lc_id, flags of nested ids declared 
   assert.equal(enc(NESTED, 'seed'), NESTED_SEED.trimEnd() + '\n');
 });
 
-test('least-fixpoint encoding: per-candidate refutations on duplicates, nested entry and iteration', () => {
+test('corrected encoding (least fixpoint): per-candidate refutations on duplicates, nested entry and iteration', () => {
   assert.equal(enc(NESTED, 'lfp'), NESTED_SOUND.trimEnd() + '\n');
 });
 
@@ -536,7 +536,7 @@ const EXAMPLE_ROUNDS1 = `procedure main()
 }
 `;
 
-test('corrected encoding (rounds): round r refutes only under round r-1 flags, on duplicates of all variables', () => {
+test('rounds encoding (Houdini precision): round r refutes only under round r-1 flags, on duplicates of all variables', () => {
   assert.equal(enc(EXAMPLE, 'rounds1'), EXAMPLE_ROUNDS1);
   const p = parseImp(NESTED, 't.imp');
   assert.equal(roundBound(p, inlineCandidates(new LoopTable(p))), 2);

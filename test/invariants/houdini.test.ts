@@ -6,7 +6,7 @@ import { parseImp } from '../../src/ivl/index.js';
 import { createZ3WasmSolver, shutdownZ3Wasm } from '../../src/smt/index.js';
 import { LoopTable, inlineCandidates } from '../../src/invariants/program.js';
 import { readOffSelection, selectInvariants, type SelectMethod } from '../../src/invariants/select.js';
-import { encodeLeastFixpoint } from '../../src/invariants/encoding.js';
+import { encodeSound } from '../../src/invariants/encoding.js';
 
 after(() => shutdownZ3Wasm());
 
@@ -63,18 +63,18 @@ async function leastFixpoint(text: string): Promise<Set<number>> {
   const p = parseImp(text, 't.imp');
   const solver = createZ3WasmSolver();
   try {
-    return (await readOffSelection(encodeLeastFixpoint(p, inlineCandidates(new LoopTable(p))), { solver, timeoutMs: 10_000, calls: 0 })).forced;
+    return (await readOffSelection(encodeSound(p, inlineCandidates(new LoopTable(p))), { solver, timeoutMs: 10_000, calls: 0 })).forced;
   } finally {
     await solver.dispose();
   }
 }
 
-async function run(text: string, method: SelectMethod) {
+async function run(text: string, method: SelectMethod, rounds?: number) {
   const p = parseImp(text, 't.imp');
-  return selectInvariants(p, inlineCandidates(new LoopTable(p)), { method });
+  return selectInvariants(p, inlineCandidates(new LoopTable(p)), { method, rounds });
 }
 
-test('a mutually inductive pair: Houdini and the corrected encoding select it, the least-fixpoint encoding does not', async () => {
+test('a mutually inductive pair: Houdini and the rounds encoding select it, the least-fixpoint encoding does not', async () => {
   const h = await run(SWAP, 'houdini');
   assert.deepEqual(h.verdicts.map((v) => v.status), ['selected', 'selected', 'selected', 'rejected']);
   assert.equal(h.verdicts[3].reason, 'not established on entry');
@@ -83,9 +83,13 @@ test('a mutually inductive pair: Houdini and the corrected encoding select it, t
   assert.equal(h.selectionCalls, 2);
   assert.equal(h.proved, true);
   assert.equal(h.verification?.verdict, 'TRUE');
-  const e = await run(SWAP, 'encoding');
+  const e = await run(SWAP, 'encoding', 2);
   assert.deepEqual(e.verdicts.map((v) => v.status), ['selected', 'selected', 'selected', 'rejected']);
   assert.equal(e.verification?.verdict, 'TRUE');
+  assert.equal(e.note, undefined);
+  const l = await run(SWAP, 'encoding');
+  assert.deepEqual(l.verdicts.map((v) => v.status), ['rejected', 'rejected', 'selected', 'rejected']);
+  assert.equal(l.verification?.verdict, 'UNKNOWN');
   assert.deepEqual([...(await leastFixpoint(SWAP))].sort(), [2]);
 });
 
@@ -105,11 +109,37 @@ test('a rejected candidate names the states before and after the breaking iterat
   assert.equal(h.proved, true);
 });
 
-test('nested loops: the corrected encoding agrees with Houdini; the least fixpoint misses the outer/inner cycle', async () => {
-  const e = await run(NESTED, 'encoding');
+test('nested loops: the rounds encoding agrees with Houdini; the least fixpoint misses the outer/inner cycle', async () => {
+  const e = await run(NESTED, 'encoding', 2);
   assert.deepEqual(e.verdicts.map((v) => v.status), ['selected', 'selected', 'rejected', 'selected', 'selected', 'rejected']);
-  // One verification run (R = 2 is the bound here): probe rounds, each refuting at least one flag.
+  // One verification run (R = 2 suffices here): probe rounds, each refuting at least one flag.
   assert.ok(e.selectionCalls >= 1 && e.selectionCalls <= 13, `selection calls ${e.selectionCalls}`);
+  assert.equal(e.note, undefined);
+  assert.equal((await run(NESTED, 'encoding', 1)).note, undefined);
+  // The issue's example needs two Houdini rounds (x == 0 falls first, then y == 0).
+  const ex = `procedure main()
+{
+  var x, y, n: int;
+  x := 0;
+  y := 0;
+  n := havoc;
+  assume n >= 2;
+  while (n > 0)
+    candidate x == 0;
+    candidate y == 0;
+  {
+    y := y + x;
+    x := x + 1;
+    n := n - 1;
+  }
+}
+`;
+  const one = await run(ex, 'encoding', 1);
+  assert.match(one.note ?? '', /no fixpoint within 1 rounds/);
+  assert.deepEqual(one.verdicts.map((v) => v.status), ['rejected', 'rejected']);
+  const two = await run(ex, 'encoding', 2);
+  assert.equal(two.note, undefined);
+  assert.deepEqual(two.verdicts.map((v) => v.status), ['rejected', 'rejected']);
   // s >= 0 (outer) is preserved only through the inner loop's s >= j, whose
   // entry needs the outer s >= 0: a cycle, so neither flag is forced there.
   assert.deepEqual([...(await leastFixpoint(NESTED))].sort(), [1, 3]);

@@ -14,6 +14,7 @@ import {
   candidatesFromWitness,
   certificateEntries,
   encodeFor,
+  encodeRounds,
   inlineCandidates,
   selectInvariants,
   writeCertificates,
@@ -32,6 +33,7 @@ interface SelectCliOptions {
   method: string;
   format: string;
   emit?: boolean;
+  rounds?: string;
   certificates?: string;
   solver: string;
   timeout: string;
@@ -45,6 +47,7 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
     .option('--candidates <file>', 'YAML witness with loop invariants (0.1 loop_invariant entries or a 2.0 invariant_set)')
     .option('--method <method>', 'houdini, encoding (sound, one verification run) or encoding-seed (the seed as written)', 'houdini')
     .option('--format <format>', 'text or json', 'text')
+    .option('--rounds <n>', 'with --method encoding: the rounds encoding with Houdini\'s precision, n rounds (falls back to the one-run least-fixpoint encoding when n rounds do not reach the fixpoint)')
     .option('--emit', 'print the transformed program of an encoding method and stop')
     .option('--certificates <file>', 'write a 0.1 loop_invariant_certificate per 0.1 loop_invariant candidate')
     .option('--solver <name>', 'z3-wasm (built in, default), z3, cvc5 or the path of an SMT-LIB 2 solver', 'z3-wasm')
@@ -56,6 +59,12 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
         const seconds = Number(opts.timeout);
         if (!Number.isFinite(seconds) || seconds <= 0) throw usageError(`--timeout must be a positive number of seconds, not '${opts.timeout}'`);
         const method = opts.method as SelectMethod;
+        let rounds: number | undefined;
+        if (opts.rounds !== undefined) {
+          rounds = Number(opts.rounds);
+          if (!Number.isInteger(rounds) || rounds < 1) throw usageError(`--rounds must be a positive integer, not '${opts.rounds}'`);
+          if (method !== 'encoding') throw usageError('--rounds needs --method encoding');
+        }
         const prog = parseImp(readTextFile(file), file);
         checkImp(prog);
         const table = new LoopTable(prog);
@@ -66,10 +75,12 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
         }
         if (opts.emit) {
           if (method === 'houdini') throw usageError('--emit needs --method encoding or encoding-seed');
-          process.stdout.write(printImp(encodeFor(method, prog, candidates).program));
+          const enc = rounds !== undefined ? encodeRounds(prog, candidates, rounds) : encodeFor(method, prog, candidates);
+          process.stdout.write(printImp(enc.program));
           return 0;
         }
-        const result = await selectInvariants(prog, candidates, { method, solver: opts.solver, timeoutMs: Math.round(seconds * 1000) });
+        const result = await selectInvariants(prog, candidates, { method, rounds, solver: opts.solver, timeoutMs: Math.round(seconds * 1000) });
+        if (result.note) process.stderr.write(`note: ${result.note}\n`);
         if (opts.certificates) {
           const chosen = new Set(result.verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
           const entries = certificateEntries(candidates, chosen, { producerVersion: packageVersion(), creationTime: creationTimeNow() });
