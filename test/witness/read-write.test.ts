@@ -196,3 +196,29 @@ test('GraphML violation witness written from a violation sequence reads back and
   assert.equal(back.graphml.edges[1].data.control, 'condition-true');
   assert.equal(back.graphml.nodes.at(-1)?.data.violation, 'true');
 });
+
+test('GraphML as hand-written files come: BOM, no namespace, no key definitions, comments inside the graph', () => {
+  const xml = [
+    '\uFEFF<?xml version="1.0"?>',
+    '<graphml>',
+    '  <graph edgedefault="directed">',
+    '    <!-- a comment -->',
+    '    <data key="witness-type">violation_witness</data>',
+    '    <node id="A"><data key="entry">true</data></node>',
+    '    <node id="B"><data key="cyclehead">true</data><data key="invariant">x &gt;= 12</data></node>',
+    '    <edge source="A" target="B"><data key="startline">3</data><data key="assumption">x=12</data></edge>',
+    '    <edge source="B" target="B"><data key="startline">4</data></edge>',
+    '  </graph>',
+    '</graphml>',
+  ].join('\n');
+  const doc = readWitness(xml, 'w10.graphml');
+  assert.ok(doc.format === 'graphml');
+  assert.equal(doc.graphml.witnessType, 'violation_witness');
+  assert.equal(doc.graphml.nodes[1].data.invariant, 'x >= 12');
+  const ds = lintWitness(xml, 'w10.graphml');
+  assert.ok(ds.some((d) => d.rule === 'graphml-undefined-key' && d.line === 5 && d.column === 5));
+  assert.ok(ds.some((d) => d.rule === 'graphml-namespace' && d.line === 2 && d.column === 1));
+  assert.ok(ds.some((d) => d.rule === 'graphml-self-loop' && d.line === 9));
+  // A termination witness (cyclehead) may carry invariants: not reported.
+  assert.ok(!ds.some((d) => d.rule === 'graphml-key-not-allowed'));
+});
