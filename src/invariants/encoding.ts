@@ -42,10 +42,10 @@
 //
 // The price: a forced flag is a least fixpoint, Houdini's result a greatest
 // one. Candidates that are inductive only together (each needs the other, as
-// x == 0 and y == 0 under `x, y := y, x`) are not selected by this encoding;
-// Houdini selects them. No encoding in which the flags are forced by one
-// universally quantified verification run can compute the greatest fixpoint,
-// which needs "for all states" under an "exists a set".
+// x == 0 and y == 0 under `x, y := y, x`, or an outer-loop invariant needed by
+// an inner loop's entry and vice versa) are not selected by this encoding;
+// Houdini selects them. Getting the greatest fixpoint from forced flags needs
+// Houdini's rounds unrolled into the program: RoundsEncoder below (--rounds).
 import type { Expr, ImpProgram, Procedure, Stmt, WhileStmt } from '../ivl/ast.js';
 import { EncoderBase, type EncodedProgram } from './encode-common.js';
 import { type Candidate, type LoopInfo, LoopTable, and, assume, bin, falseE, havoc, ifS, not, renameExpr, v } from './program.js';
