@@ -350,10 +350,10 @@ function checkEntrySemantics(ctx: Ctx, i: EntryInfo): void {
     case 'invariant_set':
       for (const item of e.content) {
         if (item.kind === 'flow_insensitive_invariant') {
-          if (v !== '2.1-goblint') ctx.sink.error('feature-not-in-version', item.at, `flow_insensitive_invariant inside an invariant_set is Goblint's extension (format_version "2.1-goblint"), not ${v}`);
+          // In 2.0 the schema reports the unknown type; 2.1 accepts it only as Goblint's extension.
+          if (is21 && v !== '2.1-goblint') ctx.sink.error('feature-not-in-version', item.at, `flow_insensitive_invariant inside an invariant_set is Goblint's extension (format_version "2.1-goblint"), not ${v}`);
           exprs.push({ expr: item.value, role: 'invariant' });
         } else if (item.kind === 'function_contract') {
-          if (!is21) ctx.sink.error('feature-not-in-version', item.at, `function_contract needs format_version "2.1" (this entry is ${v})`);
           locs.push({ loc: item.location, role: 'function' });
           exprs.push({ expr: { text: item.requires, format: item.format, at: item.at }, role: 'requires', loc: item.location });
           exprs.push({ expr: { text: item.ensures, format: item.format, at: item.at }, role: 'ensures', loc: item.location });

@@ -116,9 +116,49 @@ export function checkBranchingValue(p: ProgramView, loc: Location, c: Constraint
   const isBool = value === 'true' || value === 'false';
   if (keyword === 'switch' && isBool) {
     sink.error('boolean-at-switch', c.at ?? loc.at, `branching value '${value}' at a switch; give the value of the controlling expression or default`);
+  } else if (keyword === 'switch' && value !== 'default') {
+    const cases = switchCases(p, k);
+    const n = parseCInteger(value);
+    if (cases && n !== undefined && !cases.has(n)) {
+      sink.warn('switch-value', c.at ?? loc.at, `branching value ${value} is no case of this switch; it selects the default branch`);
+    }
   } else if (keyword !== 'switch' && !isBool) {
     sink.error('integer-at-if', c.at ?? loc.at, `branching value '${value}' at '${keyword}'; give true or false`);
   }
+}
+
+/** Integer case constants (`case 3:`, `case -1:`, `case 0x1F:`) of the switch at token k; undefined when some case is not a literal. */
+function switchCases(p: ProgramView, k: number): Set<bigint> | undefined {
+  const t = p.tokens;
+  let j = k + 1;
+  if (t[j]?.text !== '(') return undefined;
+  // Skip the controlling expression, then expect the body's brace.
+  let depth = 0;
+  for (; j < t.length; j++) {
+    if (t[j].text === '(') depth++;
+    else if (t[j].text === ')' && --depth === 0) break;
+  }
+  if (t[++j]?.text !== '{') return undefined;
+  const bodyDepth = t[j].braces;
+  const cases = new Set<bigint>();
+  for (j++; j < t.length && !(t[j].text === '}' && t[j].braces === bodyDepth + 1); j++) {
+    if (t[j].text !== 'case') continue;
+    let text = '';
+    let m = j + 1;
+    for (; m < t.length && t[m].text !== ':'; m++) text += t[m].text;
+    const n = parseCInteger(text);
+    if (n === undefined) return undefined; // a named or computed constant: cannot tell
+    cases.add(n);
+  }
+  return cases;
+}
+
+function parseCInteger(text: string): bigint | undefined {
+  const m = /^([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*$/.exec(text.trim());
+  if (!m) return undefined;
+  const digits = m[2];
+  const v = /^0[0-7]+$/.test(digits) ? BigInt('0o' + digits.slice(1)) : BigInt(digits);
+  return m[1] === '-' ? -v : v;
 }
 
 export function checkGhostNameClash(p: ProgramView, g: GhostVariable, sink: DiagnosticSink): void {

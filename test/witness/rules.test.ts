@@ -219,4 +219,8 @@ test('with the program: branching values must fit the keyword (true/false at if 
     'type: "branching", action: "follow", location: {file_name: "a.c", line: 3, column: 3}, constraint: {value: true}',
     'type: "branching", action: "follow", location: {file_name: "a.c", line: 4}, constraint: {value: "default"}',
   ])), ['e:boolean-at-switch@10:121', 'e:integer-at-if@12:110']);
+  // A value that is no case constant selects the default branch: allowed, with a warning.
+  assert.deepEqual(lint(seq([
+    'type: "branching", action: "follow", location: {file_name: "a.c", line: 3, column: 3}, constraint: {value: 0x2}',
+  ])), ['w:switch-value@10:121']);
 });
