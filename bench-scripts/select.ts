@@ -19,7 +19,8 @@ const SEEDS = [101, 202, 303];
 async function sizes(): Promise<void> {
   const solver = createZ3WasmSolver();
   // Warm the solver (worker start-up is not part of any method's time).
-  await selectInvariants(parseImp(randomProgram(1), 'w.imp'), [], { method: 'houdini', solverInstance: solver, skipVerification: true });
+  const warm = parseImp(randomProgram(1), 'w.imp');
+  await selectInvariants(warm, inlineCandidates(new LoopTable(warm)), { method: 'houdini', solverInstance: solver, skipVerification: true });
   console.log('Selection cost by number of candidates (mean over 3 generated programs; selection only)');
   console.log('candidates  loops  method              solver calls   time ms   selected');
   const variants: { label: string; method: SelectMethod; rounds?: number; max: number }[] = [
