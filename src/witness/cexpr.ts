@@ -138,12 +138,10 @@ export function checkCExpression(text: string, ext: boolean): CExprResult {
   }
 
   function assignment(): void {
-    const start = peek();
     conditional();
     if (peek().kind === 'op' && ASSIGN_OPS.has(peek().text)) {
       const op = next();
       findings.push({ rule: 'side-effect', message: `assignment '${op.text}' has a side effect`, offset: op.offset });
-      void start;
       assignment();
     }
   }

@@ -66,8 +66,6 @@ interface EntryInfo {
   entry: Entry;
   version?: string;
   schema?: SchemaVersion;
-  /** Whether the schema check passed without errors (structure checks need a sound shape). */
-  shapeOk: boolean;
 }
 
 /**
@@ -202,7 +200,7 @@ function checkEntryShape(src: YamlSource, node: unknown, sink: DiagnosticSink): 
     sink.error('unknown-version', nodePos(src, vNode), `unknown format_version '${version}' (known: 0.1, 2.0, 2.1)`);
   }
   const entry = readEntry(src, node);
-  const info: EntryInfo = { node, entry, version, schema, shapeOk: false };
+  const info: EntryInfo = { node, entry, version, schema };
   if (entryType === undefined || schema === undefined) return info;
 
   const inVersion = schema === '0.1' ? TYPES_01 : schema === '2.0' ? TYPES_20 : TYPES_21;
@@ -221,9 +219,7 @@ function checkEntryShape(src: YamlSource, node: unknown, sink: DiagnosticSink): 
   const validate = entryValidator(schema, entryType);
   if (!validate) return info;
   const data = (node as { toJS: (doc: unknown, o: unknown) => unknown }).toJS(src.doc, { maxAliasCount: WITNESS_LIMITS.maxAliasCount });
-  const before = sink.items.filter((d) => d.severity === 'error').length;
   schemaCheckEntry(src, node, data, schema, validate, sink);
-  info.shapeOk = sink.items.filter((d) => d.severity === 'error').length === before;
   if (typeof entryType === 'string') {
     const tt = scalarText(deref(src, locate(src, node, ['target', 'type']).node));
     if (tt && tt.includes('-')) {
@@ -400,7 +396,7 @@ function checkEntrySemantics(ctx: Ctx, i: EntryInfo): void {
   // Locations: file in the task, then the program checks.
   const inputFiles = md.task?.input_files;
   for (const { loc, role } of locs) {
-    if (inputFiles && i.shapeOk !== undefined && !inputFiles.some((f) => f === loc.file_name || norm(f) === norm(loc.file_name))) {
+    if (inputFiles && !inputFiles.some((f) => f === loc.file_name || norm(f) === norm(loc.file_name))) {
       ctx.sink.error('file-not-in-task', loc.at, `location.file_name '${loc.file_name}' is not one of task.input_files (${inputFiles.join(', ')})`);
     }
     if (ctx.program && isProgramFile(ctx, md, loc.file_name) && inRange(loc)) {
