@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { TarsierError } from '../common/errors.js';
 import { readTextFile } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
-import type { BlockItem, CProgram, Expr, FunctionDecl, Stmt } from './ast.js';
+import type { BlockItem, CProgram, Expr, FunctionDecl, Initializer, Stmt } from './ast.js';
 import { lex } from './lexer.js';
 import { Parser } from './parser.js';
 import { Sema } from './sema.js';
@@ -293,4 +293,62 @@ export function expressionCheckerForFile(path: string): ((expr: string, context?
 /** The value of an arithmetic constant expression as a double (float constants, integer constants converted), or undefined. */
 export function evaluateFloat(program: CProgram, expr: Expr): number | undefined {
   return new Sema(program.dataModel).evalFloat(expr);
+}
+
+// ---- program locations that witnesses point at ---------------------------------------
+
+export interface ProgramLocations {
+  /** First character of every statement and of every declaration inside a block (location invariants, assumptions, targets). */
+  readonly statements: ReadonlyArray<{ readonly loc: SourceLocation; readonly kind: string; readonly function: string }>;
+  /** `if`, `while`, `for`, `do`, `switch` keywords and the `?` of conditional expressions (branching waypoints). */
+  readonly branchings: ReadonlyArray<{ readonly loc: SourceLocation; readonly keyword: 'if' | 'while' | 'for' | 'do' | 'switch' | '?'; readonly function: string }>;
+  /** The `)` closing the argument list of every call (function_enter / function_return waypoints). */
+  readonly calls: ReadonlyArray<{ readonly rparenLoc: SourceLocation; readonly callee?: string; readonly function: string }>;
+}
+
+/** Every position of the program a witness may refer to, in source order per function. */
+export function listProgramLocations(program: CProgram): ProgramLocations {
+  const statements: Array<{ loc: SourceLocation; kind: string; function: string }> = [];
+  const branchings: Array<{ loc: SourceLocation; keyword: 'if' | 'while' | 'for' | 'do' | 'switch' | '?'; function: string }> = [];
+  const calls: Array<{ rparenLoc: SourceLocation; callee?: string; function: string }> = [];
+  for (const d of program.declarations) {
+    if (d.kind !== 'FunctionDefinition') continue;
+    const fn = d.decl.name;
+    const walkExpr = (e: Expr): void => {
+      if (e.kind === 'Conditional') branchings.push({ loc: e.questionLoc, keyword: '?', function: fn });
+      if (e.kind === 'Call') calls.push({ rparenLoc: e.rparenLoc, ...(e.function ? { callee: e.function.name } : {}), function: fn });
+      if (e.kind === 'BuiltinCall') calls.push({ rparenLoc: e.rparenLoc, callee: e.name, function: fn });
+      if (e.kind === 'StatementExpr') walkStmt(e.body);
+      if (e.kind === 'CompoundLiteral') walkInit(e.init);
+      childExprs(e).forEach(walkExpr);
+    };
+    const walkInit = (i: Initializer): void => (i.kind === 'InitList' ? i.items.forEach((it) => walkInit(it.value)) : walkExpr(i));
+    const walkStmt = (s: Stmt | BlockItem): void => {
+      if (s.kind !== 'Compound') statements.push({ loc: s.loc, kind: s.kind, function: fn });
+      switch (s.kind) {
+        case 'Compound': s.items.forEach(walkStmt); break;
+        case 'DeclStmt': s.declaration.declarators.forEach((dc) => dc.init && walkInit(dc.init)); break;
+        case 'ExprStmt': walkExpr(s.expr); break;
+        case 'If': branchings.push({ loc: s.loc, keyword: 'if', function: fn }); walkExpr(s.condition); walkStmt(s.then); if (s.else) walkStmt(s.else); break;
+        case 'While': branchings.push({ loc: s.keywordLoc, keyword: 'while', function: fn }); walkExpr(s.condition); walkStmt(s.body); break;
+        case 'DoWhile': branchings.push({ loc: s.keywordLoc, keyword: 'do', function: fn }); walkStmt(s.body); walkExpr(s.condition); break;
+        case 'For':
+          branchings.push({ loc: s.keywordLoc, keyword: 'for', function: fn });
+          if (s.init) {
+            if (s.init.kind === 'Declaration') s.init.declarators.forEach((dc) => dc.init && walkInit(dc.init));
+            else walkExpr(s.init);
+          }
+          if (s.condition) walkExpr(s.condition);
+          if (s.step) walkExpr(s.step);
+          walkStmt(s.body);
+          break;
+        case 'Switch': branchings.push({ loc: s.loc, keyword: 'switch', function: fn }); walkExpr(s.condition); walkStmt(s.body); break;
+        case 'Case': case 'Default': case 'Label': walkStmt(s.body); break;
+        case 'Return': if (s.value) walkExpr(s.value); break;
+        default: break;
+      }
+    };
+    walkStmt(d.body);
+  }
+  return { statements, branchings, calls };
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  parseCProgram, parseCFile, parseExpressionAt, listLoops, forEachStatement, makeExpressionChecker, evaluateInteger,
+  parseCProgram, parseCFile, parseExpressionAt, listLoops, forEachStatement, listProgramLocations, makeExpressionChecker, evaluateInteger,
   type CProgram, type Expr, type FunctionDefinition, type Stmt, type BlockItem,
 } from '../../src/c/index.js';
 import { TarsierError } from '../../src/common/errors.js';
@@ -392,4 +392,16 @@ test('arithmetic on a bit-field wider than int is reported, not mistyped', () =>
     "w.c:2:102: error: unsupported construct: arithmetic on the 40-bit bit-field 'd' (gcc computes it at the field's width; cast it first)",
   );
   assert.ok(parseCProgram(src.replace('return v.d + 1 > 0;', 'return t > 0;'), 'w.c', lp));
+});
+
+test('listProgramLocations: statement starts, branching keywords, ? and call parentheses', () => {
+  const src = 'int f(int a) { return a; }\nint main() {\n  int x = f(1);\n  if (x) x = x ? 2 : f(3);\n  switch (x) { case 2: break; }\n  do x--; while (x > 0);\n  return 0;\n}\n';
+  const p = parseCProgram(src, 'l.c', ilp);
+  const locs = listProgramLocations(p);
+  const at = (l: { line: number; column: number }) => `${l.line}:${l.column}`;
+  assert.deepEqual(locs.statements.filter((s) => s.function === 'main').map((s) => `${s.kind}@${at(s.loc)}`), [
+    'DeclStmt@3:3', 'If@4:3', 'ExprStmt@4:10', 'Switch@5:3', 'Case@5:16', 'Break@5:24', 'DoWhile@6:3', 'ExprStmt@6:6', 'Return@7:3',
+  ]);
+  assert.deepEqual(locs.branchings.map((b) => `${b.keyword}@${at(b.loc)}`), ['if@4:3', '?@4:16', 'switch@5:3', 'do@6:3']);
+  assert.deepEqual(locs.calls.map((c) => `${c.callee}@${at(c.rparenLoc)}`), ['f@3:14', 'f@4:25']);
 });
