@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCProgram } from '../../src/c/index.js';
+import { parseCFile, parseCProgram } from '../../src/c/index.js';
+import { repoRoot } from '../helpers/shared.js';
 import type { DataModel } from '../../src/c/types.js';
 import { executeImp, type ImpValue } from '../../src/ivl/interp.js';
 import { lowerProgram } from '../../src/lower/index.js';
@@ -129,6 +130,39 @@ test('random integer expressions agree with gcc (ILP32 and LP64 lowering)', { sk
         const what = i < exprs.length ? exprs[i] : `${STATEMENTS[Math.floor((i - exprs.length) / VARS.length)]} -> ${VARS[(i - exprs.length) % VARS.length][1]}`;
         assert.equal(value, expected[i], `${dm}: ${what}`);
       }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('control flow and memory agree with gcc (loops, switch, goto, recursion, pointers, structs)', { skip: gcc ? false : 'gcc is not installed' }, () => {
+  const file = join(repoRoot, 'test', 'fixtures', 'lower', 'flow.c');
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-diff-'));
+  try {
+    const harness = join(dir, 'h.c');
+    writeFileSync(harness, '#include <stdio.h>\nextern long long R[]; extern int RN; int prog_main(void);\nint main(void) { prog_main(); for (int i = 0; i < RN; i++) printf("%lld\\n", R[i]); return 0; }\n');
+    const cc = spawnSync('gcc', ['-O0', '-fwrapv', '-w', '-Dmain=prog_main', '-c', '-o', join(dir, 'p.o'), file], { encoding: 'utf8' });
+    assert.equal(cc.status, 0, cc.stderr);
+    const ld = spawnSync('gcc', ['-o', join(dir, 'f'), join(dir, 'p.o'), harness], { encoding: 'utf8' });
+    assert.equal(ld.status, 0, ld.stderr);
+    const expected = spawnSync(join(dir, 'f'), { encoding: 'utf8' }).stdout.trim().split('\n').map((x) => BigInt(x));
+    for (const dm of ['ILP32', 'LP64'] as DataModel[]) {
+      const c = parseCFile(file, { dataModel: dm });
+      const l = lowerProgram(c, { property: 'unreach-call', dataModel: dm, recursionDepth: 8 });
+      assert.equal(l.unsupported, undefined, l.unsupported?.construct);
+      const res = executeImp(l.imp, 'main', {});
+      assert.equal(res.status, 'returned', `${res.message} at ${res.loc?.line}:${res.loc?.column}`);
+      const R = res.state.get('R');
+      assert.ok(R && R.kind === 'map');
+      const pw = dm === 'LP64' ? 64 : 32;
+      expected.forEach((want, i) => {
+        const entry: { index: ImpValue; value: ImpValue } | undefined = [...R.entries.values()].find(
+          (x) => x.index.kind === 'bv' && x.index.width === pw && x.index.value === BigInt(i),
+        );
+        const got: ImpValue = entry ? entry.value : R.default;
+        assert.equal(got.kind === 'bv' ? BigInt.asIntN(64, got.value) : undefined, want, `${dm}: R[${i}]`);
+      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
