@@ -1,6 +1,8 @@
 // npm run bench:lint — a 2.0 witness with 10,000 invariants: time to read, schema-check/lint and write it.
 import { performance } from 'node:perf_hooks';
+import { parse } from 'yaml';
 import { lintWitness, makeMetadata, readWitness, writeWitness, type InvariantSetEntry } from '../src/witness/index.js';
+import { entryValidator } from '../src/witness/schema.js';
 
 const N = Number(process.argv[2] ?? 10_000);
 const RUNS = 5;
@@ -36,7 +38,7 @@ function median(xs: number[]): number {
 }
 
 // CPU time of this process (user + system): less disturbed by other load on the machine than wall time.
-const cpu: Record<string, number[]> = { read: [], lint: [], lintProgram: [], write: [] };
+const cpu: Record<string, number[]> = { read: [], schema: [], lint: [], lintProgram: [], write: [] };
 function time<T>(what: string, f: () => T): [T, number] {
   const c = process.cpuUsage();
   const t = performance.now();
@@ -62,12 +64,19 @@ const text = witness(N);
 const programText = program(N);
 const reads: number[] = [];
 const lints: number[] = [];
+const schemas: number[] = [];
 const lintsProgram: number[] = [];
 const writes: number[] = [];
 lintWitness(witness(2), 'warmup.yml'); // compiles the schemas once
+// The JSON Schema check alone, on the plain data of the entry.
+const data = (parse(text) as unknown[])[0];
+const validate = entryValidator('2.0', 'invariant_set')!;
 for (let r = 0; r < RUNS; r++) {
   const [doc, tr] = time('read', () => readWitness(text, 'big.yml'));
   reads.push(tr);
+  const [ok, ts] = time('schema', () => validate(data));
+  if (!ok) throw new Error('the generated witness should satisfy the schema');
+  schemas.push(ts);
   const [ds, tl] = time('lint', () => lintWitness(text, 'big.yml'));
   if (ds.length !== 0) throw new Error(`the generated witness should lint clean: ${ds[0].message}`);
   lints.push(tl);
@@ -83,6 +92,7 @@ console.log(`witness: ${N} invariants, ${mb} MB of YAML; median of ${RUNS} runs 
 const row = (name: string, wall: number[], key: string) =>
   console.log(`${name.padEnd(36)} ${median(wall).toFixed(0).padStart(6)} ms wall  ${median(cpu[key]).toFixed(0).padStart(6)} ms CPU`);
 row('read (YAML parse + model):', reads, 'read');
+row('schema check (ajv, one entry):', schemas, 'schema');
 row('lint (parse + schema + all checks):', lints, 'lint');
 row('lint --program (token-level checks):', lintsProgram, 'lintProgram');
 row('write (deterministic YAML):', writes, 'write');
