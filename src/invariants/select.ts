@@ -2,7 +2,6 @@
 // decide which candidates are selected (Houdini, the corrected encoding, or
 // the seed's encoding as written), explain every rejection, and verify the
 // program with the selected candidates used as invariants.
-import type { SourceLocation } from '../common/location.js';
 import type { ImpProgram, Stmt } from '../ivl/ast.js';
 import { checkImp } from '../ivl/typecheck.js';
 import { createSolver } from '../smt/index.js';
@@ -282,9 +281,4 @@ export async function selectInvariants(program: ImpProgram, candidates: readonly
   } finally {
     if (!options.solverInstance) await solver.dispose();
   }
-}
-
-/** `LINE:COLUMN` of a location. */
-export function lineCol(loc: SourceLocation): string {
-  return `${loc.line}:${loc.column}`;
 }
