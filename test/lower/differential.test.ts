@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseCFile, parseCProgram } from '../../src/c/index.js';
 import { repoRoot } from '../helpers/shared.js';
 import type { DataModel } from '../../src/c/types.js';
+import type { Expr, ImpProgram, Stmt } from '../../src/ivl/ast.js';
 import { executeImp, type ImpValue } from '../../src/ivl/interp.js';
 import { lowerProgram } from '../../src/lower/index.js';
 
@@ -163,6 +164,106 @@ test('control flow and memory agree with gcc (loops, switch, goto, recursion, po
         const got: ImpValue = entry ? entry.value : R.default;
         assert.equal(got.kind === 'bv' ? BigInt.asIntN(64, got.value) : undefined, want, `${dm}: R[${i}]`);
       });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Replaces every assert by "record its line in the map `$fails` and go on". */
+function recordFailures(stmts: readonly Stmt[]): Stmt[] {
+  return stmts.map((s): Stmt => {
+    switch (s.kind) {
+      case 'assert': {
+        const loc = s.loc;
+        const fails: Expr = { kind: 'var', name: '$fails', loc };
+        const mark: Stmt = {
+          kind: 'assign',
+          target: '$fails',
+          value: { kind: 'store', map: fails, index: { kind: 'bv_lit', value: BigInt(loc.line), width: 32, loc }, value: { kind: 'bool_lit', value: true, loc }, loc },
+          loc,
+        };
+        return { kind: 'if', cond: { kind: 'unary', op: '!', arg: s.cond, loc }, then: [mark], else: [], loc };
+      }
+      case 'if':
+        return { ...s, then: recordFailures(s.then), else: recordFailures(s.else) };
+      case 'while':
+        return { ...s, body: recordFailures(s.body) };
+      case 'block':
+        return { ...s, body: recordFailures(s.body) };
+      default:
+        return s;
+    }
+  });
+}
+
+const sanitizer = gcc && (() => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-ubsan-'));
+  try {
+    writeFileSync(join(dir, 'u.c'), 'int main(void) { return 0; }\n');
+    return spawnSync('gcc', ['-fsanitize=signed-integer-overflow', '-o', join(dir, 'u'), join(dir, 'u.c')]).status === 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+})();
+
+test('no-overflow goals fail exactly where gcc -fsanitize=signed-integer-overflow reports', { skip: sanitizer ? false : 'gcc with -fsanitize is not available' }, () => {
+  const r = rng(7);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  const vars: Array<[string, string, string]> = [
+    ['int', 'a1', '2147483647'], ['int', 'a2', '(-2147483647 - 1)'], ['int', 'a3', '-1'], ['int', 'a4', '46341'], ['int', 'a5', '0'], ['int', 'a6', '65536'],
+    ['long long', 'b1', '9223372036854775807LL'], ['long long', 'b2', '(-9223372036854775807LL - 1)'], ['long long', 'b3', '-1LL'], ['long long', 'b4', '3037000500LL'], ['long long', 'b5', '4294967296LL'],
+    ['short', 'c1', '32767'], ['signed char', 'c2', '-128'], ['unsigned int', 'u1', '4294967295u'], ['unsigned long long', 'u2', '18446744073709551615ULL'], ['unsigned short', 'u3', '65535'],
+  ];
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    const a = pick(vars)[1];
+    const b = pick(vars)[1];
+    const op = pick(['+', '-', '*', '/', '%', 'neg']);
+    if (op === 'neg') lines.push(`  R = -${a};`);
+    // Divisors are never zero (division by zero is not an overflow).
+    else if (op === '/' || op === '%') lines.push(`  R = ${a} ${op} (${b} ? ${b} : 1);`);
+    else lines.push(`  R = ${a} ${op} ${b};`);
+  }
+  const header = vars.map(([t, n, v]) => `volatile ${t} ${n} = ${v};`).join('\n') + '\nvolatile long long R;\nint main(void) {\n';
+  const text = `${header}${lines.join('\n')}\n  return 0;\n}\n`;
+  const firstLine = header.split('\n').length;
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-ubsan-'));
+  try {
+    const cFile = join(dir, 'o.c');
+    writeFileSync(cFile, text);
+    const cc = spawnSync('gcc', ['-O0', '-w', '-fsanitize=signed-integer-overflow', '-fsanitize-recover=all', '-o', join(dir, 'o'), cFile], { encoding: 'utf8' });
+    assert.equal(cc.status, 0, cc.stderr);
+    const run = spawnSync(join(dir, 'o'), { encoding: 'utf8' });
+    const expected = new Set([...run.stderr.matchAll(/o\.c:(\d+):\d+: runtime error: (signed integer overflow|negation of|division of)/g)].map((m) => Number(m[1])));
+    assert.ok(expected.size > 15, `only ${expected.size} overflows`);
+    for (const dm of ['ILP32', 'LP64'] as DataModel[]) {
+      const c = parseCProgram(text, 'o.c', { dataModel: dm });
+      const l = lowerProgram(c, { property: 'no-overflow', dataModel: dm });
+      assert.equal(l.unsupported, undefined, l.unsupported?.construct);
+      const main = l.imp.procedures[0];
+      const loc = main.loc;
+      const imp: ImpProgram = {
+        ...l.imp,
+        procedures: [
+          {
+            ...main,
+            locals: [...main.locals, { kind: 'var_decl', name: '$fails', type: { kind: 'map', key: { kind: 'bv', width: 32 }, value: { kind: 'bool' } }, loc }],
+            body: recordFailures(main.body!),
+          },
+        ],
+      };
+      const res = executeImp(imp, 'main', {});
+      assert.equal(res.status, 'returned', res.message);
+      const fails = res.state.get('$fails');
+      assert.ok(fails && fails.kind === 'map');
+      const got = new Set([...fails.entries.values()].filter((e) => e.value.kind === 'bool' && e.value.value).map((e) => Number(e.index.kind === 'bv' ? e.index.value : -1)));
+      const diff = [...new Set([...expected, ...got])].filter((x) => expected.has(x) !== got.has(x)).sort((x, y) => x - y);
+      assert.deepEqual(
+        diff.map((x) => `${x}: ${lines[x - firstLine]} (gcc: ${expected.has(x)})`),
+        [],
+        dm,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
