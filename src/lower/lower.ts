@@ -330,7 +330,17 @@ class Lowerer {
   private applyInit(lv: LValue, init: Initializer): void {
     if (init.kind !== 'InitList') {
       const t = unqualified(lv.type);
-      if (t.kind === 'array' && init.kind === 'StringLiteral') throw new UnsupportedError('string literal initializer', init.loc);
+      if (t.kind === 'array' && init.kind === 'StringLiteral') {
+        // char s[N] = "...": the characters, then zeros (already there: an initializer zero-fills).
+        const k = intKindOf(t.element);
+        if (k === undefined || init.wide) throw new UnsupportedError('string literal initializer', init.loc);
+        const n = Math.min(init.units.length, t.length ?? init.units.length);
+        for (let i = 0; i < n; i++) {
+          const elem = this.indexArray(lv, bv(BigInt(i), this.pw, init.loc), init.loc);
+          this.store(elem, { k: 'int', e: bv(BigInt(init.units[i]), intWidth(k, this.dm, init.loc), init.loc), ik: k }, init.loc);
+        }
+        return;
+      }
       this.store(lv, this.rv(init), init.loc);
       return;
     }
