@@ -27,7 +27,6 @@ class Z3WasmHost {
   start(): Promise<void> {
     if (this.worker && this.ready) return this.ready;
     const worker = new Worker(new URL('./z3-worker.js', import.meta.url));
-    worker.unref();
     this.worker = worker;
     this.incarnation++;
     this.ready = new Promise<void>((resolve, reject) => {
@@ -49,6 +48,8 @@ class Z3WasmHost {
       });
       worker.on('exit', () => this.lose(worker, 'the Z3 worker exited'));
     });
+    // After adding the listeners (which reference the worker again).
+    worker.unref();
     return this.ready;
   }
 

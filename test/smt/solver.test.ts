@@ -2,6 +2,9 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from '../helpers/shared.js';
 import { join } from 'node:path';
 import {
   BitVecSort,
@@ -122,5 +125,19 @@ test('process back end: answers, models, a hanging call killed at its deadline, 
     assert.equal((await s.checkSat()).status, 'unsat');
   } finally {
     await s.dispose();
+  }
+});
+
+test('a process that made a WebAssembly solver exits by itself, used or not', () => {
+  const index = pathToFileURL(join(repoRoot, 'dist', 'src', 'smt', 'index.js')).href;
+  const scripts = [
+    `import { createSolver } from '${index}'; createSolver(); await new Promise((r) => setTimeout(r, 300));`,
+    `import { createSolver } from '${index}'; const s = createSolver(); await s.dispose();`,
+    `import { createSolver, mkConst, BoolSort } from '${index}'; const s = createSolver(); await s.assert(mkConst('b', BoolSort)); console.log((await s.checkSat()).status);`,
+  ];
+  for (const code of scripts) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.signal, null, `hung: ${code}`);
+    assert.equal(r.status, 0, r.stderr);
   }
 });
