@@ -469,7 +469,8 @@ class Lowerer {
     }
     if (!fn.body) {
       if (ABORTING.has(fn.name)) {
-        for (const a of e.args) this.rv(a, true);
+        // Message strings (`__assert_fail("x > 0", __FILE__, ...)`) have no effect.
+        for (const a of e.args) if (!isStringArg(a)) this.rv(a, true);
         this.emit(assume(boolLit(false, e.loc), e.loc));
         return unqualified(fn.type.returnType).kind === 'void' ? VOID : this.havocVal(fn.type.returnType, e.loc);
       }
@@ -1736,6 +1737,18 @@ function promote(k: IntegerKind, dm: DataModel): IntegerKind {
       void dm;
       return k;
   }
+}
+
+/** A string literal or `__func__`-like char array argument (possibly converted to a pointer). */
+function isStringArg(e: CExpr): boolean {
+  let x = e;
+  while (x.kind === 'ImplicitCast' || x.kind === 'Cast') x = x.operand;
+  if (x.kind === 'StringLiteral') return true;
+  if (x.kind === 'Identifier' && x.decl.kind === 'Var') {
+    const t = unqualified(x.decl.type);
+    return t.kind === 'array' && intKindOf(t.element) !== undefined && /^__(func|FUNCTION|PRETTY_FUNCTION)__$/.test(x.name);
+  }
+  return false;
 }
 
 /** True when the statements contain `goto label`. */

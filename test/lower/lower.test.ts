@@ -406,6 +406,19 @@ test('variable-length arrays use their run-time size, also in two dimensions', a
   assert.equal((await check(l)).verdict, 'true');
 });
 
+test('a failing C assert() aborts without being an error of unreach-call', async () => {
+  const l = lowerText(`extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  ((x > 0) ? (void)0 : __assert_fail("x > 0", "t.c", 3, __PRETTY_FUNCTION__));
+  if (x <= 0) reach_error();
+  return 0;
+}
+`);
+  assert.equal(l.unsupported, undefined, l.unsupported?.construct);
+  assert.equal((await check(l)).verdict, 'true');
+});
+
 test('constructs outside the model are reported as unsupported with their location', () => {
   const g = lowerText(`int main(void) {
   int x = __VERIFIER_nondet_int();
