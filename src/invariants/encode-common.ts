@@ -297,7 +297,7 @@ export abstract class EncoderBase {
         if ((this.mods.get(s.proc)?.size ?? 0) > 0) {
           throw new TarsierError(
             'unsupported',
-            `the encodings cannot simulate a call to '${s.proc}' inside a loop: it writes global variables (use --method houdini)`,
+            `the encodings cannot simulate a call to '${s.proc}' on a duplicated path: it writes global variables (use --method houdini)`,
             s.loc,
           );
         }
