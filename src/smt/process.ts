@@ -35,6 +35,15 @@ export function processSolverSpec(path: string): ProcessSolverSpec {
   return { path, args: [], dialect: genericDialect };
 }
 
+type Refable = { ref?: () => unknown; unref?: () => unknown } | null | undefined;
+
+function setReferenced(proc: ChildProcess, on: boolean): void {
+  for (const h of [proc, proc.stdin, proc.stdout, proc.stderr] as Refable[]) {
+    if (on) h?.ref?.();
+    else h?.unref?.();
+  }
+}
+
 class ProcessChannel implements Channel {
   private proc: ChildProcess | undefined;
   private stdout = '';
@@ -79,12 +88,15 @@ class ProcessChannel implements Channel {
       }
       const proc = this.proc;
       this.stdout = '';
+      setReferenced(proc, true);
       proc.stdin!.write(build(fresh) + `(echo "${SYNC}")\n`);
       return new Promise<ChannelReply>((resolve) => {
         let timer: NodeJS.Timeout | undefined;
         const finish = (r: ChannelReply) => {
           this.onData = undefined;
           if (timer) clearTimeout(timer);
+          // An idle solver process never holds this process open.
+          setReferenced(proc, false);
           resolve(r);
         };
         this.onData = () => {
