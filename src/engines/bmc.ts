@@ -11,7 +11,7 @@
 import type { SourceLocation } from '../common/location.js';
 import type { ImpProgram, ImpType } from '../ivl/ast.js';
 import { EncodeError, encodeBounded, type AssertRole, type Encoding, type GoalRecord } from './encode.js';
-import { checkSat, type ModelReader } from './z3.js';
+import { checkSat, openSession, type ModelReader } from './z3.js';
 
 export interface BmcOptions {
   /**
@@ -123,9 +123,11 @@ export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise
     log(`bmc: bound ${bound}: ${enc.size} terms, ${errorFlags.length} error goals, ${boundFlags.length} unwinding goals (encoded in ${Date.now() - t0} ms)`);
     // No error goal at this bound: still check the unwinding goals (a cut
     // recursion may hide code with errors).
+    const session = await openSession(enc.text);
+    try {
     if (errorFlags.length > 0) {
       const t1 = Date.now();
-      const r = await checkSat(enc.text, or(errorFlags), solverMs(), (m) => readTrace(enc, m));
+      const r = await session.check(errorFlags, solverMs(), (m) => readTrace(enc, m));
       log(`bmc: bound ${bound}: error goals ${r.status} (${Date.now() - t1} ms)`);
       if (r.status === 'sat') return { verdict: 'false', bound, counterexample: r.value };
       if (r.status === 'unknown') {
@@ -134,11 +136,14 @@ export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise
     }
     if (boundFlags.length === 0) return { verdict: 'true', bound, method: 'unrolling' };
     const t2 = Date.now();
-    const u = await checkSat(enc.text, or(boundFlags), solverMs(), () => undefined);
+    const u = await session.check(boundFlags, solverMs(), () => undefined);
     log(`bmc: bound ${bound}: unwinding goals ${u.status} (${Date.now() - t2} ms)`);
     if (u.status === 'unsat') return { verdict: 'true', bound, method: 'unrolling' };
     if (u.status === 'unknown') {
       return { verdict: 'unknown', bound, reason: left() <= 0 ? `time limit reached at bound ${bound}` : `solver: ${u.reason}` };
+    }
+    } finally {
+      session.close();
     }
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
     if (options.induction !== false) {

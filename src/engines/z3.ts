@@ -81,3 +81,55 @@ export function logicOf(text: string): string | undefined {
   if (/\b(Int|Real|bv2nat|int2bv|to_real|to_int)\b/.test(text)) return undefined;
   return text.includes('(Array ') ? 'QF_ABV' : 'QF_BV';
 }
+
+/** A solver holding a problem's declarations; goals are checked one by one in push/pop scopes. */
+export interface Session {
+  check<T>(goalFlags: readonly string[], timeoutMs: number, read: (model: ModelReader) => T): Promise<CheckResult<T>>;
+  close(): void;
+}
+
+/** Opens a session on `declarations` (SMT-LIB text). Goals are disjunctions of Boolean constants declared there. */
+export async function openSession(declarations: string): Promise<Session> {
+  const { ctx } = await z3();
+  const logic = process.env.TARSIER_SMT_LOGIC === 'default' ? undefined : logicOf(declarations);
+  const solver = logic ? new ctx.Solver(logic) : new ctx.Solver();
+  solver.fromString(declarations);
+  return {
+    async check<T>(goalFlags: readonly string[], timeoutMs: number, read: (model: ModelReader) => T): Promise<CheckResult<T>> {
+      solver.push();
+      try {
+        solver.set('timeout', Math.max(1, Math.floor(timeoutMs)));
+        // The solver keeps the declarations of `declarations` for later texts.
+        const goal = goalFlags.length === 0 ? 'false' : goalFlags.length === 1 ? goalFlags[0] : `(or ${goalFlags.join(' ')})`;
+        solver.fromString(`(assert ${goal})`);
+        const r = await solver.check();
+        if (r === 'unsat') return { status: 'unsat' };
+        if (r === 'unknown') return { status: 'unknown', reason: solver.reasonUnknown() || 'solver gave up' };
+        const model = solver.model();
+        const reader: ModelReader = {
+          bool(name) {
+            if (name === 'true') return true;
+            if (name === 'false') return false;
+            return ctx.isTrue(model.eval(ctx.Bool.const(name), true));
+          },
+          int(name, sort) {
+            if (sort.kind === 'bv') {
+              const v = model.eval(ctx.BitVec.const(name, sort.width), true);
+              if (!ctx.isBitVecVal(v)) throw new Error(`model: no value for ${name}`);
+              return v.value();
+            }
+            const v = model.eval(ctx.Int.const(name), true);
+            if (!ctx.isIntVal(v)) throw new Error(`model: no value for ${name}`);
+            return v.value();
+          },
+        };
+        return { status: 'sat', value: read(reader) };
+      } finally {
+        solver.pop();
+      }
+    },
+    close() {
+      (solver as unknown as { release?: () => void }).release?.();
+    },
+  };
+}
