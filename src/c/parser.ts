@@ -1545,6 +1545,17 @@ export class Parser {
       this.parseStaticAssert();
       return undefined;
     }
+    if (this.is('__attribute__')) {
+      // An attribute statement (`__attribute__((fallthrough));`) is a null statement.
+      const save = this.p;
+      const start = this.peek();
+      this.parseAttributes();
+      if (this.is(';')) {
+        this.next();
+        return { kind: 'Null', loc: this.loc(start) };
+      }
+      this.p = save;
+    }
     if (this.isDeclarationStart() && !(this.peek().kind === 'ident' && this.is(':', 1))) {
       const decl = this.parseLocalDeclaration();
       return { kind: 'DeclStmt', loc: decl.loc, declaration: decl };

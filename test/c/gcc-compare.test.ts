@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCProgram, evaluateInteger, childExprs, forEachStatement, typeToString, type BlockItem, type CProgram, type Expr, type DataModel, type Initializer } from '../../src/c/index.js';
-import { sharedDir, sharedPath } from '../helpers/shared.js';
+import { repoRoot, sharedDir, sharedPath } from '../helpers/shared.js';
 
 const work = mkdtempSync(join(tmpdir(), 'tarsier-c-'));
 
@@ -291,12 +291,13 @@ int main(void) {
 }
 `;
 
-test('expression types of a handwritten program (bit-fields, enums, promotions, pointers, conditionals) match gcc', { skip: skipGcc }, () => {
-  for (const dm of ['ILP32', 'LP64'] as const) {
-    const prog = parseCProgram(TYPED, 'typed.c', { dataModel: dm });
-    const ps = typeProbes(prog, TYPED).sort((a, b) => b.offset - a.offset);
-    assert.ok(ps.length > 150, `${ps.length} probes`);
-    let instrumented = TYPED;
+test('expression types of handwritten programs (bit-fields, enums, promotions, pointers, conditionals, GNU C) match gcc', { skip: skipGcc }, () => {
+  const gnu = readFileSync(join(repoRoot, 'test', 'c', 'fixtures', 'gnu-c.c'), 'utf8');
+  for (const [dm, source] of [['ILP32', TYPED], ['LP64', TYPED], ['ILP32', gnu], ['LP64', gnu]] as const) {
+    const prog = parseCProgram(source, 'typed.c', { dataModel: dm });
+    const ps = typeProbes(prog, source).sort((a, b) => b.offset - a.offset);
+    assert.ok(ps.length > 80, `${ps.length} probes`);
+    let instrumented: string = source;
     for (const p of ps) instrumented = instrumented.slice(0, p.offset) + p.assertion + ' ' + instrumented.slice(p.offset);
     const f = join(work, `typed-${dm}.c`);
     writeFileSync(f, instrumented);
