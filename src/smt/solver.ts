@@ -34,6 +34,8 @@ export interface Solver {
   /** Values of terms in the model of the last `sat` answer. */
   getValues(terms: readonly Term[]): Promise<SmtValue[]>;
   eval(t: Term): Promise<SmtValue>;
+  /** The value of every declared constant in the model of the last `sat` answer, by name. */
+  getModel(): Promise<Map<string, SmtValue>>;
   /** Default timeout (ms) of every later checkSat; 0 means none. */
   setTimeout(ms: number): void;
   /** Ends the solver (and its process or worker context). */
@@ -85,7 +87,7 @@ function hardDeadline(ms: number): number {
 export class SmtLibSolver implements Solver {
   /** Commands of each scope level, replayed on a fresh instance. */
   private readonly levels: string[][] = [[]];
-  private readonly declared: Set<string>[] = [new Set()];
+  private readonly declared: Map<string, Term>[] = [new Map()];
   private pending: string[] = [];
   private timeoutMs = 0;
   private lastTimeoutOption: number | undefined;
@@ -112,7 +114,7 @@ export class SmtLibSolver implements Solver {
   private declareConsts(t: Term): void {
     for (const [name, c] of freeConsts(t)) {
       if (this.isDeclared(name)) continue;
-      this.declared[this.declared.length - 1].add(name);
+      this.declared[this.declared.length - 1].set(name, c);
       this.emit(`(declare-fun ${quoteSymbol(name)} () ${sortToSmt(c.sort)})`);
     }
   }
@@ -121,7 +123,7 @@ export class SmtLibSolver implements Solver {
     this.ensureAlive();
     this.pending.push('(push 1)');
     this.levels.push([]);
-    this.declared.push(new Set());
+    this.declared.push(new Map());
     this.hasModel = false;
   }
 
@@ -257,6 +259,12 @@ export class SmtLibSolver implements Solver {
 
   async eval(t: Term): Promise<SmtValue> {
     return (await this.getValues([t]))[0];
+  }
+
+  async getModel(): Promise<Map<string, SmtValue>> {
+    const consts = this.declared.flatMap((m) => [...m.values()]);
+    const values = await this.getValues(consts);
+    return new Map(consts.map((c, k) => [c.name!, values[k]]));
   }
 
   async dispose(): Promise<void> {

@@ -45,6 +45,9 @@ test('z3-wasm: incremental checks, assumptions, models and push/pop', async () =
     await s.assert(mkEq(g, mkApp('<', x, mkInt(12))));
     assert.equal((await s.checkSat([g])).status, 'sat');
     assert.equal(formatValue(await s.eval(x)), '11');
+    const model = await s.getModel();
+    assert.deepEqual([...model.keys()], ['x', 'g']);
+    assert.equal(formatValue(model.get('g')!), 'true');
     assert.equal((await s.checkSat([g, mkApp('<', x, mkInt(11))])).status, 'unsat');
     await s.push();
     await s.assert(mkApp('<', x, mkInt(5)));
