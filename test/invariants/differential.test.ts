@@ -62,3 +62,14 @@ test('differential: Houdini and the corrected encoding never select a falsified 
     await solver.dispose();
   }
 });
+
+test('differential: the rounds encoding (--rounds 2) never selects a falsified candidate and agrees with Houdini', async () => {
+  const solver = createZ3WasmSolver();
+  try {
+    const r = await differential(34, 8, ['houdini', 'encoding'], solver, { rounds: 2 });
+    assert.deepEqual(r.unsound.get('encoding'), []);
+    for (const c of r.cases) assert.deepEqual([...c.selected.get('encoding')!].sort(), [...c.selected.get('houdini')!].sort(), `seed ${c.seed}`);
+  } finally {
+    await solver.dispose();
+  }
+});
