@@ -215,6 +215,12 @@ class Lowerer {
     return root;
   }
 
+  private recordVariable(name: string, fn: string | undefined, declLoc: L, root: Root): void {
+    const k = intKindOf(root.type);
+    if (k === undefined) return;
+    this.map.addVariable({ name, ...(fn ? { function: fn } : {}), declLoc, imp: root.name, width: intWidth(k, this.dm, declLoc), signed: isSignedKind(k) });
+  }
+
   private get frame(): Frame {
     return this.frames[this.frames.length - 1];
   }
@@ -240,6 +246,7 @@ class Lowerer {
       this.stmtLoc = g.loc;
       const root = this.makeRoot(g.name, g.type, g.loc);
       this.globals.set(g.id, root);
+      this.recordVariable(g.name, undefined, g.loc, root);
     }
     for (const g of this.program.globals) {
       this.stmtLoc = g.loc;
@@ -383,6 +390,7 @@ class Lowerer {
     fn.params.forEach((p, i) => {
       const root = this.makeRoot(`${p.name}@${label}`, p.type, p.loc);
       env.set(p.id, root);
+      this.recordVariable(p.name, fn.name, p.loc, root);
       if (i < args.length) this.store({ type: p.type, alts: [{ root, path: [] }] }, args[i], loc);
       else this.havocObject(root, loc);
     });
@@ -634,12 +642,14 @@ class Lowerer {
         if (this.statics.has(decl.id)) continue;
         const root = this.makeRoot(`${decl.name}@${this.fnName}.static`, decl.type, dc.loc);
         this.statics.set(decl.id, root);
+        this.recordVariable(decl.name, this.fnName, decl.loc, root);
         const [init] = this.buffer(() => this.initObject(root, decl.type, dc.init ?? decl.init, dc.loc, true));
         this.prologue.push(...init);
         continue;
       }
       const root = this.makeRoot(`${decl.name}@${this.frame.label}`, decl.type, dc.loc);
       this.frame.env.set(decl.id, root);
+      this.recordVariable(decl.name, this.fnName, decl.loc, root);
       this.initObject(root, decl.type, dc.init, dc.loc, false);
     }
   }

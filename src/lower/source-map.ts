@@ -90,6 +90,23 @@ export interface BranchInfo {
   readonly function: string;
 }
 
+/**
+ * A C scalar variable and the IMP variable holding it in one inlined
+ * instance of its function (several instances give several entries).
+ * Only scalar variables (integers) are listed; struct members, arrays and
+ * pointers are spread over several IMP variables (see memory.ts).
+ */
+export interface VariableInfo {
+  readonly name: string;
+  /** Enclosing function for locals and parameters; undefined for file-scope variables. */
+  readonly function?: string;
+  /** Where the variable is declared. */
+  readonly declLoc: SourceLocation;
+  readonly imp: string;
+  readonly width: number;
+  readonly signed: boolean;
+}
+
 export interface SourceMap {
   /** The C file the program was parsed from. */
   readonly file: string;
@@ -97,6 +114,7 @@ export interface SourceMap {
   readonly nondets: readonly NondetInfo[];
   readonly loops: readonly LoopInfo[];
   readonly branches: readonly BranchInfo[];
+  readonly variables: readonly VariableInfo[];
 }
 
 /** Key used to compare IMP locs with source-map entries. */
@@ -132,6 +150,7 @@ export class SourceMapBuilder {
   private readonly nondets = new Map<string, NondetInfo>();
   private readonly loops = new Map<string, LoopInfo>();
   private readonly branches = new Map<string, BranchInfo>();
+  private readonly variables: VariableInfo[] = [];
 
   constructor(readonly file: string) {}
 
@@ -153,6 +172,9 @@ export class SourceMapBuilder {
     const k = locKey(b.loc);
     if (!this.branches.has(k)) this.branches.set(k, b);
   }
+  addVariable(x: VariableInfo): void {
+    this.variables.push(x);
+  }
   build(): SourceMap {
     return {
       file: this.file,
@@ -160,6 +182,7 @@ export class SourceMapBuilder {
       nondets: [...this.nondets.values()],
       loops: [...this.loops.values()],
       branches: [...this.branches.values()],
+      variables: [...this.variables],
     };
   }
 }

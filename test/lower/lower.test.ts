@@ -204,6 +204,8 @@ test('the source map records loops at their keyword and nondet calls with type a
   assert.deepEqual([nd.loc.line - PL, nd.loc.column], [3, 11]);
   assert.deepEqual([nd.closeParenLoc?.line, nd.closeParenLoc?.column], [PL + 3, 33]);
   assert.deepEqual([nd.statementLoc.line - PL, nd.statementLoc.column], [3, 3]);
+  const n = l.sourceMap.variables.find((x) => x.name === 'n');
+  assert.deepEqual([n?.function, n?.imp, n?.width, n?.signed, n?.declLoc.line], ['main', 'n@main', 32, true, PL + 3]);
   // Every IMP while is a C loop of the map.
   const whiles = l.imp.procedures[0].body!.filter((s) => s.kind === 'while');
   assert.equal(whiles.length, 3);
