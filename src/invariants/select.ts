@@ -260,9 +260,18 @@ export async function selectInvariants(program: ImpProgram, candidates: readonly
     let verification: SelectResult['verification'];
     if (!options.skipVerification) {
       const r = await verifyImp(withInvariants(program, candidates, chosen), { solverInstance: solver, timeoutMs: session.timeoutMs });
-      // A goal that fails only through a loop replaced by its invariants (vc/
-      // then adds a note) is no counterexample: the candidates may be too weak.
-      const real = r.goals.some((g) => g.status === 'failed' && !g.reason);
+      // A goal that fails only through a loop replaced by its invariants or a
+      // call replaced by its contract (vc/ then adds a note) is no
+      // counterexample: the candidates may be too weak. A failure vc/ found
+      // with the loops without invariants unrolled is one, unless its path
+      // also passes a cut loop or a call.
+      const real = r.goals.some(
+        (g) =>
+          g.status === 'failed' &&
+          (!g.reason ||
+            (g.reason.startsWith('found with the loops without invariants unrolled') &&
+              !(g.counterexample?.steps ?? []).some((st) => st.what === 'loop-head' || st.what === 'call'))),
+      );
       verification = { verdict: r.verdict === 'FALSE' && !real ? 'UNKNOWN' : r.verdict, goals: r.goals };
     }
     const proved = verification ? verification.goals.every((g) => g.status === 'proved') : false;
