@@ -691,7 +691,9 @@ export class Parser {
     if (!base) {
       if (!sawSpecifier) {
         if (storage === 'none' && !inline && !quals.const && !quals.volatile && attrs.length === 0 && !noreturn) {
-          throw this.error(`expected declaration specifiers before '${this.peek().text || 'end of input'}'`, this.peek());
+          const t = this.peek();
+          if (t.kind === 'ident' && !KEYWORDS.has(this.text()) && !this.scope.lookup(t.text)) throw this.error(`unknown type name '${t.text}'`, t);
+          throw this.error(`expected declaration specifiers before '${t.text || 'end of input'}'`, t);
         }
         implicitInt = true;
       }
@@ -1555,6 +1557,10 @@ export class Parser {
         return { kind: 'Null', loc: this.loc(start) };
       }
       this.p = save;
+    }
+    const t0 = this.peek();
+    if (t0.kind === 'ident' && this.peek(1).kind === 'ident' && !KEYWORDS.has(this.text()) && !this.scope.lookup(t0.text) && !KEYWORDS.has(this.text(1))) {
+      throw this.error(`unknown type name '${t0.text}'`, t0);
     }
     if (this.isDeclarationStart() && !(this.peek().kind === 'ident' && this.is(':', 1))) {
       const decl = this.parseLocalDeclaration();

@@ -113,6 +113,9 @@ test('syntax and type errors name the position', () => {
   assert.match(errorOf(() => parseCProgram('int main() { _Complex double z; }', 'e.c', ilp)), /^e\.c:1:14: error: unsupported construct: _Complex types$/);
   assert.equal(errorOf(() => parseCProgram('#include <stdio.h>\nint main() {}', 'e.c', ilp)).split(': error: ')[0], 'e.c:1:1');
   assert.equal(errorOf(() => parseCProgram('int main() { goto out; }', 'e.c', ilp)), "e.c:1:19: error: label 'out' used but not defined");
+  assert.equal(errorOf(() => parseCProgram('int main() {\n  foo x;\n}', 'e.c', ilp)), "e.c:2:3: error: unknown type name 'foo'");
+  assert.equal(errorOf(() => parseCProgram('bar y;', 'e.c', ilp)), "e.c:1:1: error: unknown type name 'bar'");
+  assert.equal(errorOf(() => parseCProgram('int main() { char *s = "abc; }', 'e.c', ilp)), 'e.c:1:24: error: missing terminating " character');
 });
 
 test('identifiers that are names of Object.prototype members are ordinary identifiers', () => {
