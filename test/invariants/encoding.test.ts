@@ -574,4 +574,6 @@ test('the issue example: the seed selects y == 0 (not invariant); Houdini and th
   assert.equal(h.verdicts[0].counterexample?.after?.x, '1');
   assert.equal(h.selectionCalls, 2);
   assert.equal(h.proved, false);
+  // `assert y == 0` is false (y == 1 after two iterations): vc/ finds it with the loop unrolled.
+  assert.equal(h.verification?.verdict, 'FALSE');
 });
