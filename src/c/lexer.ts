@@ -209,7 +209,7 @@ export function lex(text: string, file: string, originalText?: string): LexResul
         if (d === 10) fail(start, qc === 34 ? 'missing terminating " character' : "missing terminating ' character");
         k++;
       }
-      if (k >= n) fail(start, 'unterminated literal');
+      if (k >= n) fail(start, qc === 34 ? 'missing terminating " character' : "missing terminating ' character");
       i = k + 1;
       tokens.push({ kind: qc === 34 ? 'string' : 'char', text: text.slice(start, i), start, end: i });
       continue;
