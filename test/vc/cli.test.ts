@@ -88,3 +88,12 @@ test('imp verify: syntax and type errors exit 1 with file:line:column; usage err
   assert.equal(r.code, 2);
   assert.match(r.err, /solver 'no-such-solver-binary' not found/);
 });
+
+test('imp verify output is the same on every run', () => {
+  const f = join(repoRoot, 'test', 'fixtures', 'imp', 'loops.imp');
+  const a = tarsier('imp', 'verify', f);
+  const b = tarsier('imp', 'verify', f);
+  assert.equal(a.code, 0);
+  assert.equal(a.out, b.out);
+  assert.match(a.out, /Verification result: FALSE\n$/);
+});
