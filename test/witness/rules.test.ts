@@ -224,3 +224,13 @@ test('with the program: branching values must fit the keyword (true/false at if 
     'type: "branching", action: "follow", location: {file_name: "a.c", line: 3, column: 3}, constraint: {value: 0x2}',
   ])), ['w:switch-value@10:121']);
 });
+
+test('with the program: a target in the middle of an expression is target-not-found', () => {
+  const at = (column: number) =>
+    entry('violation_sequence', `  content:\n    - segment:\n        - waypoint: {type: "target", action: "follow", location: {file_name: "a.c", line: 6, column: ${column}}}`);
+  // Line 6 is `  int x = f(2);`: the argument 2 (column 14) starts no full expression.
+  assert.deepEqual(lintP(at(14)), ['e:target-not-found@10:66']);
+  // The declaration (column 3) and the initializer f(2) (column 11) are accepted.
+  assert.deepEqual(lintP(at(3)), []);
+  assert.deepEqual(lintP(at(11)), []);
+});
