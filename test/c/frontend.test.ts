@@ -63,6 +63,8 @@ test('loop keyword positions are exact (tabs, labels, nested, statement expressi
     'loops.c:11:22 while other',
     'loops.c:11:33 do other',
   ]);
+  // A byte order mark does not count as a column (as for gcc).
+  assert.equal(listLoops(parseCProgram('\ufeffint main() { while (1) {} }', 'b.c', ilp))[0].loc.column, 14);
   const first = listLoops(p)[0];
   assert.equal(first.loc.offset, LOOPS.indexOf('for'));
   assert.equal(first.loc.end?.column, 5);
