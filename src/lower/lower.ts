@@ -539,6 +539,12 @@ class Lowerer {
     const may = new Set<string>(initialActive);
     const active: string[] = [...initialActive];
     this.blockActives.push(active);
+    // Consecutive items under the same flags share one guard.
+    let guarded: { key: string; flags: string[]; body: Stmt[] } | undefined;
+    const flush = () => {
+      if (guarded) this.emit(this.guard(guarded.flags, guarded.body));
+      guarded = undefined;
+    };
     try {
       for (let i = 0; i < items.length; i++) {
         let item: BlockItem = items[i];
@@ -547,6 +553,7 @@ class Lowerer {
           if (f && this.frame.pending.has(item.name)) {
             const outer = this.blockActives.slice(0, -1).some((a) => a.includes(f));
             if (!active.includes(f) || outer) throw new UnsupportedError(`goto into a nested block (label '${item.name}')`, item.loc);
+            flush();
             this.emit(assign(f, boolLit(false, item.loc), item.loc));
             active.splice(active.indexOf(f), 1);
             may.delete(f);
@@ -556,6 +563,7 @@ class Lowerer {
           if (containsGoto([item, ...items.slice(i + 1)], item.name)) {
             // Backward gotos to this label: the rest of the block becomes a
             // loop that runs again while `goto label` was executed.
+            flush();
             const j = this.labelLoop(item.name, [item.body, ...items.slice(i + 1)], item.loc, active);
             for (const f of j.may) may.add(f);
             return { may, always: false };
@@ -564,18 +572,30 @@ class Lowerer {
         }
         const it = item;
         const [buf, j] = this.buffer(() => this.lowerItem(it));
-        const loc = it.loc;
         if (buf.length) {
-          if (active.length) this.emit(this.guard(active, buf));
-          else this.emit(...buf);
+          if (active.length) {
+            const key = active.join(',');
+            if (guarded?.key !== key) {
+              flush();
+              guarded = { key, flags: [...active], body: [] };
+            }
+            guarded.body.push(...buf);
+          } else {
+            flush();
+            this.emit(...buf);
+          }
         }
         for (const f of j.may) {
           may.add(f);
           if (!active.includes(f)) active.push(f);
         }
         // The rest is dead unless a label makes it reachable.
-        if (j.always && !items.slice(i + 1).some((x) => x.kind === 'Label')) return { may, always: true };
+        if (j.always && !items.slice(i + 1).some((x) => x.kind === 'Label')) {
+          flush();
+          return { may, always: true };
+        }
       }
+      flush();
       return { may, always: false };
     } finally {
       this.blockActives.pop();
