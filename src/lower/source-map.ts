@@ -38,7 +38,14 @@ export type GoalKind = 'reach_error' | 'overflow' | 'recursion';
 
 export interface GoalInfo {
   readonly kind: GoalKind;
-  /** The IMP assert's loc = the C location of the call (`reach_error`, `recursion`) or of the operator token (`overflow`). */
+  /**
+   * The IMP assert's loc: for `reach_error` the call expression (first
+   * character of the callee name); for `overflow` the C arithmetic
+   * expression (its first character: the left operand of a binary operator,
+   * the `-` of a negation, the operand of a postfix `++`); for `recursion`
+   * the `)` closing the cut call's arguments. Nested operations starting at
+   * one character share one goal entry.
+   */
   readonly loc: SourceLocation;
   /**
    * Where a witness `target` waypoint should point: the first character of
