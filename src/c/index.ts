@@ -30,8 +30,8 @@ export interface ParseOptions {
 export function parseCProgram(text: string, file: string, options: ParseOptions): CProgram {
   // A byte order mark is not part of the program; gcc does not count it as a column either.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const { tokens, map } = lex(text, file, options.originalText);
-  const parser = new Parser(tokens, map, options.dataModel);
+  const { tokens, map, packs } = lex(text, file, options.originalText);
+  const parser = new Parser(tokens, map, options.dataModel, { packs });
   const r = guardDepth(parser, () => parser.parseTranslationUnit());
   const scopeIndex: ScopeIndex = { file, fileScope: r.fileScope, names: r.scopedNames, functions: r.functionRanges };
   return {

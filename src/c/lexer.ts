@@ -123,9 +123,17 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/** A `#pragma pack` taking effect at an offset (value undefined: the default). */
+export interface PackChange {
+  readonly offset: number;
+  readonly value?: number;
+}
+
 export interface LexResult {
   readonly tokens: Token[];
   readonly map: SourceMap;
+  /** `#pragma pack` changes in source order. */
+  readonly packs: readonly PackChange[];
 }
 
 const MARKER = /^[ \t]*#[ \t]*(?:line[ \t]+)?(\d+)(?:[ \t]+"((?:[^"\\]|\\.)*)")?/;
@@ -139,6 +147,9 @@ export function lex(text: string, file: string, originalText?: string): LexResul
   let line = 1;
   let atLineStart = true;
   let currentFile = file;
+  const packs: PackChange[] = [];
+  const packStack: Array<number | undefined> = [];
+  let packValue: number | undefined;
   const fail = (offset: number, message: string): never => {
     const map = new SourceMap(text, file, segments);
     throw new TarsierError('c-syntax', message, map.location(offset));
@@ -182,6 +193,23 @@ export function lex(text: string, file: string, originalText?: string): LexResul
         segments.push({ fromLine: line + 1, file: currentFile, originalLine: Number(m[1]) });
       } else {
         const name = /^#[ \t]*([A-Za-z_]*)/.exec(directive)?.[1] ?? '';
+        const pack = /^#[ \t]*pragma[ \t]+pack[ \t]*\(([^)]*)\)/.exec(directive);
+        if (pack) {
+          // #pragma pack(N) / pack() / pack(push[, N]) / pack(pop): the maximum member alignment from here on.
+          const args = pack[1].split(',').map((a) => a.trim()).filter((a) => a !== '');
+          const num = args.find((a) => /^\d+$/.test(a));
+          if (args[0] === 'push') {
+            packStack.push(packValue);
+            if (num !== undefined) packValue = Number(num);
+          } else if (args[0] === 'pop') {
+            packValue = packStack.pop();
+            if (num !== undefined) packValue = Number(num);
+          } else if (args.length === 0) packValue = undefined;
+          else if (num !== undefined && args.length === 1) packValue = Number(num);
+          else fail(i, `unsupported construct: #pragma pack(${pack[1]})`);
+          if (packValue !== undefined && ![1, 2, 4, 8, 16].includes(packValue)) fail(i, `alignment must be a small power of two, not ${packValue}`);
+          packs.push({ offset: i, value: packValue });
+        }
         if (name !== 'pragma' && name !== 'ident' && name !== '') {
           fail(i, `preprocessing directive #${name} needs the preprocessor (parse the file with parseCFile / tarsier parse)`);
         }
@@ -252,7 +280,7 @@ export function lex(text: string, file: string, originalText?: string): LexResul
     fail(i, `stray '${text[i]}' in program`);
   }
   tokens.push({ kind: 'eof', text: '', start: n, end: n });
-  return { tokens, map: new SourceMap(text, file, segments, originalText) };
+  return { tokens, map: new SourceMap(text, file, segments, originalText), packs };
 }
 
 /** Decodes the escapes of a character or string literal body; returns code units. */

@@ -27,7 +27,7 @@ import type {
   VerifierBuiltin,
 } from './ast.js';
 import { isLvalue } from './ast.js';
-import { decodeEscapes, type SourceMap, type Token } from './lexer.js';
+import { decodeEscapes, type PackChange, type SourceMap, type Token } from './lexer.js';
 import { Sema, typeError } from './sema.js';
 import { Scope, keyOf, endKeyOf, type ScopedName, type OrdinaryEntry } from './scope.js';
 import {
@@ -252,6 +252,7 @@ export class Parser {
   private readonly scopedNames: ScopedName[] = [];
   private readonly functionRanges: Array<{ name: string; from: number; to: number }> = [];
   private recordIds = 0;
+  private readonly packs: readonly PackChange[];
   /** Parsing a witness expression: never declare anything in the program's scopes. */
   private readonly expressionOnly: boolean;
   private readonly records: RecordInfo[] = [];
@@ -261,8 +262,9 @@ export class Parser {
     private readonly tokens: Token[],
     private readonly map: SourceMap,
     readonly dm: DataModel,
-    options: { scope?: Scope; nextId?: { value: number }; expressionOnly?: boolean } = {},
+    options: { scope?: Scope; nextId?: { value: number }; expressionOnly?: boolean; packs?: readonly PackChange[] } = {},
   ) {
+    this.packs = options.packs ?? [];
     this.expressionOnly = options.expressionOnly ?? false;
     this.sema = new Sema(dm);
     this.scope = options.scope ?? new Scope(undefined, 'file');
@@ -797,10 +799,12 @@ export class Parser {
             throw this.error(`field '${d.name ?? ''}' has incomplete type`, dstart);
           }
           const align = [...specs.attrs, ...memberAttrs].find((a) => a.name === 'aligned')?.value;
+          const memberPacked = [...specs.attrs, ...memberAttrs].some((a) => a.name === 'packed');
           members.push({
             name: d.name,
             type,
             bitWidth,
+            ...(memberPacked ? { packed: true } : {}),
             alignAttr: align === undefined ? undefined : Number(align),
             loc: d.nameTok ? this.locTok(d.nameTok) : this.locTok(dstart),
           });
@@ -809,9 +813,12 @@ export class Parser {
         }
         this.expect(';', 'at end of member declaration');
       }
+      const closeOffset = this.tokens[this.p - 1].start;
       attrs = [...attrs, ...this.parseAttributes()];
       const packed = attrs.some((a) => a.name === 'packed');
       const alignAttr = attrs.find((a) => a.name === 'aligned')?.value;
+      let maxAlign: number | undefined;
+      for (const change of this.packs) if (change.offset < closeOffset) maxAlign = change.value;
       const names = new Set<string>();
       for (const m of members) {
         if (m.name) {
@@ -819,7 +826,7 @@ export class Parser {
           names.add(m.name);
         }
       }
-      const layout = layoutRecord(union, members, this.dm, { packed, alignAttr: alignAttr === undefined ? undefined : Number(alignAttr) });
+      const layout = layoutRecord(union, members, this.dm, { packed, alignAttr: alignAttr === undefined ? undefined : Number(alignAttr), maxAlign });
       info.fields = layout.fields;
       info.size = layout.size;
       info.align = layout.align;

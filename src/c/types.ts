@@ -311,6 +311,8 @@ export interface FieldDeclaration {
   readonly bitWidth?: number;
   /** `__attribute__((aligned(N)))` on the member. */
   readonly alignAttr?: number;
+  /** `__attribute__((packed))` on the member. */
+  readonly packed?: boolean;
   readonly loc?: SourceLocation;
 }
 
@@ -324,7 +326,7 @@ export function layoutRecord(
   union: boolean,
   members: readonly FieldDeclaration[],
   dm: DataModel,
-  opts: { packed?: boolean; alignAttr?: number } = {},
+  opts: { packed?: boolean; alignAttr?: number; /** `#pragma pack(N)` in effect */ maxAlign?: number } = {},
 ): { fields: RecordField[]; size: number; align: number } {
   const fields: RecordField[] = [];
   let bit = 0; // current position in bits (struct)
@@ -332,7 +334,8 @@ export function layoutRecord(
   let align = 1;
   for (const m of members) {
     const size = sizeOf(m.type, dm) ?? 0; // flexible array members have size 0
-    let a = opts.packed ? 1 : fieldAlignOf(m.type, dm);
+    let a = opts.packed || m.packed ? 1 : fieldAlignOf(m.type, dm);
+    if (opts.maxAlign !== undefined) a = Math.min(a, opts.maxAlign);
     if (m.alignAttr) a = Math.max(a, m.alignAttr);
     if (m.bitWidth !== undefined) {
       const unitBits = size * 8;
@@ -342,7 +345,8 @@ export function layoutRecord(
         continue;
       }
       let start = union ? 0 : bit;
-      if (!opts.packed) {
+      // Under `packed` or any `#pragma pack`, gcc packs bit-fields without the unit rule.
+      if (!opts.packed && !m.packed && opts.maxAlign === undefined) {
         // gcc: the field must fit in a unit of its type's size that starts at a
         // multiple of the type's (field) alignment; else it moves to the next one.
         if ((start % (a * 8)) + w > unitBits) start = Math.ceil(start / (a * 8)) * (a * 8);

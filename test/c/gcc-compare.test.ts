@@ -94,10 +94,23 @@ struct s14 { char c; unsigned long long x:1; };
 struct s15 { short s:9; short t:9; short u:9; };
 enum e1 { A, B = 5, C, D = -3 };
 typedef struct { char name[10]; double w; struct s1 arr[3]; } rec_t;
+#pragma pack(push, 1)
+struct p1 { char c; int i; short s; long long l; };
+struct p2 { char a:4; int b:30; char c; unsigned d:7; };
+#pragma pack(2)
+struct p3 { char c; int i; double d; long double e; };
+#pragma pack(pop)
+struct p4 { char c; int i; };
+struct p5 { char c; int i __attribute__((packed)); short s; };
+struct p6 { char c; struct { char d; int e; } __attribute__((packed)) in; short f; };
+struct p7 { char c; unsigned x:12 __attribute__((packed)); unsigned y:30; };
 `;
 
 const LAYOUT_PROBES = [
   ...['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9', 's10', 's11', 's12', 's13', 's14', 's15'].flatMap((s) => [`sizeof(struct ${s})`, `_Alignof(struct ${s})`]),
+  ...['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'].flatMap((x) => [`sizeof(struct ${x})`, `_Alignof(struct ${x})`]),
+  '__builtin_offsetof(struct p1, l)', '__builtin_offsetof(struct p2, c)', '__builtin_offsetof(struct p3, d)', '__builtin_offsetof(struct p3, e)',
+  '__builtin_offsetof(struct p5, s)', '__builtin_offsetof(struct p6, f)',
   'sizeof(union u1)', 'sizeof(union u2)', '_Alignof(union u2)', 'sizeof(rec_t)', '__builtin_offsetof(rec_t, w)', '__builtin_offsetof(rec_t, arr[2])',
   '__builtin_offsetof(struct s2, d)', '__builtin_offsetof(struct s3, ld)', '__builtin_offsetof(struct s4, s)', '__builtin_offsetof(struct s5, c)',
   '__builtin_offsetof(struct s5, e)', '__builtin_offsetof(struct s7, z)', '__builtin_offsetof(struct s7, q)', '__builtin_offsetof(struct s8, c)',

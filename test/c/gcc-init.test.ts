@@ -161,6 +161,12 @@ union u g25[2] = { 1, { .s = 3 } };
 struct q3 g26[] = { [1].p = { 1, 2 }, [0].a = { 9 }, 8 };
 int g27[2][2] = { [0][1] = 3, [0] = { 4 } };
 struct pt g28 = { .y = 5, .x = 6, 7 };
+#pragma pack(push, 1)
+struct pb { char a:4; int b:30; char c; unsigned d:7; } g29 = { 3, -5, 'q', 100 };
+#pragma pack(4)
+struct pc { char a:4; int b:30; char c; short d:9; int e:20; long long f; } g31 = { 3, -5, 'q', 100, 77, -2 };
+#pragma pack(pop)
+struct p7 { char c; unsigned x:12 __attribute__((packed)); unsigned y:30; } g30 = { 1, 4095, 123456 };
 `.replace('wchar_t_placeholder', 'int g21[] = { (int)3.7, (char)300, 1 ? 2 : 3, (unsigned short)-1 };');
 
 test('initialised globals have the bytes gcc emits', (t) => {
@@ -180,6 +186,6 @@ test('initialised globals have the bytes gcc emits', (t) => {
       assert.deepEqual(ourBytes(prog, g.type, g.init), theirs.slice(0, sizeOf(g.type, dm)), `${dm}: bytes of ${g.name}`);
       n++;
     }
-    assert.equal(n, 28);
+    assert.equal(n, 31);
   }
 });
