@@ -1113,7 +1113,9 @@ export class Parser {
     const nameLoc = this.locTok(nameTok);
     if (specs.storage === 'typedef') {
       if (this.is('=')) throw this.error(`typedef '${name}' is initialized`, this.peek());
-      const decl: TypedefDecl = { kind: 'Typedef', id: this.id(), name, type: { ...type, typedefName: name } as CType, loc: nameLoc };
+      const aligned = specs.attrs.find((a) => a.name === 'aligned')?.value;
+      const alignment = aligned !== undefined ? { alignment: Number(aligned) } : {};
+      const decl: TypedefDecl = { kind: 'Typedef', id: this.id(), name, type: { ...type, typedefName: name, ...alignment } as CType, loc: nameLoc };
       this.declareOrdinary(decl, nameTok);
       if (level === 'file') this.typedefs.set(name, decl);
       return { kind: 'Declarator', loc: this.loc(dstart), decl };

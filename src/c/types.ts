@@ -39,6 +39,8 @@ interface TypeBase {
   readonly qualifiers?: TypeQualifiers;
   /** The typedef name this type was written as, for display only. */
   readonly typedefName?: string;
+  /** An alignment raised by `__attribute__((aligned(N)))` on a typedef. */
+  readonly alignment?: number;
 }
 
 export interface VoidType extends TypeBase {
@@ -278,6 +280,11 @@ export function sizeOf(t: CType, dm: DataModel): number | undefined {
 
 /** `_Alignof` in bytes as gcc reports it (`__alignof__(double)` is 8 on i386, but 4 inside structs). */
 export function alignOf(t: CType, dm: DataModel): number {
+  if (t.alignment !== undefined) return Math.max(t.alignment, naturalAlignOf(t, dm));
+  return naturalAlignOf(t, dm);
+}
+
+function naturalAlignOf(t: CType, dm: DataModel): number {
   switch (t.kind) {
     case 'void': case 'function': return 1;
     case 'integer': {
@@ -297,6 +304,7 @@ export function alignOf(t: CType, dm: DataModel): number {
  * aligns `double`, `long long` and `long double` members to 4 bytes.
  */
 export function fieldAlignOf(t: CType, dm: DataModel): number {
+  if (t.alignment !== undefined) return Math.max(t.alignment, fieldAlignOf({ ...t, alignment: undefined } as CType, dm));
   if (dm === 'ILP32') {
     if (t.kind === 'float' && t.name !== 'float') return 4;
     if (t.kind === 'integer' && (t.name === 'longlong' || t.name === 'ulonglong')) return 4;

@@ -104,11 +104,15 @@ struct p4 { char c; int i; };
 struct p5 { char c; int i __attribute__((packed)); short s; };
 struct p6 { char c; struct { char d; int e; } __attribute__((packed)) in; short f; };
 struct p7 { char c; unsigned x:12 __attribute__((packed)); unsigned y:30; };
+typedef unsigned long long aligned_u64 __attribute__((aligned(8)));
+typedef int __attribute__((aligned(16))) int16a;
+struct p8 { char c; aligned_u64 v; int16a w; };
 `;
 
 const LAYOUT_PROBES = [
   ...['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9', 's10', 's11', 's12', 's13', 's14', 's15'].flatMap((s) => [`sizeof(struct ${s})`, `_Alignof(struct ${s})`]),
-  ...['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'].flatMap((x) => [`sizeof(struct ${x})`, `_Alignof(struct ${x})`]),
+  'sizeof(aligned_u64)', '_Alignof(aligned_u64)', '__alignof__(int16a)', '__builtin_offsetof(struct p8, v)', '__builtin_offsetof(struct p8, w)',
+  ...['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8'].flatMap((x) => [`sizeof(struct ${x})`, `_Alignof(struct ${x})`]),
   '__builtin_offsetof(struct p1, l)', '__builtin_offsetof(struct p2, c)', '__builtin_offsetof(struct p3, d)', '__builtin_offsetof(struct p3, e)',
   '__builtin_offsetof(struct p5, s)', '__builtin_offsetof(struct p6, f)',
   'sizeof(union u1)', 'sizeof(union u2)', '_Alignof(union u2)', 'sizeof(rec_t)', '__builtin_offsetof(rec_t, w)', '__builtin_offsetof(rec_t, arr[2])',
