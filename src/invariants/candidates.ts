@@ -121,7 +121,7 @@ export interface CertificateOptions {
  * deterministic.
  */
 export function certificateEntries(
-  candidates: readonly Candidate[],
+  candidates: ReadonlyArray<Pick<Candidate, 'index' | 'origin'>>,
   selected: ReadonlySet<number>,
   opts: CertificateOptions,
 ): CertificateEntry01[] {

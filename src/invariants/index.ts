@@ -17,3 +17,15 @@ export {
   withInvariants,
 } from './select.js';
 export { randomProgram, rng } from './random.js';
+export {
+  type CCandidate,
+  type CCandidateVerdict,
+  type CSelectOptions,
+  type CSelectResult,
+  type PreparedC,
+  cCandidatesFromWitness,
+  isCInput,
+  prepareCProgram,
+  selectCInvariants,
+} from './c-candidates.js';
+export { CandidateTranslator, UnsupportedCandidate, type VariableResolver } from './c-expr.js';

@@ -11,8 +11,13 @@ import {
   LoopTable,
   SELECT_METHODS,
   type SelectMethod,
+  type CSelectResult,
   candidatesFromWitness,
+  cCandidatesFromWitness,
   certificateEntries,
+  isCInput,
+  prepareCProgram,
+  selectCInvariants,
   encodeFor,
   encodeRounds,
   inlineCandidates,
@@ -37,13 +42,59 @@ interface SelectCliOptions {
   certificates?: string;
   solver: string;
   timeout: string;
+  dataModel?: string;
+}
+
+function writeCertificateFile(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new TarsierError('io', `cannot write certificates: ${(e as Error).message}`, { file: path }, 2);
+  }
+}
+
+/** Prints the selection on a C program in the format of the IMP case. */
+function printC(result: CSelectResult, format: string): void {
+  if (format === 'json') {
+    const out = {
+      candidates: result.verdicts.map((v) => {
+        const c = result.candidates[v.candidate];
+        return {
+          line: c.loc.line,
+          column: c.loc.column,
+          expression: c.text,
+          status: v.status,
+          reason: v.reason ?? null,
+          counterexample: v.counterexample ?? null,
+        };
+      }),
+      proved: result.proved,
+      solverCalls: result.solverCalls,
+    };
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    return;
+  }
+  const lines: string[] = [];
+  for (const v of result.verdicts) {
+    const c = result.candidates[v.candidate];
+    const status = v.status === 'selected' ? 'selected' : `rejected (${v.reason})`;
+    lines.push(`${c.loc.line}:${c.loc.column}: ${status}: ${c.text}`);
+  }
+  if (result.imp && result.unproved.length === 0 && !result.reason) lines.push('The selected candidates prove every assertion.');
+  else if (result.unproved.length) {
+    lines.push('Not proved with the selected candidates:');
+    for (const g of result.unproved) lines.push(`  ${g.loc.line}:${g.loc.column}: ${g.status} (${g.kind}: ${g.text})${g.reason ? ` — ${g.reason}` : ''}`);
+  }
+  if (result.verdict === 'UNKNOWN' && result.reason) lines.push(`reason: ${result.reason}`);
+  lines.push(`Verification result: ${result.verdict}`);
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 export const registerSelect: CommandRegistrar = (program: Command, run) => {
   program
     .command('select')
     .description('Select the valid loop invariants among candidates (inline `candidate e;` clauses and/or a YAML witness)')
-    .argument('<program>', 'IMP program (.imp)')
+    .argument('<program>', 'IMP program (.imp), C program (.c, .i) or task file (.yml)')
     .option('--candidates <file>', 'YAML witness with loop invariants (0.1 loop_invariant entries or a 2.0 invariant_set)')
     .option('--method <method>', 'houdini, encoding (sound, one verification run) or encoding-seed (the seed as written)', 'houdini')
     .option('--format <format>', 'text or json', 'text')
@@ -52,6 +103,7 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
     .option('--certificates <file>', 'write a 0.1 loop_invariant_certificate per 0.1 loop_invariant candidate')
     .option('--solver <name>', 'z3-wasm (built in, default), z3, cvc5 or the path of an SMT-LIB 2 solver', 'z3-wasm')
     .option('--timeout <seconds>', 'time limit of each solver call', '10')
+    .option('--data-model <model>', 'C programs: ILP32 or LP64 (default: the task\'s, else ILP32)')
     .action(
       run(async (file: string, opts: SelectCliOptions) => {
         if (!SELECT_METHODS.includes(opts.method as SelectMethod)) throw usageError(`--method must be one of ${SELECT_METHODS.join(', ')}, not '${opts.method}'`);
@@ -64,6 +116,28 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
           rounds = Number(opts.rounds);
           if (!Number.isInteger(rounds) || rounds < 1) throw usageError(`--rounds must be a positive integer, not '${opts.rounds}'`);
           if (method !== 'encoding') throw usageError('--rounds needs --method encoding');
+        }
+        if (opts.dataModel !== undefined && opts.dataModel !== 'ILP32' && opts.dataModel !== 'LP64') throw usageError(`--data-model must be ILP32 or LP64, not '${opts.dataModel}'`);
+        if (isCInput(file)) {
+          if (!opts.candidates) throw usageError('a C program needs --candidates (a YAML witness with loop invariants)');
+          if (opts.emit) throw usageError('--emit works on IMP programs only');
+          const prepared = prepareCProgram(file, opts.dataModel ? { dataModel: opts.dataModel as 'ILP32' | 'LP64' } : {});
+          const doc = readWitness(readTextFile(opts.candidates), opts.candidates);
+          const cands = cCandidatesFromWitness(doc, prepared.program);
+          const result = await selectCInvariants(prepared.program, prepared.lowered, cands, {
+            method,
+            rounds,
+            solver: opts.solver,
+            timeoutMs: Math.round(seconds * 1000),
+            ...(prepared.propertyUnsupported ? { propertyUnsupported: prepared.propertyUnsupported } : {}),
+          });
+          if (result.note) process.stderr.write(`note: ${result.note}\n`);
+          if (opts.certificates) {
+            const chosen = new Set(result.verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
+            writeCertificateFile(opts.certificates, writeCertificates(certificateEntries(cands, chosen, { producerVersion: packageVersion(), creationTime: creationTimeNow() })));
+          }
+          printC(result, opts.format);
+          return 0;
         }
         const prog = parseImp(readTextFile(file), file);
         checkImp(prog);
@@ -84,11 +158,7 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
         if (opts.certificates) {
           const chosen = new Set(result.verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
           const entries = certificateEntries(candidates, chosen, { producerVersion: packageVersion(), creationTime: creationTimeNow() });
-          try {
-            writeFileSync(opts.certificates, writeCertificates(entries));
-          } catch (e) {
-            throw new TarsierError('io', `cannot write certificates: ${(e as Error).message}`, { file: opts.certificates }, 2);
-          }
+          writeCertificateFile(opts.certificates, writeCertificates(entries));
         }
         const verification = result.verification!;
         const unproved = verification.goals.filter((g) => g.status !== 'proved');

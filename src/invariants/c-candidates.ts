@@ -1,0 +1,414 @@
+// Invariant selection on C programs: candidates from a YAML witness are bound
+// to the C loops their locations name, translated (c-expr.ts) into IMP
+// conditions at every lowered instance of the loop (a function inlined at
+// several calls has several), selected on the lowered IMP program, and a
+// candidate is selected only when it is selected at every instance.
+import { TarsierError } from '../common/errors.js';
+import type { SourceLocation } from '../common/location.js';
+import {
+  type CProgram,
+  type DataModel,
+  parseCFile,
+  type Expr as CExpr,
+  type FunctionDecl,
+  type Stmt as CStmt,
+  type VarDecl as CVarDecl,
+  childExprs,
+  forEachStatement,
+  parseExpressionAt,
+} from '../c/index.js';
+import type { Stmt } from '../ivl/ast.js';
+import { type LoweredProgram, type LowerProperty, goalAt, locKey, lowerProgram } from '../lower/index.js';
+import { readTaskFile } from '../task/taskfile.js';
+import type { Entry, Location, WitnessDocument, WitnessPos } from '../witness/model.js';
+import { toOneBasedColumn } from '../witness/model.js';
+import type { Verdict, GoalResult } from '../vc/verify.js';
+import { CandidateTranslator, UnsupportedCandidate } from './c-expr.js';
+import type { Counterexample } from './houdini.js';
+import { type Candidate, type CandidateOrigin, LoopTable } from './program.js';
+import { type SelectOptions, type SelectResult, selectInvariants } from './select.js';
+
+type CLoop = Extract<CStmt, { kind: 'While' | 'DoWhile' | 'For' }>;
+
+/** A candidate read from the witness, bound to a C loop. */
+export interface CCandidate {
+  readonly index: number;
+  /** The candidate's position in the YAML file. */
+  readonly loc: SourceLocation;
+  readonly text: string;
+  readonly origin?: CandidateOrigin;
+  /** The loop keyword it is attached to. */
+  readonly loopLoc: SourceLocation;
+  readonly function: string;
+}
+
+export interface CCandidateVerdict {
+  readonly candidate: number;
+  readonly status: 'selected' | 'rejected';
+  /** `not established on entry`, `not preserved`, `not forced`, `undecided`, `unsupported: ...` or `invalid: ...`. */
+  readonly reason?: string;
+  readonly detail?: string;
+  /** Over the IMP variables of the lowered program. */
+  readonly counterexample?: Counterexample;
+  /** Lowered instances of the loop the candidate was checked at. */
+  readonly instances: number;
+}
+
+export interface CSelectResult {
+  readonly candidates: readonly CCandidate[];
+  readonly verdicts: readonly CCandidateVerdict[];
+  /** With the selected candidates as invariants; UNKNOWN whenever the C program's verdict cannot be trusted. */
+  readonly verdict: Verdict;
+  /** Why the verdict is UNKNOWN (when it is). */
+  readonly reason?: string;
+  readonly proved: boolean;
+  /** Goals of the lowered program not proved with the selected candidates. */
+  readonly unproved: readonly GoalResult[];
+  readonly solverCalls: number;
+  readonly note?: string;
+  /** The selection on the lowered program (undefined when nothing could be checked there). */
+  readonly imp?: SelectResult;
+}
+
+export interface CSelectOptions extends SelectOptions {
+  /** When the verification's property is not modelled by the lowering: the verdict is UNKNOWN with this reason. */
+  readonly propertyUnsupported?: string;
+}
+
+function at(file: string, pos: WitnessPos | undefined): SourceLocation {
+  return { file, line: pos?.line ?? 1, column: pos?.column ?? 1, offset: -1 };
+}
+
+/** Every loop statement of the program with its function, in source order. */
+function cLoops(program: CProgram): Array<{ loop: CLoop; fn: FunctionDecl }> {
+  const out: Array<{ loop: CLoop; fn: FunctionDecl }> = [];
+  for (const d of program.declarations) {
+    if (d.kind !== 'FunctionDefinition') continue;
+    forEachStatement(d.body, (s) => {
+      if (s.kind === 'While' || s.kind === 'DoWhile' || s.kind === 'For') out.push({ loop: s, fn: d.decl });
+    });
+  }
+  return out;
+}
+
+/** The loop a witness location names: on its line, the first loop keyword at or after its (1-based) column. */
+function loopAt(loops: ReturnType<typeof cLoops>, file: string, loc: Location): (typeof loops)[number] | undefined {
+  const col = toOneBasedColumn(loc) ?? 1;
+  return loops
+    .filter((l) => l.loop.keywordLoc.line === loc.line && l.loop.keywordLoc.column >= col && l.loop.keywordLoc.file === file)
+    .sort((a, b) => a.loop.keywordLoc.column - b.loop.keywordLoc.column)[0];
+}
+
+/** Candidates of a witness document bound to the loops of a C program; a location without a loop is an error. */
+export function cCandidatesFromWitness(doc: WitnessDocument, program: CProgram): CCandidate[] {
+  if (doc.format !== 'yaml') throw new TarsierError('candidates', 'candidates must be a YAML witness (0.1 loop_invariant entries or a 2.0 invariant_set)', { file: doc.file });
+  const loops = cLoops(program);
+  const out: CCandidate[] = [];
+  const add = (text: string, exprAt: WitnessPos | undefined, entryAt: WitnessPos | undefined, loc: Location, origin: CandidateOrigin) => {
+    const found = loopAt(loops, program.file, loc);
+    if (!found) {
+      const col = toOneBasedColumn(loc);
+      throw new TarsierError('candidate-location', `no loop at line ${loc.line}${col === undefined ? '' : `, column ${col}`} of the program`, at(doc.file, loc.at ?? entryAt));
+    }
+    out.push({ index: out.length, loc: at(doc.file, exprAt ?? entryAt), text, origin, loopLoc: found.loop.keywordLoc, function: found.fn.name });
+  };
+  for (const e of doc.entries as Entry[]) {
+    if ('unknown' in e) continue;
+    if (e.entry_type === 'loop_invariant') {
+      add(e.invariant.text, e.invariant.at, e.at, e.location, { entryType: 'loop_invariant', uuid: e.metadata.uuid, fileHash: e.location.file_hash });
+    } else if (e.entry_type === 'invariant_set') {
+      for (const item of e.content) {
+        if (item.kind !== 'loop_invariant') continue;
+        add(item.value.text, item.value.at, item.at, item.location, { entryType: 'invariant_set', uuid: e.metadata.uuid });
+      }
+    }
+  }
+  return out;
+}
+
+/** Functions that can call themselves (directly or through others). */
+function recursiveFunctions(program: CProgram): Set<string> {
+  const calls = new Map<string, Set<string>>();
+  for (const d of program.declarations) {
+    if (d.kind !== 'FunctionDefinition') continue;
+    const callees = new Set<string>();
+    const walk = (e: CExpr): void => {
+      if (e.kind === 'Call' && e.function) callees.add(e.function.name);
+      childExprs(e).forEach(walk);
+    };
+    forEachStatement(d.body, (s) => {
+      for (const e of stmtExprs(s)) walk(e);
+    });
+    calls.set(d.decl.name, callees);
+  }
+  const out = new Set<string>();
+  for (const f of calls.keys()) {
+    const seen = new Set<string>();
+    const stack = [...(calls.get(f) ?? [])];
+    while (stack.length) {
+      const g = stack.pop()!;
+      if (g === f) {
+        out.add(f);
+        break;
+      }
+      if (seen.has(g)) continue;
+      seen.add(g);
+      stack.push(...(calls.get(g) ?? []));
+    }
+  }
+  return out;
+}
+
+function stmtExprs(s: CStmt | { kind: string }): CExpr[] {
+  const x = s as CStmt;
+  switch (x.kind) {
+    case 'ExprStmt': return [x.expr];
+    case 'If': case 'While': case 'DoWhile': case 'Switch': return [x.condition];
+    case 'For': {
+      const out: CExpr[] = [];
+      if (x.init && x.init.kind !== 'Declaration') out.push(x.init);
+      if (x.init && x.init.kind === 'Declaration') for (const dc of x.init.declarators) if (dc.init && dc.init.kind !== 'InitList') out.push(dc.init);
+      if (x.condition) out.push(x.condition);
+      if (x.step) out.push(x.step);
+      return out;
+    }
+    case 'Return': return x.value ? [x.value] : [];
+    default: {
+      const d = s as { kind: string; declaration?: { declarators: Array<{ init?: { kind: string } }> } };
+      if (d.kind === 'DeclStmt' && d.declaration) return d.declaration.declarators.flatMap((dc) => (dc.init && dc.init.kind !== 'InitList' ? [dc.init as CExpr] : []));
+      return [];
+    }
+  }
+}
+
+/** Pre-order positions of the IMP statements: first write of each variable, position of each while. */
+function impPositions(stmts: readonly Stmt[]): { firstWrite: Map<string, number>; whilePos: Map<Stmt, number> } {
+  const firstWrite = new Map<string, number>();
+  const whilePos = new Map<Stmt, number>();
+  let n = 0;
+  const walk = (ss: readonly Stmt[]): void => {
+    for (const s of ss) {
+      const i = n++;
+      switch (s.kind) {
+        case 'assign':
+        case 'havoc':
+          if (!firstWrite.has(s.target)) firstWrite.set(s.target, i);
+          break;
+        case 'call':
+          for (const t of s.targets) if (!firstWrite.has(t)) firstWrite.set(t, i);
+          break;
+        case 'while':
+          whilePos.set(s, i);
+          walk(s.body);
+          break;
+        case 'if':
+          walk(s.then);
+          walk(s.else);
+          break;
+        case 'block':
+          walk(s.body);
+          break;
+        default:
+          break;
+      }
+    }
+  };
+  walk(stmts);
+  return { firstWrite, whilePos };
+}
+
+/**
+ * Selects among C candidates on the lowered program. Each candidate becomes
+ * one IMP candidate per lowered instance of its loop; the variables of an
+ * instance are found as the copies (source map entries of the same
+ * declaration) written last before the loop, which is that instance's copy
+ * unless the function is recursive (then instances nest, and candidates of
+ * loops with several instances are not supported).
+ */
+export async function selectCInvariants(
+  program: CProgram,
+  lowered: LoweredProgram,
+  candidates: readonly CCandidate[],
+  options: CSelectOptions,
+): Promise<CSelectResult> {
+  const verdicts: Array<CCandidateVerdict | undefined> = candidates.map(() => undefined);
+  const reject = (c: CCandidate, reason: string, instances = 0) => {
+    verdicts[c.index] = { candidate: c.index, status: 'rejected', reason, instances };
+  };
+  if (lowered.unsupported) {
+    const u = lowered.unsupported;
+    for (const c of candidates) reject(c, `unsupported: the program uses ${u.construct} (line ${u.loc.line})`);
+    return finish(candidates, verdicts, undefined, lowered, `the program uses ${u.construct}, which the lowering does not model`);
+  }
+  const table = new LoopTable(lowered.imp);
+  const main = lowered.imp.procedures.find((p) => p.body);
+  const { firstWrite, whilePos } = impPositions(main?.body ?? []);
+  const recursive = recursiveFunctions(program);
+  const loopsByKey = new Map(cLoops(program).map((l) => [locKey(l.loop.keywordLoc), l]));
+  const declKey = (d: CVarDecl) => locKey(d.loc);
+  const entries = new Map<string, (typeof lowered.sourceMap.variables)[number][]>();
+  for (const v of lowered.sourceMap.variables) {
+    const k = `${v.name}|${locKey(v.declLoc)}`;
+    entries.set(k, [...(entries.get(k) ?? []), v]);
+  }
+  const impCandidates: Candidate[] = [];
+  const instancesOf = new Map<number, number[]>();
+  for (const c of candidates) {
+    const key = locKey(c.loopLoc);
+    const cl = loopsByKey.get(key)!;
+    const instances = table.loops.filter((l) => locKey(l.loop.loc) === key);
+    if (instances.length === 0) {
+      reject(c, 'unsupported: the loop is not in the lowered program (its function is never called)');
+      continue;
+    }
+    if (instances.length > 1 && recursive.has(c.function)) {
+      reject(c, `unsupported: a loop of the recursive function ${c.function}, inlined ${instances.length} times`, instances.length);
+      continue;
+    }
+    const parsed = parseCandidate(program, cl.loop, c.text);
+    if ('error' in parsed) {
+      reject(c, `invalid: ${parsed.error}`, instances.length);
+      continue;
+    }
+    const ids: number[] = [];
+    try {
+      for (const inst of instances) {
+        const w = whilePos.get(inst.loop) ?? Number.MAX_SAFE_INTEGER;
+        const resolve = (d: CVarDecl): string | undefined => {
+          const list = entries.get(`${d.name}|${declKey(d)}`) ?? [];
+          if (list.length === 1 && (d.scope === 'file' || d.storage === 'static')) return list[0].imp;
+          let best: { imp: string; pos: number } | undefined;
+          for (const e of list) {
+            const p = firstWrite.get(e.imp);
+            if (p !== undefined && p < w && (!best || p > best.pos)) best = { imp: e.imp, pos: p };
+          }
+          return best?.imp;
+        };
+        const expr = new CandidateTranslator(program.dataModel, resolve, c.loc).condition(parsed.expr);
+        ids.push(impCandidates.length);
+        impCandidates.push({ index: impCandidates.length, loopId: inst.id, expr, loc: c.loc, text: c.text, ...(c.origin ? { origin: c.origin } : {}) });
+      }
+    } catch (e) {
+      if (!(e instanceof UnsupportedCandidate)) throw e;
+      impCandidates.splice(impCandidates.length - ids.length, ids.length);
+      reject(c, `unsupported: ${e.message}`, instances.length);
+      continue;
+    }
+    instancesOf.set(c.index, ids);
+  }
+  const imp = await selectInvariants(lowered.imp, impCandidates, options);
+  for (const c of candidates) {
+    const ids = instancesOf.get(c.index);
+    if (!ids) continue;
+    const vs = ids.map((i) => imp.verdicts[i]);
+    const bad = vs.findIndex((v) => v.status !== 'selected');
+    if (bad < 0) verdicts[c.index] = { candidate: c.index, status: 'selected', instances: ids.length };
+    else {
+      const v = vs[bad];
+      const where = ids.length > 1 ? `at instance ${bad + 1} of ${ids.length} of the loop` : undefined;
+      const detail = [where, v.detail].filter((x) => x).join('; ');
+      verdicts[c.index] = {
+        candidate: c.index,
+        status: 'rejected',
+        reason: v.reason ?? 'rejected',
+        ...(detail ? { detail } : {}),
+        ...(v.counterexample ? { counterexample: v.counterexample } : {}),
+        instances: ids.length,
+      };
+    }
+  }
+  return finish(candidates, verdicts, imp, lowered, options.propertyUnsupported);
+}
+
+function parseCandidate(program: CProgram, loop: CLoop, text: string): { expr: CExpr } | { error: string } {
+  const first = parseExpressionAt(program, loop.keywordLoc, text);
+  if (!('error' in first) || first.undeclared === undefined || loop.kind !== 'For' || loop.init?.kind !== 'Declaration') return first;
+  // A variable declared in a for's init clause is in scope at the loop head (after the init), not at the keyword.
+  const inner = loop.condition?.loc ?? loop.body.loc;
+  const second = parseExpressionAt(program, inner, text);
+  return 'error' in second ? first : second;
+}
+
+function finish(
+  candidates: readonly CCandidate[],
+  verdicts: ReadonlyArray<CCandidateVerdict | undefined>,
+  imp: SelectResult | undefined,
+  lowered: LoweredProgram,
+  unsupportedReason: string | undefined,
+): CSelectResult {
+  const vs = verdicts.map((v, i) => v ?? { candidate: i, status: 'rejected' as const, reason: 'undecided', instances: 0 });
+  const goals = imp?.verification?.goals ?? [];
+  const unproved = goals.filter((g) => g.status !== 'proved');
+  let verdict: Verdict = imp?.verification?.verdict ?? 'UNKNOWN';
+  let reason: string | undefined = unsupportedReason;
+  if (reason) verdict = 'UNKNOWN';
+  else if (!imp) {
+    verdict = 'UNKNOWN';
+    reason = 'nothing was verified';
+  } else if (verdict === 'FALSE') {
+    // Only a reachable error call is a violation; an unwinding assertion of
+    // cut recursion is not, and an over-approximation makes a FALSE spurious.
+    const real = unproved.some((g) => g.status === 'failed' && goalAt(lowered.sourceMap, g.loc)?.kind !== 'recursion');
+    if (!real) {
+      verdict = 'UNKNOWN';
+      reason = 'a recursion bound was reached';
+    } else if (lowered.approximations?.length) {
+      verdict = 'UNKNOWN';
+      reason = `a violation was found under an over-approximation (${lowered.approximations[0]})`;
+    }
+  } else if (verdict === 'UNKNOWN') reason = 'the selected candidates do not prove every assertion';
+  void candidates;
+  return {
+    candidates,
+    verdicts: vs,
+    verdict,
+    ...(reason ? { reason } : {}),
+    proved: verdict === 'TRUE',
+    unproved,
+    solverCalls: imp?.solverCalls ?? 0,
+    ...(imp?.note ? { note: imp.note } : {}),
+    ...(imp ? { imp } : {}),
+  };
+}
+
+export interface PreparedC {
+  readonly program: CProgram;
+  readonly lowered: LoweredProgram;
+  readonly dataModel: DataModel;
+  readonly property: LowerProperty;
+  /** Set when the task's properties are none the lowering checks. */
+  readonly propertyUnsupported?: string;
+}
+
+/** True for the inputs `tarsier select` treats as C: `.c`, `.i`, or a task file (`.yml`, `.yaml`). */
+export function isCInput(path: string): boolean {
+  return /\.(c|i|ya?ml)$/i.test(path);
+}
+
+/**
+ * Parses and lowers a C program or the program of a task file. The data
+ * model is the option's, else the task's, else ILP32; the property is the
+ * task's `unreach-call` or `no-overflow` (a plain C file: unreach-call).
+ */
+export function prepareCProgram(path: string, options: { dataModel?: DataModel } = {}): PreparedC {
+  let file = path;
+  let dataModel: DataModel = options.dataModel ?? 'ILP32';
+  let property: LowerProperty = 'unreach-call';
+  let propertyUnsupported: string | undefined;
+  if (/\.ya?ml$/i.test(path)) {
+    const task = readTaskFile(path, { skipUnusableProperties: true });
+    const c = task.inputFiles.filter((f) => /\.(c|i)$/i.test(f));
+    if (task.inputFiles.length !== 1 || c.length !== 1) {
+      throw new TarsierError('task', `the task must have exactly one C input file (it has ${task.inputFiles.length})`, { file: path });
+    }
+    file = c[0];
+    dataModel = options.dataModel ?? task.dataModel;
+    const kinds = task.properties.map((p) => p.property);
+    const chosen = kinds.find((k) => k === 'unreach-call') ?? kinds.find((k) => k === 'no-overflow');
+    if (chosen) property = chosen;
+    else if (kinds.length) propertyUnsupported = `the task's property ${kinds[0]} is not checked by select (unreach-call and no-overflow are)`;
+  }
+  const program = parseCFile(file, { dataModel });
+  const lowered = lowerProgram(program, { property, dataModel });
+  return { program, lowered, dataModel, property, ...(propertyUnsupported ? { propertyUnsupported } : {}) };
+}
