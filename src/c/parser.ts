@@ -91,6 +91,8 @@ interface DeclSpecs {
   /** No type specifier at all (implicit int). */
   implicitInt: boolean;
   attrs: Attribute[];
+  /** GNU `__auto_type`: the declared type is the initializer's. */
+  autoType?: boolean;
 }
 
 interface Attribute {
@@ -587,6 +589,7 @@ export class Parser {
     let sawSpecifier = false;
     const attrs: Attribute[] = [];
     let alignAs: number | undefined;
+    let autoType = false;
     for (;;) {
       const t = this.peek();
       if (t.kind !== 'ident') break;
@@ -623,8 +626,14 @@ export class Parser {
         }
         case '_Atomic': {
           this.next();
-          if (this.is('(')) throw this.unsupported('_Atomic(type)', t);
           quals.atomic = true;
+          if (this.is('(')) {
+            // _Atomic(T): the type T, atomic (engines treat atomicity like volatile here).
+            if (base || sawSpecifier) throw this.error('two or more data types in declaration specifiers', t);
+            this.next();
+            base = this.parseTypeName();
+            this.expect(')');
+          }
           continue;
         }
         case 'void': case 'char': case 'short': case 'int': case 'long': case 'float': case 'double':
@@ -651,7 +660,14 @@ export class Parser {
           else base = { kind: 'record', record: this.float128Record() };
           continue;
         }
-        case '__auto_type': throw this.unsupported('__auto_type', t);
+        case '__auto_type': {
+          // The type comes from the initializer (finishDeclarator); a placeholder until then.
+          if (base || sawSpecifier) throw this.error('two or more data types in declaration specifiers', t);
+          this.next();
+          autoType = true;
+          base = intType('int');
+          continue;
+        }
         case 'struct': case 'union': {
           if (base || sawSpecifier) throw this.error('two or more data types in declaration specifiers', t);
           const r = this.parseRecordSpecifier();
@@ -703,7 +719,7 @@ export class Parser {
     }
     base = withQualifiers(base, quals);
     if (alignAs !== undefined) attrs.push({ name: 'aligned', value: BigInt(alignAs) });
-    return { type: base, storage, inline, noreturn, start: start.start, declaresTag, implicitInt, attrs };
+    return { type: base, storage, inline, noreturn, start: start.start, declaresTag, implicitInt, attrs, ...(autoType ? { autoType } : {}) };
   }
 
   private specifierType(c: Record<string, number>, at: Token): CType {
@@ -1109,6 +1125,7 @@ export class Parser {
   private finishDeclarator(specs: DeclSpecs, d: DeclaratorInfo, type: CType, dstart: Token, level: 'file' | 'block'): Declarator {
     const nameTok = d.nameTok;
     if (!d.name || !nameTok) throw this.error('declaration does not declare anything', dstart);
+    if (specs.autoType) return this.finishAutoType(specs, d, nameTok, dstart, level);
     const name = d.name;
     const nameLoc = this.locTok(nameTok);
     if (specs.storage === 'typedef') {
@@ -1181,6 +1198,23 @@ export class Parser {
     }
     if (decl.type.kind === 'void') throw this.error(`variable or field '${name}' declared void`, nameTok);
     return init ? { kind: 'Declarator', loc: this.loc(dstart), decl, init } : { kind: 'Declarator', loc: this.loc(dstart), decl };
+  }
+
+  /** `__auto_type x = e;`: x has the type of e after value conversions. */
+  private finishAutoType(specs: DeclSpecs, d: DeclaratorInfo, nameTok: Token, dstart: Token, level: 'file' | 'block'): Declarator {
+    if (d.derive(voidType) !== voidType || !this.is('=')) throw this.error("'__auto_type' needs a plain name and an initializer", nameTok);
+    this.next();
+    const raw = this.parseAssignment();
+    const init = this.sema.value(raw);
+    const type = withQualifiers(unqualified(init.type), specs.type.qualifiers);
+    const decl: VarDecl =
+      level === 'file'
+        ? this.newGlobal(d.name!, type, specs.storage, this.locTok(nameTok))
+        : { kind: 'Var', id: this.id(), name: d.name!, type, storage: specs.storage, scope: 'block', loc: this.locTok(nameTok), functionName: this.currentFunction?.name, defined: true };
+    decl.init = this.sema.assignConvert(init, type, 'initialization');
+    decl.defined = true;
+    this.declareOrdinary(decl, nameTok);
+    return { kind: 'Declarator', loc: this.loc(dstart), decl, init: decl.init };
   }
 
   private newGlobal(name: string, type: CType, storage: StorageClass, loc: SourceLocation): VarDecl {

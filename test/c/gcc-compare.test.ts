@@ -304,6 +304,8 @@ int main(void) {
   i, p; (i, f); i ? pt : pt; i ? a : p; i ? "x" : "yy"; i > 0 ? 1 : 2.0; i ? (char)1 : (short)2; i ? 1 : (unsigned char)2;
   _Alignof(double); sizeof(int[3]); sizeof(pt.name); sizeof pp->name; (long)sizeof(long double);
   (i & 3) == 2; i != u; p == 0; p != vp; !p; p && i; f || d; i < l; ul > ll;
+  __auto_type aa = l * 2u; __auto_type as = "str"; _Atomic(short) at = 1; _Atomic unsigned au = 2;
+  aa + 1; as + 1; at + 1; au * at; aa;
   return (int)(s.a + e + c);
 }
 `;
