@@ -1,0 +1,133 @@
+// `tarsier select` on C programs and task files: candidates translated with
+// C integer semantics at every lowered instance of their loop.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliPath, repoRoot } from '../helpers/shared.js';
+import { readWitness } from '../../src/witness/read.js';
+import { cCandidatesFromWitness, prepareCProgram, selectCInvariants } from '../../src/invariants/index.js';
+
+const fixtures = join(repoRoot, 'test', 'fixtures', 'select-c');
+const dir = mkdtempSync(join(tmpdir(), 'tarsier-select-c-'));
+for (const f of ['sum.c', 'sum.yml', 'sum-invariants.yml', 'unreach-call.prp']) copyFileSync(join(fixtures, f), join(dir, f));
+
+function tarsier(...args: string[]) {
+  const r = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', cwd: dir });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+// Per candidate of sum-invariants.yml: [YAML line, expected status].
+const EXPECTED = [
+  '17:16: selected: s == 2 * i',
+  '22:16: selected: i <= n',
+  '27:16: rejected (not preserved): s == i',
+  '32:16: rejected (not established on entry): s > 2 * i',
+  // i + INT_MAX overflows once i >= 1: undefined, so never selected.
+  '37:16: rejected (not preserved): i + 2147483647 >= i',
+  '42:16: rejected (unsupported: address-of): &i != 0',
+  // unsigned wrap-around: x = 0 - j (mod 2^32); `-1 < x` compares UINT_MAX < x.
+  '47:16: selected: x + j == 0',
+  '52:16: rejected (not preserved): x <= 0',
+  '57:16: rejected (not established on entry): -1 < x',
+  // j is declared in the for's init clause.
+  '62:16: selected: j <= k',
+  // count() is inlined twice: count(5) and count(nondet).
+  '67:16: selected: c >= 0',
+  '72:16: rejected (not preserved): c <= 5',
+  '77:16: rejected (not established on entry): c <= m',
+];
+
+test('C program: one line per candidate at its YAML position, then the proof and the verdict', () => {
+  const r = tarsier('select', 'sum.c', '--candidates', 'sum-invariants.yml');
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, [...EXPECTED, 'The selected candidates prove every assertion.', 'Verification result: TRUE', ''].join('\n'));
+});
+
+test('task file, corrected encoding: the same selection; a loop inlined twice is checked at both instances', async () => {
+  const prepared = prepareCProgram(join(dir, 'sum.yml'));
+  assert.equal(prepared.dataModel, 'ILP32');
+  assert.equal(prepared.property, 'unreach-call');
+  const doc = readWitness(readFileSync(join(dir, 'sum-invariants.yml'), 'utf8'), join(dir, 'sum-invariants.yml'));
+  const cands = cCandidatesFromWitness(doc, prepared.program);
+  const r = await selectCInvariants(prepared.program, prepared.lowered, cands, { method: 'encoding' });
+  const lines = r.verdicts.map((v) => {
+    const c = cands[v.candidate];
+    return `${c.loc.line}:${c.loc.column}: ${v.status === 'selected' ? 'selected' : `rejected (${v.reason})`}: ${c.text}`;
+  });
+  assert.deepEqual(lines, EXPECTED);
+  assert.equal(r.verdict, 'TRUE');
+  assert.deepEqual(
+    r.verdicts.map((v) => v.instances),
+    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2],
+  );
+  // `c <= 5` holds at count(5) and fails at count(nondet): the second instance rejects it.
+  assert.match(r.verdicts[11].detail ?? '', /at instance 2 of 2/);
+});
+
+const HASH = 'b'.repeat(64);
+function entry01(uuid: string, line: number, column: number, text: string): string {
+  return `- entry_type: loop_invariant
+  metadata:
+    format_version: "0.1"
+    uuid: "${uuid}"
+    creation_time: "2024-05-01T12:00:00Z"
+    producer: {name: "Gen", version: "1"}
+    task:
+      input_files: ["sum.c"]
+      input_file_hashes: {sum.c: "${HASH}"}
+      specification: "CHECK( init(main()), LTL(G ! call(reach_error())) )"
+      data_model: "ILP32"
+      language: "C"
+  location: {file_name: "sum.c", file_hash: "${HASH}", line: ${line}, column: ${column}, function: "main"}
+  loop_invariant: {string: "${text}", type: "assertion", format: "C"}
+`;
+}
+
+test('0.1 entries (0-based columns): JSON output and certificates', () => {
+  writeFileSync(
+    join(dir, 'w01.yml'),
+    entry01('11111111-2222-4333-8444-555555555555', 24, 2, 's == 2 * i') + entry01('66666666-2222-4333-8444-555555555555', 24, 0, 'i < n'),
+  );
+  const r = tarsier('select', 'sum.c', '--candidates', 'w01.yml', '--format', 'json', '--certificates', 'certs.yml', '--method', 'encoding');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.deepEqual(Object.keys(j), ['candidates', 'proved', 'solverCalls']);
+  assert.deepEqual(
+    j.candidates.map((c: { line: number; column: number; status: string; reason: string | null }) => [c.line, c.column, c.status, c.reason]),
+    [
+      [14, 28, 'selected', null],
+      [28, 28, 'rejected', 'not established on entry'],
+    ],
+  );
+  // n == 0 on entry: i < n is false (IMP names and values of the lowered program).
+  assert.equal(j.candidates[1].counterexample.entry['i@main'], '0bv32');
+  assert.equal(j.candidates[1].counterexample.entry['n@main'], '0bv32');
+  assert.equal(j.proved, true);
+  const certs = readWitness(readFileSync(join(dir, 'certs.yml'), 'utf8'), 'certs.yml');
+  assert.deepEqual(
+    (certs.format === 'yaml' ? certs.entries : []).map((e) =>
+      'target' in e ? [e.target.uuid, e.certification.string] : [],
+    ),
+    [
+      ['11111111-2222-4333-8444-555555555555', 'confirmed'],
+      ['66666666-2222-4333-8444-555555555555', 'rejected'],
+    ],
+  );
+});
+
+test('a candidate at a line without a loop: one line, the YAML position, exit 1', () => {
+  writeFileSync(join(dir, 'noloop.yml'), entry01('11111111-2222-4333-8444-555555555555', 21, 0, 'n >= 0'));
+  const r = tarsier('select', 'sum.c', '--candidates', 'noloop.yml');
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.equal(r.err, 'noloop.yml:13:13: error: no loop at line 21, column 1 of the program\n');
+});
+
+test('bad --data-model is a usage error', () => {
+  const r = tarsier('select', 'sum.c', '--candidates', 'sum-invariants.yml', '--data-model', 'LP32');
+  assert.equal(r.code, 2);
+  assert.match(r.err, /--data-model must be ILP32 or LP64/);
+});
