@@ -3,6 +3,9 @@
  * locations, loops for witnesses, and witness expressions checked in scope.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TarsierError } from '../common/errors.js';
 import { readTextFile } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
@@ -73,7 +76,16 @@ export function needsPreprocessing(text: string): boolean {
  * map back to the original file. A built-in preprocessor can replace this.
  */
 export function preprocess(path: string, dataModel: DataModel): string {
-  const r = spawnSync('cpp', [dataModel === 'LP64' ? '-m64' : '-m32', path], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const run = (extra: string[]) =>
+    spawnSync('cpp', [dataModel === 'LP64' ? '-m64' : '-m32', ...extra, path], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  let r = run([]);
+  if (dataModel === 'ILP32' && r.status !== 0 && /No such file or directory/.test(r.stderr ?? '')) {
+    // Without the i386 multilib, `cpp -m32` misses its include directory. The x86-64
+    // glibc headers are bi-arch (they follow the -m32 predefined macros); only
+    // gnu/stubs-32.h is missing, and it merely lists unimplemented functions.
+    const extra = biarchIncludes();
+    if (extra.length) r = run(extra);
+  }
   if (r.error) {
     const missing = (r.error as NodeJS.ErrnoException).code === 'ENOENT';
     throw new TarsierError(
@@ -89,6 +101,25 @@ export function preprocess(path: string, dataModel: DataModel): string {
     throw new TarsierError('cpp-error', `preprocessing failed: ${first}`, { file: path });
   }
   return r.stdout;
+}
+
+let biarch: string[] | undefined;
+function biarchIncludes(): string[] {
+  if (biarch) return biarch;
+  biarch = [];
+  const multiarch = spawnSync('gcc', ['-m64', '-print-multiarch'], { encoding: 'utf8' }).stdout?.trim();
+  if (!multiarch) return biarch;
+  const dir = `/usr/include/${multiarch}`;
+  if (!existsSync(join(dir, 'bits', 'wordsize.h'))) return biarch;
+  const stubs = join(tmpdir(), `tarsier-cpp32-${process.getuid?.() ?? 0}`);
+  try {
+    mkdirSync(join(stubs, 'gnu'), { recursive: true });
+    if (!existsSync(join(stubs, 'gnu', 'stubs-32.h'))) writeFileSync(join(stubs, 'gnu', 'stubs-32.h'), '/* no stubs: written by tarsier for cpp -m32 */\n');
+  } catch {
+    return biarch;
+  }
+  biarch = ['-idirafter', dir, '-idirafter', stubs];
+  return biarch;
 }
 
 /** Reads, preprocesses when needed (`.c` with directives), parses and type-checks a file. */

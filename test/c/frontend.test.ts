@@ -410,3 +410,28 @@ test('listProgramLocations: statement starts, branching keywords, ? and call par
   assert.deepEqual(locs.branchings.map((b) => `${b.keyword}@${at(b.loc)}`), ['if@4:3', '?@4:16', 'switch@5:3', 'do@6:3']);
   assert.deepEqual(locs.calls.map((c) => `${c.callee}@${at(c.rparenLoc)}`), ['f@3:14', 'f@4:25']);
 });
+
+test('standard headers preprocess for both data models with their own type sizes', { skip: hasCpp }, (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-hdr-'));
+  const file = join(dir, 'h.c');
+  writeFileSync(file, '#include <stdint.h>\n#include <stddef.h>\n#include <stdlib.h>\n#include <assert.h>\nint main(void) {\n  size_t n = sizeof(intptr_t);\n  int64_t x = 0;\n  assert(n > 0);\n  while (x < 3) x++;\n  return 0;\n}\n');
+  const want = { ILP32: { size_t: 'uint', intptr_t: 'int', int64_t: 'longlong' }, LP64: { size_t: 'ulong', intptr_t: 'long', int64_t: 'long' } };
+  for (const dataModel of ['ILP32', 'LP64'] as const) {
+    let p: CProgram;
+    try {
+      p = parseCFile(file, { dataModel });
+    } catch (e) {
+      if (e instanceof TarsierError && e.code === 'cpp-error') {
+        t.diagnostic(`skipped ${dataModel}: ${e.message}`);
+        continue;
+      }
+      throw e;
+    }
+    for (const [name, kind] of Object.entries(want[dataModel])) {
+      const td = p.typedefs.get(name);
+      assert.ok(td && td.type.kind === 'integer' && td.type.name === kind, `${dataModel}: ${name}`);
+    }
+    const loops = listLoops(p);
+    assert.deepEqual(loops.map((l) => [l.loc.file, l.loc.line, l.loc.column]), [[file, 9, 3]]);
+  }
+});
