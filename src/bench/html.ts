@@ -67,7 +67,7 @@ body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
 table { border-collapse: collapse; margin: .5em 0; }
 th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; white-space: nowrap; }
-th { background: #f0f0f0; } td.l, th.l { text-align: left; }
+th { background: #f0f0f0; white-space: normal; } td.l, th.l { text-align: left; }
 #runs th { cursor: pointer; user-select: none; }
 tr.meta td { font-weight: bold; background: #fafafa; }
 .correct { background: #d8f5d0; } .wrong { background: #f8c8c8; font-weight: bold; }
