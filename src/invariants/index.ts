@@ -29,3 +29,4 @@ export {
   selectCInvariants,
 } from './c-candidates.js';
 export { CandidateTranslator, UnsupportedCandidate, type VariableResolver } from './c-expr.js';
+export { HARNESS_C, generateCandidates, instrumentChecks } from './c-crosscheck.js';

@@ -1,0 +1,105 @@
+// node dist/bench-scripts/select-c.js [--limit N] [--runs R] [--filter S]
+// Invariant selection on the C programs of ../shared/bench (unreach-call
+// tasks): generated candidates per loop, Houdini on the lowered program
+// (LP64, to match a 64-bit gcc), then every selected candidate is compiled
+// into the program as a loop-head check and the program is run R times with
+// random nondet values. A failing check is a soundness bug.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { TarsierError } from '../src/common/errors.js';
+import { HARNESS_C, generateCandidates, instrumentChecks, prepareCProgram, selectCInvariants } from '../src/invariants/index.js';
+import { createZ3WasmSolver, shutdownZ3Wasm } from '../src/smt/index.js';
+
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : def;
+};
+const LIMIT = Number(arg('--limit', '1000'));
+const RUNS = Number(arg('--runs', '20'));
+const FILTER = arg('--filter', '');
+const root = resolve(process.env.TARSIER_SHARED ?? '../shared', 'bench', 'sv-benchmarks');
+
+async function main(): Promise<void> {
+  const rows = readFileSync(join(root, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const programs = [...new Set(rows.filter((r) => r[2] === 'unreach-call' && r[1].includes(FILTER)).map((r) => r[1]))].slice(0, LIMIT);
+  const work = mkdtempSync(join(tmpdir(), 'tarsier-select-c-bench-'));
+  writeFileSync(join(work, 'harness.c'), HARNESS_C);
+  const hc = spawnSync('gcc', ['-c', '-o', join(work, 'harness.o'), join(work, 'harness.c')], { encoding: 'utf8' });
+  const gcc = hc.status === 0;
+  if (!gcc) console.log(`gcc not usable (${hc.stderr?.split('\n')[0] ?? hc.error?.message}): no concrete cross-check`);
+  const solver = createZ3WasmSolver();
+  const tally = { programs: 0, frontEnd: 0, unsupported: 0, noLoops: 0, crashed: 0, candidates: 0, selected: 0, checked: 0, runs: 0, compileFailed: 0, violations: 0 };
+  let ms = 0;
+  for (const rel of programs) {
+    tally.programs++;
+    const path = join(root, rel);
+    let prepared;
+    try {
+      prepared = prepareCProgram(path, { dataModel: 'LP64' });
+    } catch (e) {
+      if (e instanceof TarsierError) {
+        tally.frontEnd++;
+        continue;
+      }
+      throw e;
+    }
+    if (prepared.lowered.unsupported) {
+      tally.unsupported++;
+      continue;
+    }
+    const cands = generateCandidates(prepared.program, prepared.lowered.sourceMap.variables.map((v) => v.name));
+    if (cands.length === 0) {
+      tally.noLoops++;
+      continue;
+    }
+    tally.candidates += cands.length;
+    const t0 = performance.now();
+    let result;
+    try {
+      result = await selectCInvariants(prepared.program, prepared.lowered, cands, { method: 'houdini', solverInstance: solver, timeoutMs: 5000, skipVerification: true });
+    } catch (e) {
+      tally.crashed++;
+      console.log(`CRASH ${rel}: ${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')}`);
+      continue;
+    }
+    const dt = performance.now() - t0;
+    ms += dt;
+    const selected = result.verdicts.filter((v) => v.status === 'selected').map((v) => cands[v.candidate]);
+    tally.selected += selected.length;
+    let line = `${rel}: ${cands.length} candidates, ${selected.length} selected, ${Math.round(dt)} ms`;
+    if (gcc && selected.length) {
+      const text = readFileSync(path, 'utf8');
+      const inst = instrumentChecks(text, selected.map((c, id) => ({ loopLoc: c.loopLoc, text: c.text, id })));
+      const src = join(work, rel.endsWith('.i') ? 'p.i' : 'p.c');
+      writeFileSync(src, inst.text);
+      const exe = join(work, 'p');
+      const cc = spawnSync('gcc', ['-m64', '-O0', '-w', '-fwrapv', '-o', exe, src, join(work, 'harness.o')], { encoding: 'utf8', cwd: resolve(path, '..') });
+      if (cc.status !== 0) {
+        tally.compileFailed++;
+        line += `; gcc failed: ${(cc.stderr ?? '').split('\n').find((l) => /error/.test(l)) ?? ''}`;
+      } else {
+        tally.checked += inst.placed;
+        let bad = '';
+        for (let seed = 1; seed <= RUNS && !bad; seed++) {
+          const r = spawnSync(exe, [], { encoding: 'utf8', timeout: 1000, env: { ...process.env, TARSIER_SEED: String(seed) } });
+          tally.runs++;
+          const m = /tarsier-check-failed (\d+)/.exec(r.stderr ?? '');
+          if (m) bad = `seed ${seed}: '${selected[Number(m[1])].text}' at ${selected[Number(m[1])].loopLoc.line}:${selected[Number(m[1])].loopLoc.column}`;
+        }
+        if (bad) {
+          tally.violations++;
+          line += `; SOUNDNESS: concrete run falsifies a selected candidate (${bad})`;
+        } else line += `; ${inst.placed} checks held in ${RUNS} runs`;
+      }
+    }
+    console.log(line);
+  }
+  await solver.dispose();
+  await shutdownZ3Wasm?.();
+  console.log(JSON.stringify({ ...tally, selectionMs: Math.round(ms) }));
+}
+
+await main();
