@@ -9,9 +9,9 @@
 // answered when both checks are unsat at the same bound.
 
 import type { SourceLocation } from '../common/location.js';
-import type { ImpProgram, ImpType } from '../ivl/ast.js';
-import { EncodeError, encodeBounded, type AssertRole, type Encoding, type GoalRecord } from './encode.js';
-import { checkSat, openSession, type ModelReader } from './z3.js';
+import { typeEquals, type Expr, type ImpProgram, type ImpType, type Stmt } from '../ivl/ast.js';
+import { EncodeError, encodeBounded, type AssertRole, type Candidate, type Encoding, type GoalRecord } from './encode.js';
+import { openSession, type ModelReader } from './z3.js';
 
 export interface BmcOptions {
   /**
@@ -31,6 +31,8 @@ export interface BmcOptions {
   readonly log?: (message: string) => void;
   /** Also try k-induction at each bound (default true). */
   readonly induction?: boolean;
+  /** Candidate invariants for k-induction (default true: generated per loop). */
+  readonly candidates?: boolean;
 }
 
 /** One havoc executed on the counterexample path, in execution order. */
@@ -102,6 +104,8 @@ export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise
   const maxBound = options.maxBound ?? 1 << 20;
   let bound = Math.max(0, options.startBound ?? 1);
   let lastReason = 'no bound was tried';
+  // Candidate invariants that survived Houdini at the last bound (by candidate id).
+  const survivors: { ids?: Set<number> } = {};
   for (;;) {
     if (left() <= 0) return { verdict: 'unknown', bound, reason: `time limit reached (${lastReason})` };
     const t0 = Date.now();
@@ -147,7 +151,7 @@ export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise
     }
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
     if (options.induction !== false) {
-      const k = await inductionStep(program, bound, options, solverMs, log);
+      const k = await inductionStep(program, bound, options, solverMs, log, survivors);
       if (k === 'proved') return { verdict: 'true', bound, method: 'k-induction' };
     }
     if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };
@@ -166,27 +170,149 @@ async function inductionStep(
   options: BmcOptions,
   solverMs: () => number,
   log: (m: string) => void,
+  survivors: { ids?: Set<number> } = {},
 ): Promise<'proved' | 'not proved'> {
-  let enc: Encoding;
+  let p: ImpProgram;
   try {
-    const p = typeof program === 'function' ? program(bound) : program;
-    enc = encodeBounded(p, {
-      bound,
-      callDepth: options.callDepth ? options.callDepth(bound) : bound,
-      assertRole: options.assertRole,
-      entry: options.entry,
-      mode: 'induction',
-    });
+    p = typeof program === 'function' ? program(bound) : program;
   } catch (e) {
-    if (e instanceof EncodeError) {
-      log(`k-induction: not applicable: ${e.message}`);
-      return 'not proved';
-    }
+    if (e instanceof EncodeError) return 'not proved';
     throw e;
   }
-  const flags = enc.goals.map((g) => g.flag);
-  const t = Date.now();
-  const r = await checkSat(enc.text, or(flags), solverMs(), () => undefined);
-  log(`k-induction: bound ${bound}: ${flags.length} goals ${r.status} (${Date.now() - t} ms)`);
-  return r.status === 'unsat' ? 'proved' : 'not proved';
+  // Houdini: drop candidates that fail at a loop entry or are not preserved,
+  // until the rest are inductive; then check the goals with them assumed.
+  let candidates = options.candidates === false ? new Map<Stmt, Candidate[]>() : generateCandidates(p, options.entry ?? 'main');
+  // Start from the survivors of the last bound: Houdini re-checks them here anyway.
+  if (survivors.ids) {
+    const keep = survivors.ids;
+    candidates = new Map([...candidates].map(([l, cs]) => [l, cs.filter((c) => keep.has(c.id))] as [Stmt, Candidate[]]).filter(([, cs]) => cs.length > 0));
+  }
+  for (let round = 0; round < 40; round++) {
+    let enc: Encoding;
+    try {
+      enc = encodeBounded(p, {
+        bound,
+        callDepth: options.callDepth ? options.callDepth(bound) : bound,
+        assertRole: options.assertRole,
+        entry: options.entry,
+        mode: 'induction',
+        candidates,
+      });
+    } catch (e) {
+      if (e instanceof EncodeError) {
+        log(`k-induction: not applicable: ${e.message}`);
+        return 'not proved';
+      }
+      throw e;
+    }
+    const session = await openSession(enc.text);
+    try {
+      const cand = enc.goals.filter((g) => g.role === 'candidate');
+      if (cand.length > 0) {
+        const t = Date.now();
+        const r = await session.check(
+          cand.map((g) => g.flag),
+          solverMs(),
+          (m) => new Set(cand.filter((g) => m.bool(g.flag)).map((g) => g.candidate!)),
+        );
+        log(`k-induction: bound ${bound}: ${cand.length} candidate goals ${r.status} (${Date.now() - t} ms)`);
+        if (r.status === 'unknown') {
+          if (candidates.size === 0) return 'not proved';
+          candidates = new Map();
+          continue;
+        }
+        if (r.status === 'sat') {
+          const failed = r.value;
+          if (failed.size === 0) return 'not proved';
+          const next = new Map<Stmt, Candidate[]>();
+          for (const [loop, cs] of candidates) {
+            const keep = cs.filter((c) => !failed.has(c.id));
+            if (keep.length > 0) next.set(loop, keep);
+          }
+          candidates = next;
+          continue;
+        }
+      }
+      survivors.ids = new Set([...candidates.values()].flat().map((c) => c.id));
+      const flags = enc.goals.filter((g) => g.role !== 'candidate').map((g) => g.flag);
+      const t = Date.now();
+      const r = await session.check(flags, solverMs(), () => undefined);
+      const kept = [...candidates.values()].reduce((a, cs) => a + cs.length, 0);
+      log(`k-induction: bound ${bound}: ${flags.length} goals ${r.status} with ${kept} invariants (${Date.now() - t} ms)`);
+      return r.status === 'unsat' ? 'proved' : 'not proved';
+    } finally {
+      session.close();
+    }
+  }
+  return 'not proved';
+}
+
+const MAX_CANDIDATES_PER_LOOP = 120;
+
+/**
+ * Candidate invariants of every loop: comparisons (signed and unsigned `<=`,
+ * `==`) between a variable the loop assigns and another variable of the
+ * same type that the loop reads or assigns, and with 0.
+ */
+export function generateCandidates(p: ImpProgram, entry: string): Map<Stmt, Candidate[]> {
+  const proc = p.procedures.find((q) => q.name === entry);
+  const out = new Map<Stmt, Candidate[]>();
+  if (!proc?.body) return out;
+  const types = new Map<string, ImpType>();
+  for (const d of [...p.globals, ...proc.params, ...proc.returns, ...proc.locals]) types.set(d.name, d.type);
+  let id = 0;
+  const varsOf = (e: Expr, acc: Set<string>): void => {
+    switch (e.kind) {
+      case 'var': acc.add(e.name); break;
+      case 'unary': varsOf(e.arg, acc); break;
+      case 'binary': varsOf(e.left, acc); varsOf(e.right, acc); break;
+      case 'app': e.args.forEach((a) => varsOf(a, acc)); break;
+      case 'ite': varsOf(e.cond, acc); varsOf(e.then, acc); varsOf(e.else, acc); break;
+      case 'select': varsOf(e.map, acc); varsOf(e.index, acc); break;
+      case 'store': varsOf(e.map, acc); varsOf(e.index, acc); varsOf(e.value, acc); break;
+      default: break;
+    }
+  };
+  const assignedIn = (ss: readonly Stmt[], acc: Set<string>, read: Set<string>): void => {
+    for (const s of ss) {
+      switch (s.kind) {
+        case 'assign': acc.add(s.target); varsOf(s.value, read); break;
+        case 'havoc': acc.add(s.target); break;
+        case 'assume': case 'assert': varsOf(s.cond, read); break;
+        case 'if': varsOf(s.cond, read); assignedIn(s.then, acc, read); assignedIn(s.else, acc, read); break;
+        case 'while': varsOf(s.cond, read); assignedIn(s.body, acc, read); break;
+        case 'block': assignedIn(s.body, acc, read); break;
+        default: break;
+      }
+    }
+  };
+  const scalar = (t: ImpType | undefined) => t !== undefined && (t.kind === 'bv' || t.kind === 'int');
+  const visit = (ss: readonly Stmt[]): void => {
+    for (const s of ss) {
+      if (s.kind === 'if') { visit(s.then); visit(s.else); }
+      else if (s.kind === 'block') visit(s.body);
+      else if (s.kind === 'while') {
+        const assigned = new Set<string>();
+        const read = new Set<string>();
+        varsOf(s.cond, read);
+        assignedIn(s.body, assigned, read);
+        const all = [...new Set([...assigned, ...read])].filter((v) => scalar(types.get(v))).sort();
+        const cs: Candidate[] = [];
+        for (const a of [...assigned].filter((v) => scalar(types.get(v))).sort()) {
+          const ta = types.get(a)!;
+          const [le, ge] = ta.kind === 'bv' ? (['sle', 'sge'] as const) : (['<=', '>='] as const);
+          cs.push({ id: id++, op: le, a }, { id: id++, op: ge, a });
+          for (const b of all) {
+            if (b === a || !typeEquals(types.get(b)!, ta)) continue;
+            cs.push({ id: id++, op: le, a, b }, { id: id++, op: ge, a, b });
+            if (a < b || !assigned.has(b)) cs.push({ id: id++, op: 'eq', a, b });
+          }
+        }
+        if (cs.length > 0) out.set(s, cs.slice(0, MAX_CANDIDATES_PER_LOOP));
+        visit(s.body);
+      }
+    }
+  };
+  visit(proc.body);
+  return out;
 }

@@ -41,14 +41,31 @@ export interface EncodeOptions {
    * means no violation (k-induction). Bound goals stay goals in both modes.
    */
   readonly mode?: 'bmc' | 'induction';
+  /**
+   * Induction only: candidate loop invariants (by loop statement). They are
+   * assumed at the arbitrary iteration and checked at every entry of the
+   * loop and for preservation by one iteration (goals of role `candidate`).
+   */
+  readonly candidates?: ReadonlyMap<Stmt, readonly Candidate[]>;
+}
+
+/** A candidate loop invariant `op(a, b)` over two variables (or a variable and 0). */
+export interface Candidate {
+  readonly id: number;
+  readonly op: 'sle' | 'sge' | 'ule' | 'uge' | 'eq' | '<=' | '>=';
+  readonly a: string;
+  /** A variable name, or undefined for the constant 0 of a's type. */
+  readonly b?: string;
 }
 
 export interface GoalRecord {
   /** SMT constant that is true when this goal is violated. */
   readonly flag: string;
-  readonly role: Exclude<AssertRole, 'assume'>;
+  readonly role: Exclude<AssertRole, 'assume'> | 'candidate';
   /** `assert`: an assert of the program; `unwinding`: a loop ran more than the bound; `call-depth`: inlining cut. */
-  readonly origin: 'assert' | 'unwinding' | 'call-depth';
+  readonly origin: 'assert' | 'unwinding' | 'call-depth' | 'candidate';
+  /** For candidate goals: the candidate's id. */
+  readonly candidate?: number;
   readonly loc: SourceLocation;
   /** Position in execution order (compare with havocs). */
   readonly order: number;
@@ -231,6 +248,7 @@ class Encoder {
         return this.branch(c, s.then, s.else, env, guard, frame);
       }
       case 'while':
+        this.checkCandidates(s, env, guard);
         return this.loop(s, env, guard, frame, this.opts.bound);
       case 'call':
         return this.call(s, env, guard, frame);
@@ -351,13 +369,73 @@ class Encoder {
       const old = env.get(v);
       if (old) env.set(v, { term: this.fresh(`k_${safe(v)}`, sortOf(old.type)), type: old.type });
     }
-    const end = this.assumedCopies(s, env, gDeep, frame, this.opts.bound);
+    const inv = this.candidateTerm(s, env);
+    let gStart = gDeep;
+    if (inv !== 'true') {
+      gStart = this.guardTerm(`(and ${gDeep} ${inv})`);
+      // Preservation: one iteration from the arbitrary state keeps the candidates.
+      const c1 = this.fresh('c', 'Bool', this.expr(s.cond, env, frame));
+      const gPres = this.guardTerm(`(and ${gStart} ${c1})`);
+      const havocked = vars.map((v) => env.get(v));
+      const endPres = this.stmts(s.body, env, gPres, { ...frame, assumed: true });
+      this.checkCandidates(s, env, endPres);
+      vars.forEach((v, i) => restore(env, v, havocked[i]));
+    }
+    const end = this.assumedCopies(s, env, gStart, frame, this.opts.bound);
     const afterDeep = vars.map((v) => env.get(v));
     vars.forEach((v, i) => restore(env, v, before[i]));
     this.mergeVars(env, vars, afterDeep, end, gExit);
     if (end === 'false') return gExit;
     if (gExit === 'false') return end;
     return this.guardTerm(`(or ${end} ${gExit})`);
+  }
+
+  private candidateOf(c: Candidate, env: Env): string | undefined {
+    const a = env.get(c.a);
+    if (!a) return undefined;
+    let b: string;
+    if (c.b !== undefined) {
+      const v = env.get(c.b);
+      if (!v) return undefined;
+      b = v.term;
+    } else {
+      b = a.type.kind === 'bv' ? `(_ bv0 ${a.type.width})` : '0';
+    }
+    switch (c.op) {
+      case 'sle':
+        return `(bvsle ${a.term} ${b})`;
+      case 'ule':
+        return `(bvule ${a.term} ${b})`;
+      case 'sge':
+        return `(bvsge ${a.term} ${b})`;
+      case 'uge':
+        return `(bvuge ${a.term} ${b})`;
+      case 'eq':
+        return `(= ${a.term} ${b})`;
+      case '<=':
+        return `(<= ${a.term} ${b})`;
+      case '>=':
+        return `(>= ${a.term} ${b})`;
+    }
+  }
+
+  /** The conjunction of the loop's candidates in `env` ('true' when none). */
+  private candidateTerm(s: Stmt, env: Env): string {
+    const cs = this.opts.candidates?.get(s) ?? [];
+    const terms = cs.map((c) => this.candidateOf(c, env)).filter((t): t is string => t !== undefined);
+    if (terms.length === 0) return 'true';
+    return terms.length === 1 ? terms[0]! : `(and ${terms.join(' ')})`;
+  }
+
+  /** A candidate goal per candidate of loop `s`: it fails where `guard` holds and the candidate does not. */
+  private checkCandidates(s: Stmt, env: Env, guard: string): void {
+    if (guard === 'false') return;
+    for (const c of this.opts.candidates?.get(s) ?? []) {
+      const t = this.candidateOf(c, env);
+      if (t === undefined) continue;
+      const flag = this.fresh('cand', 'Bool', `(and ${guard} (not ${t}))`);
+      this.goals.push({ flag, role: 'candidate', origin: 'candidate', candidate: c.id, loc: s.loc, order: this.order++ });
+    }
   }
 
   /** `j` assumed iterations then the checked (or, in an assumed context, cut) one; returns the guard of leaving the loop. */

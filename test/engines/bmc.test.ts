@@ -47,11 +47,11 @@ test('an unbounded loop: BMC alone gives UNKNOWN, k-induction proves it', async 
 test('k-induction does not prove violations beyond the bound', async () => {
   // Inside the loop: fails in iteration 1000.
   const inLoop = parseImp('procedure main() { var x: bv32; x := 0bv32; while (true) { x := x + 1bv32; assert x != 1000bv32; } }', 'a.imp');
-  assert.equal((await bmc(inLoop, { deadline: soon(), maxBound: 16 })).verdict, 'unknown');
+  assert.equal((await bmc(inLoop, { deadline: soon(), maxBound: 16, candidates: false })).verdict, 'unknown');
   // After the loop: fails once the loop ran 20 times.
   const after = parseImp('procedure main() { var i: bv32; i := 0bv32; while (ult(i, 20bv32)) { i := i + 1bv32; } assert i != 20bv32; }', 'b.imp');
   assert.equal((await bmc(after, { deadline: soon(), maxBound: 16 })).verdict, 'unknown');
-  const found = await bmc(after, { deadline: soon(), maxBound: 32 });
+  const found = await bmc(after, { deadline: soon(), maxBound: 32, candidates: false });
   assert.equal(found.verdict, 'false');
   // Nested loop: the inner one violates only when the outer has run 10 times.
   const nested = parseImp(
@@ -62,7 +62,7 @@ test('k-induction does not prove violations beyond the bound', async () => {
          assert s != 30bv32; } }`,
     'c.imp',
   );
-  assert.equal((await bmc(nested, { deadline: soon(), maxBound: 8 })).verdict, 'unknown');
+  assert.equal((await bmc(nested, { deadline: soon(), maxBound: 8, candidates: false })).verdict, 'unknown');
 });
 
 test('calls are inlined and contracts assumed', async () => {
@@ -83,4 +83,28 @@ test('an assert classified as a bound goal never makes FALSE', async () => {
 test('the encoding rejects unknown variables with their location', () => {
   const p = parseImp('procedure main() { assert y == 1; }', 'bad.imp');
   assert.throws(() => encodeBounded(p, { bound: 1 }), /unknown variable 'y'/);
+});
+
+test('candidate invariants (Houdini) make a relational property k-inductive', async () => {
+  // After the loop i == n needs the invariant i <= n (a candidate; n is not assigned in the loop).
+  const p = parseImp(
+    `procedure main() { var i: bv32, n: bv32;
+       n := havoc; assume sle(0bv32, n); assume sle(n, 1000bv32); i := 0bv32;
+       while (slt(i, n)) { i := i + 1bv32; }
+       assert i == n; }`,
+    'h.imp',
+  );
+  assert.equal((await bmc(p, { deadline: soon(), maxBound: 4, candidates: false })).verdict, 'unknown');
+  const r = await bmc(p, { deadline: soon(), maxBound: 4 });
+  assert.equal(r.verdict, 'true');
+  if (r.verdict === 'true') assert.equal(r.method, 'k-induction');
+  // The same loop with the wrong claim is not proved.
+  const bad = parseImp(
+    `procedure main() { var i: bv32, n: bv32;
+       n := havoc; assume sle(0bv32, n); assume sle(n, 1000bv32); i := 0bv32;
+       while (slt(i, n)) { i := i + 1bv32; }
+       assert i != 500bv32; }`,
+    'h2.imp',
+  );
+  assert.equal((await bmc(bad, { deadline: soon(), maxBound: 4 })).verdict, 'unknown');
 });
