@@ -17,7 +17,7 @@ import {
   forEachStatement,
   parseExpressionAt,
 } from '../c/index.js';
-import type { Stmt } from '../ivl/ast.js';
+import type { Expr, Stmt } from '../ivl/ast.js';
 import { type LoweredProgram, type LowerProperty, goalAt, locKey, lowerProgram } from '../lower/index.js';
 import { readTaskFile } from '../task/taskfile.js';
 import type { Entry, Location, WitnessDocument, WitnessPos } from '../witness/model.js';
@@ -265,6 +265,11 @@ export async function selectCInvariants(
       reject(c, `unsupported: a loop of the recursive function ${c.function}, inlined ${instances.length} times`, instances.length);
       continue;
     }
+    if (cl.loop.kind !== 'DoWhile' && cl.loop.condition && hasSideEffects(cl.loop.condition)) {
+      // The lowered loop head comes after the condition's side effects; C's comes before them.
+      reject(c, 'unsupported: the loop condition has side effects', instances.length);
+      continue;
+    }
     const parsed = parseCandidate(program, cl.loop, c.text);
     if ('error' in parsed) {
       reject(c, `invalid: ${parsed.error}`, instances.length);
@@ -296,6 +301,17 @@ export async function selectCInvariants(
     }
     instancesOf.set(c.index, ids);
   }
+  // A loop whose condition the lowering evaluates into a flag (`k := c`
+  // before the loop and at the end of its body: side-effect-free calls,
+  // break) needs `k ==> c` at its head to use the condition; it is offered
+  // as one more candidate (selected only when it is invariant; not reported).
+  const guards = loopGuards(main?.body ?? []);
+  const used = new Set(impCandidates.map((c) => c.loopId));
+  for (const l of table.loops) {
+    const g = guards.get(l.loop);
+    if (!used.has(l.id) || !g) continue;
+    impCandidates.push({ index: impCandidates.length, loopId: l.id, expr: g, loc: l.loop.loc, text: '(loop condition flag)' });
+  }
   const imp = await selectInvariants(lowered.imp, impCandidates, options);
   for (const c of candidates) {
     const ids = instancesOf.get(c.index);
@@ -318,6 +334,33 @@ export async function selectCInvariants(
     }
   }
   return finish(candidates, verdicts, imp, lowered, options.propertyUnsupported);
+}
+
+/** For each `while (k)` preceded by `k := c`: the condition `k ==> c`. */
+function loopGuards(stmts: readonly Stmt[]): Map<Stmt, Expr> {
+  const out = new Map<Stmt, Expr>();
+  const walk = (ss: readonly Stmt[]): void => {
+    ss.forEach((s, i) => {
+      const prev = ss[i - 1];
+      if (s.kind === 'while' && s.cond.kind === 'var' && prev?.kind === 'assign' && prev.target === s.cond.name) {
+        out.set(s, { kind: 'binary', op: '==>', left: s.cond, right: prev.value, loc: s.loc });
+      }
+      if (s.kind === 'while' || s.kind === 'block') walk(s.body);
+      else if (s.kind === 'if') {
+        walk(s.then);
+        walk(s.else);
+      }
+    });
+  };
+  walk(stmts);
+  return out;
+}
+
+/** Whether evaluating an expression may change a program variable (nondet calls do not). */
+function hasSideEffects(e: CExpr): boolean {
+  if (e.kind === 'Assign' || e.kind === 'IncDec' || e.kind === 'StatementExpr') return true;
+  if (e.kind === 'Call' && e.function?.builtin?.kind !== 'nondet') return true;
+  return childExprs(e).some(hasSideEffects);
 }
 
 function parseCandidate(program: CProgram, loop: CLoop, text: string): { expr: CExpr } | { error: string } {

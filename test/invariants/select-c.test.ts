@@ -131,3 +131,19 @@ test('bad --data-model is a usage error', () => {
   assert.equal(r.code, 2);
   assert.match(r.err, /--data-model must be ILP32 or LP64/);
 });
+
+test('loop conditions: side effects make the loop unsupported; a nondet call and && still give the condition at the head', async () => {
+  const path = join(fixtures, 'cond.c');
+  const prepared = prepareCProgram(path);
+  const doc = readWitness(readFileSync(join(fixtures, 'cond-invariants.yml'), 'utf8'), 'cond-invariants.yml');
+  const cands = cCandidatesFromWitness(doc, prepared.program);
+  const r = await selectCInvariants(prepared.program, prepared.lowered, cands, { method: 'houdini' });
+  // `while (i++ < 10)`: the lowered head comes after i++, C's before it (i >= 1 is false on entry in C).
+  assert.deepEqual(
+    r.verdicts.map((v) => [cands[v.candidate].text, v.status, v.reason ?? null]),
+    [
+      ['i >= 1', 'rejected', 'unsupported: the loop condition has side effects'],
+      ['j <= 10', 'selected', null],
+    ],
+  );
+});
