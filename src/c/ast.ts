@@ -485,7 +485,7 @@ export interface ContinueStmt {
 export interface ReturnStmt {
   readonly kind: 'Return';
   readonly loc: SourceLocation;
-  /** Converted to the function's return type. */
+  /** Converted to the function's return type (in a void function, gcc accepts a value: it is left as written). */
   readonly value?: Expr;
 }
 
