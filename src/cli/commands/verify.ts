@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 import { usageError } from '../../common/errors.js';
 import { formatResultLine } from '../../task/index.js';
-import { verify } from '../../verify/index.js';
+import { verifyWithHardLimit } from '../../verify/worker.js';
 import type { CommandRegistrar } from '../command.js';
 
 interface VerifyFlags {
@@ -30,33 +30,20 @@ export const registerVerify: CommandRegistrar = (program, run) => {
       run(async (input: string, flags: VerifyFlags) => {
         const timeoutS = Number(flags.timeout);
         if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw usageError(`--timeout needs a positive number of seconds, not '${flags.timeout}'`);
-        const log = flags.verbose ? (m: string) => process.stderr.write(m + '\n') : undefined;
-        // Hard stop: whatever happens (a long solver call), answer UNKNOWN in time.
-        const giveUp = () => {
-          const reason = 'time limit reached';
-          if (flags.format === 'json') process.stdout.write(JSON.stringify({ verdict: 'unknown', result: 'UNKNOWN', reason }) + '\n');
-          else process.stdout.write(`${reason}\nVerification result: UNKNOWN\n`);
-          process.exit(0);
-        };
-        const limitMs = Math.max(100, timeoutS * 1000 - 300);
-        // The limit is CPU time; wall time is only a backstop (a loaded machine).
-        const watchdog = setTimeout(giveUp, 2 * timeoutS * 1000 + 5000);
-        watchdog.unref();
-        const cpuWatch = setInterval(() => {
-          const u = process.cpuUsage();
-          if ((u.user + u.system) / 1000 > limitMs) giveUp();
-        }, 100);
-        cpuWatch.unref();
-        const r = await verify(input, {
+        const r = await verifyWithHardLimit(input, {
           property: flags.property,
           prp: flags.prop,
           dataModel: flags.dataModel,
           timeoutS,
           witnessPath: flags.witness,
-          log,
+          verbose: flags.verbose,
         });
-        clearTimeout(watchdog);
-        clearInterval(cpuWatch);
+        if (r === 'timeout') {
+          const reason = 'time limit reached';
+          if (flags.format === 'json') process.stdout.write(JSON.stringify({ verdict: 'unknown', result: 'UNKNOWN', reason, cpuTimeS: timeoutS }) + '\n');
+          else process.stdout.write(`${reason}\nVerification result: UNKNOWN\n`);
+          return 0;
+        }
         const line = formatResultLine(r.verdict);
         if (flags.format === 'json') {
           process.stdout.write(
