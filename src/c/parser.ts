@@ -639,6 +639,7 @@ export class Parser {
         case 'void': case 'char': case 'short': case 'int': case 'long': case 'float': case 'double':
         case 'signed': case 'unsigned': case '_Bool': case '__int128': {
           if (base) throw this.error(`two or more data types in declaration specifiers`, t);
+          if (s === '__int128' && this.dm === 'ILP32') throw this.error("'__int128' is not supported on this target (ILP32)", t);
           counts[s] = (counts[s] ?? 0) + 1;
           sawSpecifier = true;
           this.next();

@@ -117,6 +117,8 @@ test('syntax and type errors name the position', () => {
   assert.equal(errorOf(() => parseCProgram('int main() { goto out; }', 'e.c', ilp)), "e.c:1:19: error: label 'out' used but not defined");
   assert.equal(errorOf(() => parseCProgram('int main() {\n  foo x;\n}', 'e.c', ilp)), "e.c:2:3: error: unknown type name 'foo'");
   assert.equal(errorOf(() => parseCProgram('bar y;', 'e.c', ilp)), "e.c:1:1: error: unknown type name 'bar'");
+  assert.equal(errorOf(() => parseCProgram('__int128 v;', 'e.c', ilp)), "e.c:1:1: error: '__int128' is not supported on this target (ILP32)");
+  assert.ok(parseCProgram('__int128 v; unsigned __int128 w = (unsigned __int128)1 << 100;', 'e.c', lp));
   assert.equal(errorOf(() => parseCProgram('int main() { char *s = "abc; }', 'e.c', ilp)), 'e.c:1:24: error: missing terminating " character');
 });
 
