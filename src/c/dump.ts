@@ -202,5 +202,7 @@ export function summary(program: CProgram): string[] {
     out.push(`  function ${f.name} at ${formatLocation(f.definitionLoc ?? f.loc)}${n ? `: ${n} loop${n === 1 ? '' : 's'}` : ''}`);
   }
   for (const l of loops) out.push(`  loop ${l.keyword} at ${formatLocation(l.loc)} in ${l.function}`);
+  const builtins = program.functions.filter((f) => f.builtin).map((f) => `${f.name} (${f.builtin!.kind})`).sort();
+  if (builtins.length) out.push(`  verifier built-ins: ${builtins.join(', ')}`);
   return out;
 }

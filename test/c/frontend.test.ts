@@ -320,6 +320,10 @@ test('tarsier parse: summary, --dump loops, errors with exit status 1', async ()
   const s = await runParse([good]);
   assert.equal(s.status, 0);
   assert.match(s.stdout, /2 functions defined, 1 global variable, 7 loops/);
+  const b = join(dir, 'b.c');
+  writeFileSync(b, 'extern int __VERIFIER_nondet_int(void);\nvoid reach_error(void) {}\nint main(void) { if (__VERIFIER_nondet_int()) reach_error(); return 0; }\n');
+  const bs = await runParse([b]);
+  assert.match(bs.stdout, /^  verifier built-ins: __VERIFIER_nondet_int \(nondet\), reach_error \(reach_error\)$/m);
   const bad = join(dir, 'bad.c');
   writeFileSync(bad, 'int main() {\n  return 1 +;\n}\n');
   const e = await runParse([bad]);
