@@ -48,8 +48,10 @@ export interface CCandidateVerdict {
   /** `not established on entry`, `not preserved`, `not forced`, `undecided`, `unsupported: ...` or `invalid: ...`. */
   readonly reason?: string;
   readonly detail?: string;
-  /** Over the IMP variables of the lowered program. */
+  /** Over the C integer variables in scope at the loop, as C values. */
   readonly counterexample?: Counterexample;
+  /** The same over the IMP variables of the lowered program. */
+  readonly impCounterexample?: Counterexample;
   /** Lowered instances of the loop the candidate was checked at. */
   readonly instances: number;
 }
@@ -253,6 +255,7 @@ export async function selectCInvariants(
   }
   const impCandidates: Candidate[] = [];
   const instancesOf = new Map<number, number[]>();
+  const viewsOf = new Map<number, CView[]>();
   for (const c of candidates) {
     const key = locKey(c.loopLoc);
     const cl = loopsByKey.get(key)!;
@@ -276,6 +279,7 @@ export async function selectCInvariants(
       continue;
     }
     const ids: number[] = [];
+    const views: CView[] = [];
     try {
       for (const inst of instances) {
         const w = whilePos.get(inst.loop) ?? Number.MAX_SAFE_INTEGER;
@@ -290,6 +294,7 @@ export async function selectCInvariants(
           return best?.imp;
         };
         const expr = new CandidateTranslator(program.dataModel, resolve, c.loc).condition(parsed.expr);
+        views.push(scopeView(program, cl.loop, c.function, lowered, resolve));
         ids.push(impCandidates.length);
         impCandidates.push({ index: impCandidates.length, loopId: inst.id, expr, loc: c.loc, text: c.text, ...(c.origin ? { origin: c.origin } : {}) });
       }
@@ -300,6 +305,7 @@ export async function selectCInvariants(
       continue;
     }
     instancesOf.set(c.index, ids);
+    viewsOf.set(c.index, views);
   }
   // A loop whose condition the lowering evaluates into a flag (`k := c`
   // before the loop and at the end of its body: side-effect-free calls,
@@ -328,12 +334,51 @@ export async function selectCInvariants(
         status: 'rejected',
         reason: v.reason ?? 'rejected',
         ...(detail ? { detail } : {}),
-        ...(v.counterexample ? { counterexample: v.counterexample } : {}),
+        ...(v.counterexample ? { counterexample: inC(v.counterexample, viewsOf.get(c.index)![bad]), impCounterexample: v.counterexample } : {}),
         instances: ids.length,
       };
     }
   }
   return finish(candidates, verdicts, imp, lowered, options.propertyUnsupported);
+}
+
+/** The C integer variables in scope at a loop and the IMP variables holding them at one instance. */
+type CView = Array<{ name: string; imp: string; signed: boolean }>;
+
+function scopeView(program: CProgram, loop: CLoop, fn: string, lowered: LoweredProgram, resolve: (d: CVarDecl) => string | undefined): CView {
+  const out: CView = [];
+  const seen = new Set<string>();
+  for (const v of lowered.sourceMap.variables) {
+    if ((v.function !== undefined && v.function !== fn) || seen.has(v.name)) continue;
+    const r = parseCandidate(program, loop, v.name);
+    if ('error' in r) continue;
+    const e = r.expr.kind === 'ImplicitCast' ? r.expr.operand : r.expr;
+    if (e.kind !== 'Identifier' || e.decl.kind !== 'Var') continue;
+    const imp = resolve(e.decl);
+    if (imp === undefined) continue;
+    seen.add(v.name);
+    out.push({ name: v.name, imp, signed: v.signed });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** A counterexample over IMP variables as C values of the variables in scope (`12bv32` read as int: `12`). */
+function inC(cex: Counterexample, view: CView): Counterexample {
+  const state = (s: Record<string, string> | undefined): Record<string, string> | undefined => {
+    if (!s) return undefined;
+    const out: Record<string, string> = {};
+    for (const v of view) {
+      const raw = s[v.imp];
+      if (raw === undefined) continue;
+      const m = /^(\d+)bv(\d+)$/.exec(raw);
+      out[v.name] = m ? String(v.signed ? BigInt.asIntN(Number(m[2]), BigInt(m[1])) : BigInt(m[1])) : raw;
+    }
+    return out;
+  };
+  const entry = state(cex.entry);
+  const before = state(cex.before);
+  const after = state(cex.after);
+  return { ...(entry ? { entry } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) };
 }
 
 /** For each `while (k)` preceded by `k := c`: the condition `k ==> c`. */

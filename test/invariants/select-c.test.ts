@@ -65,6 +65,9 @@ test('task file, corrected encoding: the same selection; a loop inlined twice is
   );
   // `c <= 5` holds at count(5) and fails at count(nondet): the second instance rejects it.
   assert.match(r.verdicts[11].detail ?? '', /at instance 2 of 2/);
+  // Unsigned wrap-around in the counterexample of `x <= 0`: 0 - 1 is UINT_MAX.
+  assert.deepEqual([r.verdicts[7].counterexample?.before?.x, r.verdicts[7].counterexample?.after?.x], ['0', '4294967295']);
+  assert.equal(r.verdicts[7].impCounterexample?.after?.['x@main'], '4294967295bv32');
 });
 
 const HASH = 'b'.repeat(64);
@@ -102,9 +105,9 @@ test('0.1 entries (0-based columns): JSON output and certificates', () => {
       [28, 28, 'rejected', 'not established on entry'],
     ],
   );
-  // n == 0 on entry: i < n is false (IMP names and values of the lowered program).
-  assert.equal(j.candidates[1].counterexample.entry['i@main'], '0bv32');
-  assert.equal(j.candidates[1].counterexample.entry['n@main'], '0bv32');
+  // n == 0 on entry: i < n is false (the C variables in scope, as C values).
+  assert.equal(j.candidates[1].counterexample.entry.i, '0');
+  assert.equal(j.candidates[1].counterexample.entry.n, '0');
   assert.equal(j.proved, true);
   const certs = readWitness(readFileSync(join(dir, 'certs.yml'), 'utf8'), 'certs.yml');
   assert.deepEqual(
