@@ -33,6 +33,7 @@ async function main(): Promise<void> {
   const solver = createZ3WasmSolver();
   const tally = { programs: 0, frontEnd: 0, unsupported: 0, noLoops: 0, crashed: 0, candidates: 0, selected: 0, checked: 0, runs: 0, compileFailed: 0, violations: 0 };
   let ms = 0;
+  const reasons = new Map<string, number>();
   for (const rel of programs) {
     tally.programs++;
     const path = join(root, rel);
@@ -67,6 +68,10 @@ async function main(): Promise<void> {
     }
     const dt = performance.now() - t0;
     ms += dt;
+    for (const v of result.verdicts) {
+      const key = v.status === 'selected' ? 'selected' : (v.reason ?? 'rejected').replace(/^(unsupported|invalid): .*/, (_m, k: string) => `${k}: ${(v.reason ?? '').slice(k.length + 2, k.length + 40)}`);
+      reasons.set(key, (reasons.get(key) ?? 0) + 1);
+    }
     const selected = result.verdicts.filter((v) => v.status === 'selected').map((v) => cands[v.candidate]);
     tally.selected += selected.length;
     let line = `${rel}: ${cands.length} candidates, ${selected.length} selected, ${Math.round(dt)} ms`;
@@ -100,6 +105,7 @@ async function main(): Promise<void> {
   await solver.dispose();
   await shutdownZ3Wasm?.();
   console.log(JSON.stringify({ ...tally, selectionMs: Math.round(ms) }));
+  console.log(JSON.stringify(Object.fromEntries([...reasons].sort((a, b) => b[1] - a[1]))));
 }
 
 await main();
