@@ -150,3 +150,27 @@ test('loop conditions: side effects make the loop unsupported; a nondet call and
     ],
   );
 });
+
+test('a function inlined three times (once inside a loop): each copy of its loop uses its own variables', async () => {
+  const prepared = prepareCProgram(join(fixtures, 'calls.c'));
+  const doc = readWitness(readFileSync(join(fixtures, 'calls-invariants.yml'), 'utf8'), 'calls-invariants.yml');
+  const cands = cCandidatesFromWitness(doc, prepared.program);
+  const r = await selectCInvariants(prepared.program, prepared.lowered, cands, { method: 'houdini' });
+  assert.deepEqual(
+    r.verdicts.map((v) => [cands[v.candidate].text, v.status, v.instances]),
+    [
+      ['c <= m', 'selected', 3],
+      ['c <= 10', 'selected', 3],
+      ['c <= 7', 'rejected', 3],
+      ['m == 3 || m == 10 || m == 7', 'selected', 3],
+      ['c >= 0', 'selected', 3],
+      // Needs f(3) == 3 and f(10) == 10: `c <= m` at the first two copies.
+      ['a == 3 + 10 * k', 'selected', 1],
+      ['k <= 2 && k >= 0', 'selected', 1],
+    ],
+  );
+  // f(10), the copy inside main's loop, breaks `c <= 7`: its m is 10.
+  assert.match(r.verdicts[2].detail ?? '', /at instance 2 of 3/);
+  assert.deepEqual(r.verdicts[2].counterexample, { before: { c: '7', m: '10' }, after: { c: '8', m: '10' } });
+  assert.equal(r.verdict, 'TRUE');
+});
