@@ -137,3 +137,35 @@ test('bench programs: generated candidates are selected without a crash, and no 
   t.diagnostic(`${sample.length} programs, ${selectedTotal} selected candidates checked concretely`);
   void sharedDir;
 });
+
+test("Goblint's real 2.0 witnesses with loop invariants, on their programs (headers replaced on the same line)", { skip: skipWithoutShared }, async (t) => {
+  const dir = sharedPath('witnesses', 'real', 'goblint', '56-witness');
+  const out = mkdtempSync(join(tmpdir(), 'tarsier-goblint-'));
+  let programs = 0;
+  let selected = 0;
+  for (const yml of readdirSync(dir).filter((f) => f.endsWith('.yml')).sort()) {
+    const text = readFileSync(join(dir, yml), 'utf8');
+    if (!text.includes('loop_invariant')) continue;
+    const cFile = yml.replace(/\.yml$/, '.c');
+    // One line each, so that the witness's line numbers stay right; __goblint_check becomes a property.
+    const program = readFileSync(join(dir, cFile), 'utf8')
+      .replace('#include <goblint.h>', 'extern void reach_error(void); void __goblint_check(int c) { if (!c) reach_error(); }')
+      .replace('#include <assert.h>', 'extern void assert(int);');
+    writeFileSync(join(out, cFile), program);
+    const prepared = prepareCProgram(join(out, cFile));
+    const cands = cCandidatesFromWitness(readWitness(text, yml), prepared.program);
+    const r = await selectCInvariants(prepared.program, prepared.lowered, cands, { method: 'houdini', timeoutMs: 5000 });
+    programs++;
+    assert.equal(r.verdicts.length, cands.length);
+    for (const v of r.verdicts) {
+      const c = cands[v.candidate];
+      // Goblint's interval invariants of these programs hold and are inductive; array contents are not supported.
+      if (c.text.includes('[')) assert.match(v.reason ?? '', /^unsupported: array subscript/, `${yml}: ${c.text}`);
+      else assert.equal(v.status, 'selected', `${yml}: ${c.text}: ${v.reason}`);
+      if (v.status === 'selected') selected++;
+    }
+    if (!cands.some((c) => c.text.includes('['))) assert.equal(r.verdict, 'TRUE', yml);
+  }
+  assert.equal(programs, 7);
+  t.diagnostic(`${programs} Goblint programs, ${selected} candidates selected`);
+});
