@@ -4,22 +4,7 @@
 
 import { parseCFile, type CProgram, type DataModel } from '../c/index.js';
 import { lowerProgram, type LoweredProgram, type LowerOptions } from '../lower/index.js';
-
-type LintModule = {
-  lintWitness?: (
-    text: string,
-    file: string,
-    options: { programText?: string; programFile?: string },
-  ) => { severity: string; message: string; rule: string; line: number; column: number }[];
-};
-
-let lintModule: LintModule | undefined;
-
-/** Loads the witness linter (once). */
-export async function loadFrontend(): Promise<void> {
-  const witnessPath = '../witness/index.js';
-  lintModule ??= (await import(witnessPath)) as LintModule;
-}
+import { lintWitness } from '../witness/index.js';
 
 export function parseC(path: string, dataModel: DataModel): CProgram {
   return parseCFile(path, { dataModel });
@@ -29,14 +14,9 @@ export function lowerC(program: CProgram, options: LowerOptions): LoweredProgram
   return lowerProgram(program, options);
 }
 
-/**
- * Lint findings (errors and warnings) of a violation witness against its
- * program; empty when clean. Undefined when the linter is not available.
- */
-export function lintViolationWitness(text: string, programFile: string, programText: string): string[] | undefined {
-  const lint = lintModule?.lintWitness;
-  if (!lint) return undefined;
-  return lint(text, 'witness.yml', { programText, programFile })
+/** Lint findings (errors and warnings) of a violation witness against its program; empty when clean. */
+export function lintViolationWitness(text: string, programFile: string, programText: string): string[] {
+  return lintWitness(text, 'witness.yml', { programText, programFile })
     .filter((d) => d.severity === 'error' || d.severity === 'warning')
     .map((d) => `${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.rule}]`);
 }

@@ -23,7 +23,7 @@ import {
   type Verdict,
 } from '../task/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
-import { loadFrontend, lowerC, parseC, lintViolationWitness } from './frontend.js';
+import { lowerC, parseC, lintViolationWitness } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues } from './witness.js';
 
 export const TOOL_NAME = 'tarsier';
@@ -145,7 +145,6 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   const unknown = (reason: string, extra: Partial<VerifyResult> = {}) => done({ kind: 'unknown', reason }, reason, extra);
 
   // Parse first: an unparsable program is an input error whatever the property.
-  await loadFrontend();
   const c = parseC(r.program, r.dataModel);
   if (kind !== 'unreach-call' && kind !== 'no-overflow') return unknown(`property ${kind} is not supported yet`);
   if (kind === 'unreach-call' && r.property.errorFunction !== 'reach_error' && r.property.errorFunction !== '__VERIFIER_error') {
@@ -255,16 +254,15 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     // The full witness pins every nondet value; if it does not lint clean,
     // fall back to the target alone (valid, only less guiding).
     let text = '';
-    let problems: string[] | undefined;
+    let problems: string[] = [];
     for (const withValues of [true, false]) {
       const entry = buildViolationWitness({ steps: withValues ? steps : [], goal, fileName: r.programAsWritten, metadata });
       text = writeWitness({ format: 'yaml', entries: [entry] });
       problems = lintViolationWitness(text, r.programAsWritten, programText);
-      if (problems === undefined) log('witness: the linter is not available; witness not linted');
-      else if (problems.length > 0) log(`witness${withValues ? '' : ' (target only)'}: ${problems.join('; ')}`);
-      if (!problems || problems.length === 0) break;
+      if (problems.length > 0) log(`witness${withValues ? '' : ' (target only)'}: ${problems.join('; ')}`);
+      if (problems.length === 0) break;
     }
-    if (problems && problems.length > 0) {
+    if (problems.length > 0) {
       return unknown(`the violation witness does not lint clean: ${problems[0]}`, { bound: result.bound, replay });
     }
     witnessPath = resolve(options.witnessPath ?? 'witness.yml');
