@@ -40,6 +40,8 @@ export interface CCandidate {
   /** The loop keyword it is attached to. */
   readonly loopLoc: SourceLocation;
   readonly function: string;
+  /** The expression's format as the witness says (`C`, `c_expression`, `acsl_expression`, ...). */
+  readonly format?: string;
 }
 
 export interface CCandidateVerdict {
@@ -106,22 +108,22 @@ export function cCandidatesFromWitness(doc: WitnessDocument, program: CProgram):
   if (doc.format !== 'yaml') throw new TarsierError('candidates', 'candidates must be a YAML witness (0.1 loop_invariant entries or a 2.0 invariant_set)', { file: doc.file });
   const loops = cLoops(program);
   const out: CCandidate[] = [];
-  const add = (text: string, exprAt: WitnessPos | undefined, entryAt: WitnessPos | undefined, loc: Location, origin: CandidateOrigin) => {
+  const add = (text: string, exprAt: WitnessPos | undefined, entryAt: WitnessPos | undefined, loc: Location, origin: CandidateOrigin, format: string) => {
     const found = loopAt(loops, program.file, loc);
     if (!found) {
       const col = toOneBasedColumn(loc);
       throw new TarsierError('candidate-location', `no loop at line ${loc.line}${col === undefined ? '' : `, column ${col}`} of the program`, at(doc.file, loc.at ?? entryAt));
     }
-    out.push({ index: out.length, loc: at(doc.file, exprAt ?? entryAt), text, origin, loopLoc: found.loop.keywordLoc, function: found.fn.name });
+    out.push({ index: out.length, loc: at(doc.file, exprAt ?? entryAt), text, origin, loopLoc: found.loop.keywordLoc, function: found.fn.name, format });
   };
   for (const e of doc.entries as Entry[]) {
     if ('unknown' in e) continue;
     if (e.entry_type === 'loop_invariant') {
-      add(e.invariant.text, e.invariant.at, e.at, e.location, { entryType: 'loop_invariant', uuid: e.metadata.uuid, fileHash: e.location.file_hash });
+      add(e.invariant.text, e.invariant.at, e.at, e.location, { entryType: 'loop_invariant', uuid: e.metadata.uuid, fileHash: e.location.file_hash }, e.invariant.format);
     } else if (e.entry_type === 'invariant_set') {
       for (const item of e.content) {
         if (item.kind !== 'loop_invariant') continue;
-        add(item.value.text, item.value.at, item.at, item.location, { entryType: 'invariant_set', uuid: e.metadata.uuid });
+        add(item.value.text, item.value.at, item.at, item.location, { entryType: 'invariant_set', uuid: e.metadata.uuid }, item.value.format);
       }
     }
   }
@@ -266,6 +268,10 @@ export async function selectCInvariants(
     }
     if (instances.length > 1 && recursive.has(c.function)) {
       reject(c, `unsupported: a loop of the recursive function ${c.function}, inlined ${instances.length} times`, instances.length);
+      continue;
+    }
+    if (c.format !== undefined && c.format !== 'C' && c.format !== 'c_expression') {
+      reject(c, `unsupported: expression format ${c.format}`, instances.length);
       continue;
     }
     if (cl.loop.kind !== 'DoWhile' && cl.loop.condition && hasSideEffects(cl.loop.condition)) {
