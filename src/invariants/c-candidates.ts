@@ -235,9 +235,11 @@ export async function selectCInvariants(
   candidates: readonly CCandidate[],
   options: CSelectOptions,
 ): Promise<CSelectResult> {
+  // Verdicts are by position in `candidates` (whatever their `index`).
+  const position = new Map(candidates.map((c, i) => [c, i]));
   const verdicts: Array<CCandidateVerdict | undefined> = candidates.map(() => undefined);
   const reject = (c: CCandidate, reason: string, instances = 0) => {
-    verdicts[c.index] = { candidate: c.index, status: 'rejected', reason, instances };
+    verdicts[position.get(c)!] = { candidate: position.get(c)!, status: 'rejected', reason, instances };
   };
   if (lowered.unsupported) {
     const u = lowered.unsupported;
@@ -256,8 +258,9 @@ export async function selectCInvariants(
     entries.set(k, [...(entries.get(k) ?? []), v]);
   }
   const impCandidates: Candidate[] = [];
-  const instancesOf = new Map<number, number[]>();
-  const viewsOf = new Map<number, CView[]>();
+  const instancesOf = new Map<CCandidate, number[]>();
+  const viewsOf = new Map<CCandidate, CView[]>();
+  const viewCache = new Map<number, CView>();
   for (const c of candidates) {
     const key = locKey(c.loopLoc);
     const cl = loopsByKey.get(key)!;
@@ -300,7 +303,8 @@ export async function selectCInvariants(
           return best?.imp;
         };
         const expr = new CandidateTranslator(program.dataModel, resolve, c.loc).condition(parsed.expr);
-        views.push(scopeView(program, cl.loop, c.function, lowered, resolve));
+        if (!viewCache.has(inst.id)) viewCache.set(inst.id, scopeView(program, cl.loop, c.function, lowered, resolve));
+        views.push(viewCache.get(inst.id)!);
         ids.push(impCandidates.length);
         impCandidates.push({ index: impCandidates.length, loopId: inst.id, expr, loc: c.loc, text: c.text, ...(c.origin ? { origin: c.origin } : {}) });
       }
@@ -310,8 +314,8 @@ export async function selectCInvariants(
       reject(c, `unsupported: ${e.message}`, instances.length);
       continue;
     }
-    instancesOf.set(c.index, ids);
-    viewsOf.set(c.index, views);
+    instancesOf.set(c, ids);
+    viewsOf.set(c, views);
   }
   // A loop whose condition the lowering evaluates into a flag (`k := c`
   // before the loop and at the end of its body: side-effect-free calls,
@@ -326,21 +330,22 @@ export async function selectCInvariants(
   }
   const imp = await selectInvariants(lowered.imp, impCandidates, options);
   for (const c of candidates) {
-    const ids = instancesOf.get(c.index);
+    const ids = instancesOf.get(c);
     if (!ids) continue;
+    const at = position.get(c)!;
     const vs = ids.map((i) => imp.verdicts[i]);
     const bad = vs.findIndex((v) => v.status !== 'selected');
-    if (bad < 0) verdicts[c.index] = { candidate: c.index, status: 'selected', instances: ids.length };
+    if (bad < 0) verdicts[at] = { candidate: at, status: 'selected', instances: ids.length };
     else {
       const v = vs[bad];
       const where = ids.length > 1 ? `at instance ${bad + 1} of ${ids.length} of the loop` : undefined;
       const detail = [where, v.detail].filter((x) => x).join('; ');
-      verdicts[c.index] = {
-        candidate: c.index,
+      verdicts[at] = {
+        candidate: at,
         status: 'rejected',
         reason: v.reason ?? 'rejected',
         ...(detail ? { detail } : {}),
-        ...(v.counterexample ? { counterexample: inC(v.counterexample, viewsOf.get(c.index)![bad]), impCounterexample: v.counterexample } : {}),
+        ...(v.counterexample ? { counterexample: inC(v.counterexample, viewsOf.get(c)![bad]), impCounterexample: v.counterexample } : {}),
         instances: ids.length,
       };
     }
