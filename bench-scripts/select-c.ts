@@ -1,4 +1,4 @@
-// node dist/bench-scripts/select-c.js [--limit N] [--runs R] [--filter S]
+// node dist/bench-scripts/select-c.js [--limit N] [--runs R] [--filter S] [--verify]
 // Invariant selection on the C programs of ../shared/bench (unreach-call
 // tasks): generated candidates per loop, Houdini on the lowered program
 // (LP64, to match a 64-bit gcc), then every selected candidate is compiled
@@ -20,11 +20,15 @@ const arg = (name: string, def: string) => {
 const LIMIT = Number(arg('--limit', '1000'));
 const RUNS = Number(arg('--runs', '20'));
 const FILTER = arg('--filter', '');
+// With --verify: the program is verified with the selected candidates and the verdict compared with the expected one.
+const VERIFY = process.argv.includes('--verify');
 const root = resolve(process.env.TARSIER_SHARED ?? '../shared', 'bench', 'sv-benchmarks');
 
 async function main(): Promise<void> {
   const rows = readFileSync(join(root, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   const programs = [...new Set(rows.filter((r) => r[2] === 'unreach-call' && r[1].includes(FILTER)).map((r) => r[1]))].slice(0, LIMIT);
+  const expected = new Map(rows.filter((r) => r[2] === 'unreach-call').map((r) => [r[1], r[4]]));
+  const verdicts = { correctTrue: 0, correctFalse: 0, unknown: 0, wrong: 0 };
   const work = mkdtempSync(join(tmpdir(), 'tarsier-select-c-bench-'));
   writeFileSync(join(work, 'harness.c'), HARNESS_C);
   const hc = spawnSync('gcc', ['-c', '-o', join(work, 'harness.o'), join(work, 'harness.c')], { encoding: 'utf8' });
@@ -60,7 +64,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     let result;
     try {
-      result = await selectCInvariants(prepared.program, prepared.lowered, cands, { method: 'houdini', solverInstance: solver, timeoutMs: 5000, skipVerification: true });
+      result = await selectCInvariants(prepared.program, prepared.lowered, cands, { method: 'houdini', solverInstance: solver, timeoutMs: 5000, skipVerification: !VERIFY });
     } catch (e) {
       tally.crashed++;
       console.log(`CRASH ${rel}: ${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')}`);
@@ -75,6 +79,16 @@ async function main(): Promise<void> {
     const selected = result.verdicts.filter((v) => v.status === 'selected').map((v) => cands[v.candidate]);
     tally.selected += selected.length;
     let line = `${rel}: ${cands.length} candidates, ${selected.length} selected, ${Math.round(dt)} ms`;
+    if (VERIFY) {
+      const want = expected.get(rel) === 'true' ? 'TRUE' : expected.get(rel) === 'false' ? 'FALSE' : undefined;
+      if (result.verdict === 'UNKNOWN' || want === undefined) verdicts.unknown++;
+      else if (result.verdict === want) verdicts[want === 'TRUE' ? 'correctTrue' : 'correctFalse']++;
+      else {
+        verdicts.wrong++;
+        line += `; WRONG VERDICT ${result.verdict} (expected ${want})`;
+      }
+      line += `; verdict ${result.verdict}`;
+    }
     if (gcc && selected.length) {
       const text = readFileSync(path, 'utf8');
       const inst = instrumentChecks(text, selected.map((c, id) => ({ loopLoc: c.loopLoc, text: c.text, id })));
@@ -105,6 +119,7 @@ async function main(): Promise<void> {
   await solver.dispose();
   await shutdownZ3Wasm?.();
   console.log(JSON.stringify({ ...tally, selectionMs: Math.round(ms) }));
+  if (VERIFY) console.log(JSON.stringify(verdicts));
   console.log(JSON.stringify(Object.fromEntries([...reasons].sort((a, b) => b[1] - a[1]))));
 }
 
