@@ -445,16 +445,13 @@ function finish(
     verdict = 'UNKNOWN';
     reason = 'nothing was verified';
   } else if (verdict === 'FALSE') {
-    // Only a reachable error call is a violation; an unwinding assertion of
-    // cut recursion is not, and an over-approximation makes a FALSE spurious.
+    // A failure of the lowered program is not confirmed on the C program
+    // here (no replay): `tarsier verify` confirms violations. UNKNOWN, saying why.
     const real = unproved.some((g) => g.status === 'failed' && goalAt(lowered.sourceMap, g.loc)?.kind !== 'recursion');
-    if (!real) {
-      verdict = 'UNKNOWN';
-      reason = 'a recursion bound was reached';
-    } else if (lowered.approximations?.length) {
-      verdict = 'UNKNOWN';
-      reason = `a violation was found under an over-approximation (${lowered.approximations[0]})`;
-    }
+    verdict = 'UNKNOWN';
+    reason = real
+      ? 'the lowered program has a failing path that select does not confirm on the C program (tarsier verify replays violations)'
+      : 'a recursion bound was reached';
   } else if (verdict === 'UNKNOWN') reason = 'the selected candidates do not prove every assertion';
   void candidates;
   return {
