@@ -174,3 +174,12 @@ test('a function inlined three times (once inside a loop): each copy of its loop
   assert.deepEqual(r.verdicts[2].counterexample, { before: { c: '7', m: '10' }, after: { c: '8', m: '10' } });
   assert.equal(r.verdict, 'TRUE');
 });
+
+test('a failing path of the lowered program is UNKNOWN, not FALSE (select does not replay violations)', async () => {
+  const path = join(dir, 'bug.c');
+  writeFileSync(path, 'extern void reach_error(void);\nint main(void) {\n  int i = 0;\n  while (i < 3) {\n    i++;\n  }\n  if (i == 3) reach_error();\n  return 0;\n}\n');
+  const prepared = prepareCProgram(path);
+  const r = await selectCInvariants(prepared.program, prepared.lowered, [], { method: 'houdini' });
+  assert.equal(r.verdict, 'UNKNOWN');
+  assert.match(r.reason ?? '', /does not confirm/);
+});
