@@ -589,6 +589,10 @@ class Lowerer {
           may.add(f);
           if (!active.includes(f)) active.push(f);
         }
+        // An item that may jump can set a flag the current guard already
+        // tests; the guard was evaluated before the item, so later items
+        // need a fresh one.
+        if (j.may.size) flush();
         // The rest is dead unless a label makes it reachable.
         if (j.always && !items.slice(i + 1).some((x) => x.kind === 'Label')) {
           flush();

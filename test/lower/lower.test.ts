@@ -295,6 +295,24 @@ END:
   if (r.verdict === 'false') assert.equal(r.counterexample.havocs[0]?.value, 3n);
 });
 
+
+test('a second goto to the same label skips the statements after it (the guard is evaluated anew)', async () => {
+  // Was a wrong TRUE: `x = 0` ran after `goto END` because the first goto's
+  // guard, evaluated before the second goto, still held.
+  const l = lowerText(`int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int y = __VERIFIER_nondet_int();
+  if (y > 0) { x = 0; goto END; }
+  if (x > 0) goto END;
+  x = 0;
+END:
+  if (x > 0) reach_error();
+  return 0;
+}
+`);
+  const r = await check(l);
+  assert.equal(r.verdict, 'false');
+});
 test('backward goto to a label of an enclosing block becomes a loop', async () => {
   const body = (limit: number) => `int main(void) {
   int x = 0;
