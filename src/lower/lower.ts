@@ -429,6 +429,10 @@ class Lowerer {
       switch (b.kind) {
         case 'reach_error':
         case 'error': {
+          // For other properties than unreach-call the error function is an
+          // ordinary function: a body of the program's own (which may return)
+          // is inlined below; only one it does not define ends the path.
+          if (this.options.property !== 'unreach-call' && fn.body) break;
           for (const a of e.args) this.rv(a, true);
           if (this.options.property === 'unreach-call') {
             this.goal('reach_error', boolLit(false, e.loc), e.loc, `call of ${fn.name}`, e.loc);

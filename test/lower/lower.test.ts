@@ -115,6 +115,25 @@ test('no-overflow: a check before each signed operation, at the operator', async
   assert.equal(h?.value, 2147483647n);
 });
 
+test('no-overflow: an error function the program defines as returning does not end the path', async () => {
+  const text = (body: string) => `extern int __VERIFIER_nondet_int(void);
+extern void abort(void);
+void reach_error() { ${body} }
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  if (x > 0) reach_error();
+  int y = x + 1;
+  return y;
+}
+`;
+  const lower = (body: string) =>
+    lowerProgram(parseCProgram(text(body), 't.c', { dataModel: 'ILP32' }), { property: 'no-overflow', dataModel: 'ILP32' });
+  // reach_error returns: x == INT_MAX reaches x + 1.
+  assert.equal((await check(lower(''))).verdict, 'false');
+  // reach_error aborts: x + 1 runs only for x <= 0.
+  assert.equal((await check(lower('abort();'))).verdict, 'true');
+});
+
 test('no-overflow: guarded operations are safe; -, /, % and 64-bit * are checked', async () => {
   const safe = lowerText(
     `int main(void) {
