@@ -46,31 +46,35 @@ export async function checkSat<T>(
     const r = await solver.check();
     if (r === 'unsat') return { status: 'unsat' };
     if (r === 'unknown') return { status: 'unknown', reason: solver.reasonUnknown() || 'solver gave up' };
-    const model = solver.model();
-    const reader: ModelReader = {
-      bool(name) {
-        if (name === 'true') return true;
-        if (name === 'false') return false;
-        const v = model.eval(ctx.Bool.const(name), true);
-        return ctx.isTrue(v);
-      },
-      int(name, sort) {
-        if (sort.kind === 'bv') {
-          const v = model.eval(ctx.BitVec.const(name, sort.width), true);
-          if (!ctx.isBitVecVal(v)) throw new Error(`model: no value for ${name}`);
-          return v.value();
-        }
-        const v = model.eval(ctx.Int.const(name), true);
-        if (!ctx.isIntVal(v)) throw new Error(`model: no value for ${name}`);
-        return v.value();
-      },
-    };
     // Read while the model is alive.
-    return { status: 'sat', value: read(reader) };
+    return { status: 'sat', value: read(modelReader(ctx, solver.model())) };
   } finally {
     // Free the native solver now rather than at garbage collection.
     (solver as unknown as { release?: () => void }).release?.();
   }
+}
+
+type Model = ReturnType<InstanceType<Ctx['Solver']>['model']>;
+
+/** Reads constants of a model, completing it where the model leaves them free. */
+function modelReader(ctx: Ctx, model: Model): ModelReader {
+  return {
+    bool(name) {
+      if (name === 'true') return true;
+      if (name === 'false') return false;
+      return ctx.isTrue(model.eval(ctx.Bool.const(name), true));
+    },
+    int(name, sort) {
+      if (sort.kind === 'bv') {
+        const v = model.eval(ctx.BitVec.const(name, sort.width), true);
+        if (!ctx.isBitVecVal(v)) throw new Error(`model: no value for ${name}`);
+        return v.value();
+      }
+      const v = model.eval(ctx.Int.const(name), true);
+      if (!ctx.isIntVal(v)) throw new Error(`model: no value for ${name}`);
+      return v.value();
+    },
+  };
 }
 
 /**
@@ -105,25 +109,7 @@ export async function openSession(declarations: string): Promise<Session> {
         const r = await solver.check();
         if (r === 'unsat') return { status: 'unsat' };
         if (r === 'unknown') return { status: 'unknown', reason: solver.reasonUnknown() || 'solver gave up' };
-        const model = solver.model();
-        const reader: ModelReader = {
-          bool(name) {
-            if (name === 'true') return true;
-            if (name === 'false') return false;
-            return ctx.isTrue(model.eval(ctx.Bool.const(name), true));
-          },
-          int(name, sort) {
-            if (sort.kind === 'bv') {
-              const v = model.eval(ctx.BitVec.const(name, sort.width), true);
-              if (!ctx.isBitVecVal(v)) throw new Error(`model: no value for ${name}`);
-              return v.value();
-            }
-            const v = model.eval(ctx.Int.const(name), true);
-            if (!ctx.isIntVal(v)) throw new Error(`model: no value for ${name}`);
-            return v.value();
-          },
-        };
-        return { status: 'sat', value: read(reader) };
+        return { status: 'sat', value: read(modelReader(ctx, solver.model())) };
       } finally {
         solver.pop();
       }
