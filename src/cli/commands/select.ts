@@ -11,7 +11,6 @@ import {
   LoopTable,
   SELECT_METHODS,
   type SelectMethod,
-  type CSelectResult,
   candidatesFromWitness,
   cCandidatesFromWitness,
   certificateEntries,
@@ -53,12 +52,26 @@ function writeCertificateFile(path: string, text: string): void {
   }
 }
 
-/** Prints the selection on a C program in the format of the IMP case. */
-function printC(result: CSelectResult, format: string): void {
+/** What `select` prints, for IMP and C programs alike. */
+interface SelectionReport {
+  readonly candidates: readonly { readonly loc: { line: number; column: number }; readonly text: string }[];
+  readonly verdicts: readonly { candidate: number; status: string; reason?: string; counterexample?: unknown }[];
+  readonly proved: boolean;
+  readonly solverCalls: number;
+  /** Goals the selected candidates leave unproved. */
+  readonly unproved: readonly { loc: { line: number; column: number }; status: string; kind: string; text: string; reason?: string }[];
+  /** Whether to say that the selected candidates prove every assertion. */
+  readonly provedAll: boolean;
+  readonly verdict: string;
+  /** Printed before the result line of an UNKNOWN. */
+  readonly reason?: string;
+}
+
+function printSelection(r: SelectionReport, format: string): void {
   if (format === 'json') {
     const out = {
-      candidates: result.verdicts.map((v) => {
-        const c = result.candidates[v.candidate];
+      candidates: r.verdicts.map((v) => {
+        const c = r.candidates[v.candidate];
         return {
           line: c.loc.line,
           column: c.loc.column,
@@ -68,25 +81,25 @@ function printC(result: CSelectResult, format: string): void {
           counterexample: v.counterexample ?? null,
         };
       }),
-      proved: result.proved,
-      solverCalls: result.solverCalls,
+      proved: r.proved,
+      solverCalls: r.solverCalls,
     };
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return;
   }
   const lines: string[] = [];
-  for (const v of result.verdicts) {
-    const c = result.candidates[v.candidate];
+  for (const v of r.verdicts) {
+    const c = r.candidates[v.candidate];
     const status = v.status === 'selected' ? 'selected' : `rejected (${v.reason})`;
     lines.push(`${c.loc.line}:${c.loc.column}: ${status}: ${c.text}`);
   }
-  if (result.imp && result.unproved.length === 0 && !result.reason) lines.push('The selected candidates prove every assertion.');
-  else if (result.unproved.length) {
+  if (r.provedAll) lines.push('The selected candidates prove every assertion.');
+  else if (r.unproved.length) {
     lines.push('Not proved with the selected candidates:');
-    for (const g of result.unproved) lines.push(`  ${g.loc.line}:${g.loc.column}: ${g.status} (${g.kind}: ${g.text})${g.reason ? ` — ${g.reason}` : ''}`);
+    for (const g of r.unproved) lines.push(`  ${g.loc.line}:${g.loc.column}: ${g.status} (${g.kind}: ${g.text})${g.reason ? ` — ${g.reason}` : ''}`);
   }
-  if (result.verdict === 'UNKNOWN' && result.reason) lines.push(`reason: ${result.reason}`);
-  lines.push(`Verification result: ${result.verdict}`);
+  if (r.verdict === 'UNKNOWN' && r.reason) lines.push(`reason: ${r.reason}`);
+  lines.push(`Verification result: ${r.verdict}`);
   process.stdout.write(lines.join('\n') + '\n');
 }
 
@@ -136,7 +149,10 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
             const chosen = new Set(result.verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
             writeCertificateFile(opts.certificates, writeCertificates(certificateEntries(cands, chosen, { producerVersion: packageVersion(), creationTime: creationTimeNow() })));
           }
-          printC(result, opts.format);
+          printSelection(
+            { ...result, provedAll: !!result.imp && result.unproved.length === 0 && !result.reason },
+            opts.format,
+          );
           return 0;
         }
         const prog = parseImp(readTextFile(file), file);
@@ -162,39 +178,19 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
         }
         const verification = result.verification!;
         const unproved = verification.goals.filter((g) => g.status !== 'proved');
-        if (opts.format === 'json') {
-          const out = {
-            candidates: result.verdicts.map((v) => {
-              const c = candidates[v.candidate];
-              return {
-                line: c.loc.line,
-                column: c.loc.column,
-                expression: c.text,
-                status: v.status,
-                reason: v.reason ?? null,
-                counterexample: v.counterexample ?? null,
-              };
-            }),
+        printSelection(
+          {
+            candidates,
+            verdicts: result.verdicts,
             proved: result.proved,
             solverCalls: result.solverCalls,
-          };
-          process.stdout.write(JSON.stringify(out, null, 2) + '\n');
-          return 0;
-        }
-        const lines: string[] = [];
-        for (const v of result.verdicts) {
-          const c = candidates[v.candidate];
-          const status = v.status === 'selected' ? 'selected' : `rejected (${v.reason})`;
-          lines.push(`${c.loc.line}:${c.loc.column}: ${status}: ${c.text}`);
-        }
-        if (unproved.length === 0) lines.push('The selected candidates prove every assertion.');
-        else {
-          lines.push('Not proved with the selected candidates:');
-          for (const g of unproved) lines.push(`  ${g.loc.line}:${g.loc.column}: ${g.status} (${g.kind}: ${g.text})${g.reason ? ` — ${g.reason}` : ''}`);
-        }
-        if (verification.verdict === 'UNKNOWN') lines.push('reason: the selected candidates do not prove every assertion');
-        lines.push(`Verification result: ${verification.verdict}`);
-        process.stdout.write(lines.join('\n') + '\n');
+            unproved,
+            provedAll: unproved.length === 0,
+            verdict: verification.verdict,
+            reason: 'the selected candidates do not prove every assertion',
+          },
+          opts.format,
+        );
         return 0;
       }),
     );
