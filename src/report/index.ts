@@ -1,0 +1,5 @@
+// The report of a witness on its program: the facts (model), the HTML view (render), its clicks (interact).
+export { buildReport, type ReportData, type ReportInput, type ReportMarker, type MarkerCategory } from './model.js';
+export { renderReportBody, renderReportPage, REPORT_CSS } from './render.js';
+export { attachReportInteractions } from './interact.js';
+export { reportFromFiles } from './files.js';
