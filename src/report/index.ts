@@ -3,3 +3,4 @@ export { buildReport, type ReportData, type ReportInput, type ReportMarker, type
 export { renderReportBody, renderReportPage, REPORT_CSS } from './render.js';
 export { attachReportInteractions } from './interact.js';
 export { reportFromFiles } from './files.js';
+export { servePlayground, createPlaygroundServer, type ServeOptions } from './serve.js';

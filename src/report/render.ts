@@ -181,7 +181,7 @@ export const REPORT_CSS = `
 .tarsier-report .rule{color:#889}
 .tarsier-report .wl.has-diag{background:#fdecec}.tarsier-report .wl.hl{background:#fff2b3}
 .tarsier-report pre.yaml{background:#f1f1f4;padding:6px;overflow:auto;font-size:12px}
-.tarsier-report .step{all:unset;cursor:pointer}.tarsier-report .step:hover{text-decoration:underline}
+.tarsier-report .step{all:unset;display:block;cursor:pointer}.tarsier-report .step:hover{text-decoration:underline}
 .tarsier-report .path ol,.tarsier-report .entries ul{padding-left:22px;margin:2px 0}
 .tarsier-report .note{color:#845}.tarsier-report .ok{color:#374}.tarsier-report .hint{color:#667}
 .tarsier-report .outside{margin-top:14px;border-top:1px dashed #c88}
