@@ -175,7 +175,7 @@ export const REPORT_CSS = `
 .tarsier-report .ann-body{padding:2px 6px}.tarsier-report .ann code{font-size:12px}
 .tarsier-report .tag{display:inline-block;font:bold 10px/1 system-ui;color:#fff;background:#2f6fb3;border-radius:8px;padding:2px 5px}
 .tarsier-report .nondet{background:#e8f6e8;border:1px solid #8c8;border-radius:3px;padding:0 4px}
-.tarsier-report .diags{margin:2px 0;padding-left:18px}
+.tarsier-report .diags{margin:2px 0;padding-left:18px;overflow-wrap:anywhere}
 .tarsier-report .diag.error{color:#b00}.tarsier-report .diag.warning{color:#a60}
 .tarsier-report .diags.inline{font:12px system-ui;margin:0 0 2px 4.5em}
 .tarsier-report .rule{color:#889}
