@@ -52,6 +52,8 @@ export interface ReportMarker {
   readonly diagnostics: readonly Diagnostic[];
   /** False when the line (or column) lies outside the program. */
   readonly inProgram: boolean;
+  /** What a check of it found (select: `selected`, `rejected: not preserved`), when one ran. */
+  readonly status?: string;
 }
 
 export interface ReportData {
@@ -85,6 +87,8 @@ export interface ReportInput {
   readonly program?: CProgram;
   /** Why the program did not parse, shown on the page. */
   readonly programError?: string;
+  /** Results of a check (select) by the witness line of the entry they concern. */
+  readonly statuses?: ReadonlyArray<{ readonly witnessLine: number; readonly status: string }>;
   /** Passed to the linter (the C front end's expression checker, the program's hash). */
   readonly lint?: Pick<LintOptions, 'checkExpression' | 'programHash'>;
 }
@@ -117,7 +121,8 @@ export function buildReport(input: ReportInput): ReportData {
     const own = diagnostics.filter((x) => x.line >= d.source.from && x.line <= d.source.to && !drafts.some((o) => o !== d && inside(o.source, d.source) && x.line >= o.source.from && x.line <= o.source.to));
     own.forEach((x) => attached.add(x));
     const nondetCall = d.kind.startsWith('function_return') && d.line !== undefined && d.column !== undefined ? nondetCalls.get(`${d.line}:${d.column}`) : undefined;
-    return { ...d, id, diagnostics: own, inProgram: positionInProgram(programLines, d.line, d.column), ...(nondetCall ? { nondetCall } : {}) };
+    const status = input.statuses?.find((x) => x.witnessLine >= d.source.from && x.witnessLine <= d.source.to)?.status;
+    return { ...d, id, diagnostics: own, inProgram: positionInProgram(programLines, d.line, d.column), ...(nondetCall ? { nondetCall } : {}), ...(status ? { status } : {}) };
   });
   const path = markers.filter((m) => m.step !== undefined).sort((a, b) => a.step! - b.step!).map((m) => m.id);
   return {
@@ -138,7 +143,7 @@ export function buildReport(input: ReportInput): ReportData {
   };
 }
 
-type MarkerDraft = Omit<ReportMarker, 'id' | 'diagnostics' | 'inProgram' | 'nondetCall'>;
+type MarkerDraft = Omit<ReportMarker, 'id' | 'diagnostics' | 'inProgram' | 'nondetCall' | 'status'>;
 
 function splitLines(text: string): string[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');

@@ -32,7 +32,7 @@ function where(m: ReportMarker): string {
 
 function summaryText(m: ReportMarker, withStep = true): string {
   const nondet = m.nondetCall ? ` — ${m.nondetCall}() returns ${nondetValue(m.text)}` : '';
-  return `${withStep && m.step !== undefined ? `step ${m.step}: ` : ''}${m.kind}${m.text ? ` ${m.text}` : ''}${nondet} (${where(m)})`;
+  return `${withStep && m.step !== undefined ? `step ${m.step}: ` : ''}${m.kind}${m.text ? ` ${m.text}` : ''}${nondet} (${where(m)})${m.status ? ` — ${m.status}` : ''}`;
 }
 
 /** `\result == 20` → `20`; anything else as written. */
@@ -66,9 +66,13 @@ function sourceLine(text: string, lineNo: number, pins: readonly ReportMarker[])
   return `<div class="ln${marked}" id="L${lineNo}" data-line="${lineNo}"><span class="no">${lineNo}</span><code>${html}</code></div>`;
 }
 
+function statusBadge(m: ReportMarker): string {
+  return m.status ? ` <span class="status ${m.status.startsWith('selected') ? 'good' : 'bad'}">${escapeHtml(m.status)}</span>` : '';
+}
+
 function annotation(m: ReportMarker): string {
   const diags = m.diagnostics.length ? `<ul class="diags">${m.diagnostics.map((d) => diagnosticItem(d)).join('')}</ul>` : '';
-  return `<div class="ann ${markerClass(m)}" data-marker="${m.id}" data-line="${m.line}"><span class="no"></span><div class="ann-body"><span class="tag ${markerClass(m)}">${pinLabel(m)}</span> ${escapeHtml(m.kind)} <code>${escapeHtml(m.text)}</code>${m.nondetCall ? ` <span class="nondet">${escapeHtml(m.nondetCall)}() = ${escapeHtml(nondetValue(m.text))}</span>` : ''}${diags}</div></div>`;
+  return `<div class="ann ${markerClass(m)}" data-marker="${m.id}" data-line="${m.line}"><span class="no"></span><div class="ann-body"><span class="tag ${markerClass(m)}">${pinLabel(m)}</span> ${escapeHtml(m.kind)} <code>${escapeHtml(m.text)}</code>${statusBadge(m)}${m.nondetCall ? ` <span class="nondet">${escapeHtml(m.nondetCall)}() = ${escapeHtml(nondetValue(m.text))}</span>` : ''}${diags}</div></div>`;
 }
 
 function programView(data: ReportData): string {
@@ -91,7 +95,7 @@ function details(m: ReportMarker, data: ReportData): string {
   const diags = m.diagnostics.length ? `<ul class="diags">${m.diagnostics.map((d) => diagnosticItem(d)).join('')}</ul>` : '<p class="ok">No lint diagnostics.</p>';
   const nondet = m.nondetCall ? `<p>Nondeterministic value: <code>${escapeHtml(m.nondetCall)}()</code> returns <code>${escapeHtml(nondetValue(m.text))}</code></p>` : '';
   return `<div class="detail" data-marker="${m.id}" hidden>
-<h3><span class="tag ${markerClass(m)}">${pinLabel(m)}</span> ${escapeHtml(m.kind)}</h3>
+<h3><span class="tag ${markerClass(m)}">${pinLabel(m)}</span> ${escapeHtml(m.kind)}${statusBadge(m)}</h3>
 <p>${m.text ? `<code>${escapeHtml(m.text)}</code> ` : ''}at ${escapeHtml(where(m))}${m.columnNote ? ` (${escapeHtml(m.columnNote)})` : ''}${m.inProgram || m.line === undefined ? '' : ' <b class="error">— outside the program</b>'}</p>
 ${nondet}<p class="src-ref">${escapeHtml(data.witness.file)}, lines ${m.source.from}–${m.source.to}:</p><pre class="yaml">${escapeHtml(yaml)}</pre>${diags}</div>`;
 }
@@ -174,6 +178,7 @@ export const REPORT_CSS = `
 .tarsier-report .ann.has-error{border-left-color:#d22;background:#fdecec}
 .tarsier-report .ann-body{padding:2px 6px}.tarsier-report .ann code{font-size:12px}
 .tarsier-report .tag{display:inline-block;font:bold 10px/1 system-ui;color:#fff;background:#2f6fb3;border-radius:8px;padding:2px 5px}
+.tarsier-report .status{border-radius:3px;padding:0 4px;font-size:12px}.tarsier-report .status.good{background:#dff3df;color:#175}.tarsier-report .status.bad{background:#fbe3e3;color:#a11}
 .tarsier-report .nondet{background:#e8f6e8;border:1px solid #8c8;border-radius:3px;padding:0 4px}
 .tarsier-report .diags{margin:2px 0;padding-left:18px;overflow-wrap:anywhere}
 .tarsier-report .diag.error{color:#b00}.tarsier-report .diag.warning{color:#a60}

@@ -84,6 +84,30 @@ test('the playground shows the report of a pasted witness, and a YAML syntax err
   await page.close();
 });
 
+/** A 2.0 invariant_set for examples/sum.c with three candidates at its loop (the hash is not sum.c's). */
+function sumCandidates(values: readonly string[]): string {
+  const head = ['- entry_type: "invariant_set"', '  metadata:', '    format_version: "2.0"', '    uuid: "0a7e2a9c-3b1d-4c51-9a39-6f0e6b9e1f00"', '    creation_time: "2026-01-01T00:00:00Z"', '    producer: { name: "hand" }', '    task:', '      input_files: ["sum.c"]', '      input_file_hashes: { "sum.c": "0000000000000000000000000000000000000000000000000000000000000000" }', '      specification: "CHECK( init(main()), LTL(G ! call(reach_error())) )"', '      data_model: "ILP32"', '      language: "C"', '  content:'];
+  const items = values.flatMap((v) => ['    - invariant:', '        type: "loop_invariant"', '        location: { file_name: "sum.c", line: 10, column: 3, function: "main" }', `        value: "${v}"`, '        format: "c_expression"']);
+  return [...head, ...items, ''].join('\n');
+}
+
+test('select in the browser marks each candidate of the witness selected or rejected, on the report', { skip, timeout: 300_000 }, async () => {
+  const { page, errors } = await openPlayground(url);
+  await page.select('#example', 'sum.c');
+  await page.$eval('#witness', (el, text) => ((el as HTMLTextAreaElement).value = text), sumCandidates(['i <= n + 1 && n <= 10', 'sum == 0']));
+  await page.click('#select');
+  await page.waitForFunction(() => /Selection result|error/i.test([...document.querySelectorAll('#out .verdict, #out .error')].map((e) => e.textContent).join('')), { timeout: 240_000 });
+  const lines = await page.$$eval('#out div', (ds) => ds.map((d) => d.textContent ?? ''));
+  assert.ok(lines.includes('line 10, column 3: i <= n + 1 && n <= 10: selected'), lines.join('\n'));
+  assert.ok(lines.includes('line 10, column 3: sum == 0: rejected (not preserved)'), lines.join('\n'));
+  // select never claims a violation without a replay
+  assert.match(lines.at(-1)!, /^Selection result: (TRUE|UNKNOWN)$/);
+  const badges = await page.$$eval('#report .ann .status', (ss) => ss.map((s) => s.textContent));
+  assert.deepEqual(badges, ['selected', 'rejected: not preserved']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('as static files (no server parts, no isolation headers) the page works with those parts switched off', { skip }, async () => {
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
   const plain = createServer((req, res) => {

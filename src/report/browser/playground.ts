@@ -1,7 +1,8 @@
 /**
  * The playground page: a program and a witness (pasted, opened, or an
  * example), the report view of the one on the other (lint included, redrawn
- * as you edit), and `verify` in the browser (Web Worker, Z3 in WebAssembly).
+ * as you edit), and `verify` and `select` in the browser (Web Worker, Z3 in
+ * WebAssembly).
  * With `tarsier serve` behind it, "Verify with replay" runs the verifier on
  * the server, where gcc can replay a counterexample. As static files, the
  * server parts are switched off.
@@ -11,13 +12,8 @@ import { TarsierError } from '../../common/errors.js';
 import { attachReportInteractions } from '../interact.js';
 import { buildReport } from '../model.js';
 import { REPORT_CSS, renderReportBody } from '../render.js';
-import type { VerifyReply, VerifyRequest } from './verify-worker.js';
+import type { WorkerReply, WorkerRequest } from './verify-worker.js';
 
-/** The SV-COMP property texts of the two properties `verify` decides. */
-const PROPERTIES: Record<string, string> = {
-  'unreach-call': 'CHECK( init(main()), LTL(G ! call(reach_error())) )\n',
-  'no-overflow': 'CHECK( init(main()), LTL(G ! overflow) )\n',
-};
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const programArea = $<HTMLTextAreaElement>('program');
@@ -27,6 +23,9 @@ const witnessName = $<HTMLInputElement>('witness-name');
 const out = $<HTMLDivElement>('out');
 const reportArea = $<HTMLDivElement>('report');
 const status = $<HTMLSpanElement>('status');
+
+/** The last selection's verdicts, shown on the report until the program or witness changes. */
+let statuses: Array<{ witnessLine: number; status: string }> = [];
 
 const style = document.createElement('style');
 style.textContent = REPORT_CSS;
@@ -62,6 +61,7 @@ function showReport(): number {
     witnessFile: witnessName.value || 'witness.yml',
     ...(program ? { program, lint: { checkExpression: makeExpressionChecker(program) } } : {}),
     ...(error ? { programError: error } : {}),
+    statuses,
   });
   reportArea.innerHTML = renderReportBody(data);
   attachReportInteractions(reportArea.querySelector('.tarsier-report'));
@@ -79,6 +79,7 @@ function safely(f: () => void): void {
 let redraw: ReturnType<typeof setTimeout> | undefined;
 for (const el of [programArea, witnessArea, programName, witnessName]) {
   el.addEventListener('input', () => {
+    statuses = [];
     clearTimeout(redraw);
     redraw = setTimeout(() => safely(showReport), 400);
   });
@@ -120,48 +121,57 @@ exampleSelect.addEventListener('change', () => {
   safely(showReport);
 });
 
-// ---- verify in the browser
+// ---- verify and select in the browser
 
 let worker: Worker | undefined;
 let nextId = 1;
 const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
 
-function verifyInBrowser(): void {
+function runInWorker(kind: 'verify' | 'select'): void {
   if (!isolated) {
-    say('verify: Z3 in WebAssembly needs a cross-origin isolated page (COOP/COEP headers); open the playground through `tarsier serve`', 'error');
+    say(`${kind}: Z3 in WebAssembly needs a cross-origin isolated page (COOP/COEP headers); open the playground through \`tarsier serve\``, 'error');
     return;
   }
   worker ??= new Worker('verify-worker.js');
-  const req: VerifyRequest = {
+  const common = {
     id: nextId++,
     programName: programName.value || 'program.c',
     programText: programArea.value,
-    property: PROPERTIES[$<HTMLSelectElement>('property').value],
+    property: $<HTMLSelectElement>('property').value as 'unreach-call' | 'no-overflow',
     dataModel: $<HTMLSelectElement>('data-model').value as 'ILP32' | 'LP64',
-    timeoutS: 120,
   };
-  const button = $<HTMLButtonElement>('verify');
+  const req: WorkerRequest =
+    kind === 'verify'
+      ? { ...common, kind, timeoutS: 120 }
+      : { ...common, kind, witnessName: witnessName.value || 'witness.yml', witnessText: witnessArea.value, timeoutS: 10 };
+  const button = $<HTMLButtonElement>(kind);
   button.disabled = true;
-  say(`verify (in the browser) ${req.programName} ...`, 'note');
+  say(`${kind} (in the browser) ${req.programName} ...`, 'note');
   const w = worker;
-  const onMessage = (ev: MessageEvent<VerifyReply>) => {
+  const onMessage = (ev: MessageEvent<WorkerReply>) => {
     const m = ev.data;
     if (m.id !== req.id) return;
     if ('log' in m) return say(m.log, 'note');
     w.removeEventListener('message', onMessage);
     button.disabled = false;
     if ('error' in m) return say(m.error, 'error');
+    for (const c of m.result.selection ?? []) say(`line ${c.line}, column ${c.column}: ${c.text}: ${c.status}${c.reason ? ` (${c.reason})` : ''}`);
     say(m.result.reason);
-    say(`Verification result: ${m.result.verdict}`, 'verdict');
+    say(`${kind === 'select' ? 'Selection' : 'Verification'} result: ${m.result.verdict}`, 'verdict');
+    if (m.result.selection) {
+      statuses = m.result.selection.map((c) => ({ witnessLine: c.witnessLine, status: c.reason ? `${c.status}: ${c.reason}` : c.status }));
+      safely(showReport);
+    }
   };
   w.addEventListener('message', onMessage);
   w.addEventListener('error', (e) => {
     button.disabled = false;
-    say(`verify: the worker failed: ${e.message}`, 'error');
+    say(`${kind}: the worker failed: ${e.message}`, 'error');
   }, { once: true });
   w.postMessage(req);
 }
-$('verify').addEventListener('click', verifyInBrowser);
+$('verify').addEventListener('click', () => runInWorker('verify'));
+$('select').addEventListener('click', () => runInWorker('select'));
 
 // ---- server parts (tarsier serve), off for static files
 
