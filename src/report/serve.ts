@@ -1,18 +1,20 @@
 /**
  * `tarsier serve`: the playground's static files (dist/browser, from the
  * browser build) with the cross-origin isolation headers Z3's WebAssembly
- * threads need, and the server parts: `GET /api/health` and
- * `POST /api/verify`, which runs the library's `verify` here so that gcc can
- * replay a counterexample. Listens on the loopback address unless told
+ * threads need, and the server parts: `GET /api/health`, `POST /api/verify`,
+ * which runs the library's `verify` here so that gcc can replay a
+ * counterexample, and with a task folder `GET /api/tasks` and
+ * `GET /api/task?path=` (a task's program and property, to pick). Listens on the loopback address unless told
  * otherwise: the verify endpoint compiles and runs the posted program.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
-import { basename, extname, join, resolve, sep } from 'node:path';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TarsierError } from '../common/errors.js';
 import { probeGcc } from '../replay/index.js';
+import { readTaskFile } from '../task/index.js';
 import { verify } from '../verify/verify.js';
 
 export interface ServeOptions {
@@ -22,6 +24,8 @@ export interface ServeOptions {
   readonly root?: string;
   /** CPU-time budget of one server-side verify run, in seconds (default 60). */
   readonly verifyTimeoutS?: number;
+  /** A folder of task-definition files (e.g. sv-benchmarks) the page offers to pick from. */
+  readonly tasksDir?: string;
 }
 
 const TYPES: Record<string, string> = {
@@ -108,14 +112,62 @@ async function serverVerify(body: string, timeoutS: number): Promise<{ status: n
   }
 }
 
+const MAX_TASKS = 5000;
+
+/** Task-definition files under a folder (relative paths, sorted), at most MAX_TASKS. */
+function listTasks(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (out.length >= MAX_TASKS) return;
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(e.name) && /^\s*input_files\s*:/m.test(readFileSync(p, 'utf8').slice(0, 4096))) out.push(relative(dir, p));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A task's program and the property the engines decide, for the page. */
+function taskForPage(dir: string, rel: string): { status: number; value: unknown } {
+  const file = resolve(dir, rel);
+  if (!file.startsWith(dir + sep) || !existsSync(file)) return { status: 404, value: { error: 'no such task' } };
+  try {
+    const task = readTaskFile(file, { skipUnusableProperties: true });
+    if (task.inputFiles.length !== 1) return { status: 200, value: { error: `the task has ${task.inputFiles.length} input files; the playground takes one` } };
+    const kinds = task.properties.map((p) => p.property);
+    const property = kinds.find((k) => k === 'unreach-call') ?? kinds.find((k) => k === 'no-overflow');
+    return {
+      status: 200,
+      value: { programName: basename(task.inputFiles[0]), programText: readFileSync(task.inputFiles[0], 'utf8'), dataModel: task.dataModel, ...(property ? { property } : {}), properties: kinds },
+    };
+  } catch (e) {
+    if (e instanceof TarsierError) return { status: 200, value: { error: e.format() } };
+    throw e;
+  }
+}
+
 /** Creates the server (not yet listening). */
 export function createPlaygroundServer(options: ServeOptions = {}): Server {
   const root = resolve(options.root ?? defaultPlaygroundRoot());
   const timeoutS = options.verifyTimeoutS ?? 60;
+  const tasksDir = options.tasksDir ? resolve(options.tasksDir) : undefined;
+  let tasks: string[] | undefined;
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     void (async () => {
-      if (url.pathname === '/api/health') return json(res, 200, { ok: true, gcc: probeGcc().gcc });
+      if (url.pathname === '/api/health') return json(res, 200, { ok: true, gcc: probeGcc().gcc, tasks: tasksDir !== undefined });
+      if (url.pathname === '/api/tasks') {
+        if (!tasksDir) return json(res, 404, { error: 'no task folder (tarsier serve --tasks DIR)' });
+        tasks ??= listTasks(tasksDir);
+        return json(res, 200, { tasks });
+      }
+      if (url.pathname === '/api/task') {
+        if (!tasksDir) return json(res, 404, { error: 'no task folder (tarsier serve --tasks DIR)' });
+        const r = taskForPage(tasksDir, url.searchParams.get('path') ?? '');
+        return json(res, r.status, r.value);
+      }
       if (url.pathname === '/api/verify') {
         if (req.method !== 'POST') return json(res, 405, { error: 'POST a program' });
         const body = await readBody(req);
@@ -138,6 +190,9 @@ export function servePlayground(options: ServeOptions = {}): Promise<{ server: S
   const root = options.root ?? defaultPlaygroundRoot();
   if (!existsSync(join(root, 'index.html'))) {
     return Promise.reject(new TarsierError('serve', 'the playground is not built (run npm run build)', { file: root }, 2));
+  }
+  if (options.tasksDir !== undefined && !(existsSync(options.tasksDir) && statSync(options.tasksDir).isDirectory())) {
+    return Promise.reject(new TarsierError('serve', 'no such folder', { file: options.tasksDir }, 2));
   }
   const server = createPlaygroundServer(options);
   const host = options.host ?? '127.0.0.1';

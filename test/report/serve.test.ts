@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { probeGcc, servePlayground } from '../../src/index.js';
-import { repoRoot } from '../helpers/shared.js';
+import { repoRoot, sharedPath, skipWithoutShared } from '../helpers/shared.js';
 
 let server: Server | undefined;
 let url = '';
@@ -39,4 +39,23 @@ test('POST /api/verify runs verify with gcc replay on the server: FALSE with its
   const body = (await r.json()) as { verdict: string; reason: string; witness?: string };
   assert.equal(body.verdict, 'FALSE(unreach-call)', body.reason);
   assert.match(body.witness ?? '', /entry_type: "violation_sequence"/);
+});
+
+test('with a task folder, the server lists its tasks and gives a task\'s program and property', { skip: skipWithoutShared }, async () => {
+  const dir = sharedPath('spec', 'examples', 'tasks');
+  const { server: s, url: u } = await servePlayground({ port: 0, tasksDir: dir });
+  try {
+    assert.equal(((await (await fetch(new URL('api/health', u))).json()) as { tasks: boolean }).tasks, true);
+    const { tasks } = (await (await fetch(new URL('api/tasks', u))).json()) as { tasks: string[] };
+    assert.ok(tasks.includes('bug.yml'), tasks.join(', '));
+    const t = (await (await fetch(new URL('api/task?path=bug.yml', u))).json()) as { programName: string; programText: string; property: string };
+    assert.equal(t.programName, 'bug.c');
+    assert.equal(t.programText, readFileSync(sharedPath('spec', 'examples', 'programs', 'bug.c'), 'utf8'));
+    assert.equal(t.property, 'unreach-call');
+    assert.equal((await fetch(new URL('api/task?path=../programs/bug.c', u))).status, 404);
+  } finally {
+    s.close();
+  }
+  // Without a folder there are no tasks to list.
+  assert.equal((await fetch(new URL('api/tasks', url))).status, 404);
 });

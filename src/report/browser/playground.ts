@@ -203,10 +203,32 @@ async function verifyOnServer(): Promise<void> {
 }
 $('verify-server').addEventListener('click', () => void verifyOnServer());
 
+// Bench tasks, when the server was given a task folder.
+const taskSelect = $<HTMLSelectElement>('task');
+async function loadTaskList(): Promise<void> {
+  const r = await fetch('api/tasks');
+  if (!r.ok) return;
+  const { tasks } = (await r.json()) as { tasks: string[] };
+  for (const t of tasks) taskSelect.append(new Option(t, t));
+  $('task-label').hidden = false;
+}
+taskSelect.addEventListener('change', async () => {
+  if (!taskSelect.value) return;
+  const t = (await (await fetch(`api/task?path=${encodeURIComponent(taskSelect.value)}`)).json()) as { error?: string; programName?: string; programText?: string; property?: string; dataModel?: string; properties?: string[] };
+  if (t.error || t.programText === undefined) return say(t.error ?? 'cannot load the task', 'error');
+  programArea.value = t.programText;
+  programName.value = t.programName ?? 'program.c';
+  if (t.property) $<HTMLSelectElement>('property').value = t.property;
+  if (t.dataModel) $<HTMLSelectElement>('data-model').value = t.dataModel;
+  say(`task ${taskSelect.value}: ${programName.value}, properties ${t.properties?.join(', ') || '(none)'}`, 'note');
+  safely(showReport);
+});
+
 fetch('api/health')
   .then((r) => (r.ok ? r.json() : undefined))
-  .then((h: { ok?: boolean; gcc?: boolean } | undefined) => {
+  .then((h: { ok?: boolean; gcc?: boolean; tasks?: boolean } | undefined) => {
     const server = h?.ok === true;
+    if (h?.tasks) void loadTaskList();
     $<HTMLButtonElement>('verify-server').disabled = !server || !h?.gcc;
     status.textContent = [
       isolated ? 'Z3 (WebAssembly) available' : 'not cross-origin isolated: verify in the browser is off',
