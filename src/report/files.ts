@@ -1,9 +1,11 @@
 /** The report of witness and program files (Node.js side: reads files, runs the preprocessor when needed). */
+import { writeFileSync } from 'node:fs';
 import { makeExpressionChecker, parseCFile, type CProgram } from '../c/index.js';
 import { TarsierError } from '../common/errors.js';
 import { readTextFile } from '../common/files.js';
 import { readWitnessText, sha256OfFile } from '../witness/index.js';
 import { buildReport, type ReportData } from './model.js';
+import { renderReportPage } from './render.js';
 
 /** Parses a program for its scopes; names and scopes do not depend on the data model, so ILP32 is tried first, then LP64. */
 export function parseForReport(path: string): { program?: CProgram; error?: string } {
@@ -37,4 +39,15 @@ export function reportFromFiles(programPath: string, witnessPath: string): Repor
     ...(error ? { programError: error } : {}),
     lint: { programHash: sha256OfFile(programPath), ...(program ? { checkExpression: makeExpressionChecker(program) } : {}) },
   });
+}
+
+/** Writes the report page of a witness on its program to `outPath`; returns its facts (for a summary line). */
+export function writeReportFile(programPath: string, witnessPath: string, outPath: string): ReportData {
+  const data = reportFromFiles(programPath, witnessPath);
+  try {
+    writeFileSync(outPath, renderReportPage(data));
+  } catch (e) {
+    throw new TarsierError('io', `cannot write: ${(e as Error).message}`, { file: outPath }, 2);
+  }
+  return data;
 }

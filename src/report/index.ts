@@ -2,5 +2,5 @@
 export { buildReport, type ReportData, type ReportInput, type ReportMarker, type MarkerCategory } from './model.js';
 export { renderReportBody, renderReportPage, REPORT_CSS } from './render.js';
 export { attachReportInteractions } from './interact.js';
-export { reportFromFiles } from './files.js';
+export { reportFromFiles, writeReportFile } from './files.js';
 export { servePlayground, createPlaygroundServer, type ServeOptions } from './serve.js';

@@ -1,6 +1,4 @@
-import { writeFileSync } from 'node:fs';
-import { TarsierError } from '../../common/errors.js';
-import { renderReportPage, reportFromFiles } from '../../report/index.js';
+import { renderReportPage, reportFromFiles, writeReportFile } from '../../report/index.js';
 import type { CommandRegistrar } from '../command.js';
 
 interface ReportFlags {
@@ -18,17 +16,11 @@ export const registerReport: CommandRegistrar = (program, run) => {
     .option('-o, --output <file>', 'write the page here instead of standard output')
     .action(
       run((flags: ReportFlags) => {
-        const data = reportFromFiles(flags.program, flags.witness);
-        const page = renderReportPage(data);
         if (!flags.output) {
-          process.stdout.write(page);
+          process.stdout.write(renderReportPage(reportFromFiles(flags.program, flags.witness)));
           return 0;
         }
-        try {
-          writeFileSync(flags.output, page);
-        } catch (e) {
-          throw new TarsierError('io', `cannot write: ${(e as Error).message}`, { file: flags.output }, 2);
-        }
+        const data = writeReportFile(flags.program, flags.witness, flags.output);
         const errors = data.diagnostics.filter((d) => d.severity === 'error').length;
         const located = data.markers.filter((m) => m.line !== undefined).length;
         process.stderr.write(`${flags.output}: ${located} located entries${data.path.length ? ` (${data.path.length} path steps)` : ''}, ${errors} lint errors, ${data.diagnostics.length - errors} warnings${data.fatal ? '; the witness is unreadable' : ''}\n`);
