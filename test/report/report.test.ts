@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { buildReport, renderReportPage, reportFromFiles } from '../../src/index.js';
-import { cliPath, sharedPath, skipWithoutShared } from '../helpers/shared.js';
+import { buildReport, probeGcc, renderReportPage, reportFromFiles } from '../../src/index.js';
+import { cliPath, repoRoot, sharedPath, skipWithoutShared } from '../helpers/shared.js';
 
 const ex = (...p: string[]) => sharedPath('spec', 'examples', ...p);
 
@@ -84,4 +84,13 @@ test('tarsier report writes the page; a missing file is one line and exit status
   assert.equal(missing.status, 2);
   assert.equal(missing.stderr.trim().split('\n').length, 1);
   assert.match(missing.stderr, /none\.c: error: no such file/);
+});
+
+test('verify --report writes the report of its violation witness', { skip: probeGcc().gcc ? false : 'skipped: gcc is not installed (a FALSE needs its replay)' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-verify-report-'));
+  const r = spawnSync(process.execPath, [cliPath, 'verify', join(repoRoot, 'examples', 'mult.yml'), '--witness', join(dir, 'w.yml'), '--report', join(dir, 'r.html')], { encoding: 'utf8' });
+  assert.match(r.stdout, /Verification result: FALSE\(unreach-call\)/);
+  const page = readFileSync(join(dir, 'r.html'), 'utf8');
+  assert.match(page, /__VERIFIER_nondet_int\(\) = 100/);
+  assert.match(page, /violation witness/);
 });
