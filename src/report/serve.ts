@@ -16,6 +16,7 @@ import { TarsierError } from '../common/errors.js';
 import { probeGcc } from '../replay/index.js';
 import { readTaskFile } from '../task/index.js';
 import { verify } from '../verify/verify.js';
+import { PLAYGROUND_PROPERTIES as PROPERTIES } from './properties.js';
 
 export interface ServeOptions {
   readonly port?: number;
@@ -37,17 +38,12 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-/** Cross-origin isolation (SharedArrayBuffer for Z3's threads), and no framing or sniffing. */
+/** Cross-origin isolation (SharedArrayBuffer for Z3's threads), and no content sniffing. */
 const HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'same-origin',
   'X-Content-Type-Options': 'nosniff',
-};
-
-const PROPERTIES: Record<string, string> = {
-  'unreach-call': 'CHECK( init(main()), LTL(G ! call(reach_error())) )\n',
-  'no-overflow': 'CHECK( init(main()), LTL(G ! overflow) )\n',
 };
 
 const MAX_BODY = 4 * 1024 * 1024;
@@ -90,7 +86,7 @@ async function serverVerify(body: string, timeoutS: number): Promise<{ status: n
     return { status: 400, value: { error: 'the request is not JSON' } };
   }
   if (typeof req.programText !== 'string') return { status: 400, value: { error: 'programText is missing' } };
-  const prp = PROPERTIES[String(req.property)];
+  const prp = (PROPERTIES as Record<string, string | undefined>)[String(req.property)];
   if (!prp) return { status: 400, value: { error: `property must be one of ${Object.keys(PROPERTIES).join(', ')}` } };
   const dataModel = req.dataModel === 'LP64' ? 'LP64' : 'ILP32';
   const name = basename(String(req.programName || 'program.c')).replace(/[^\w.-]/g, '_') || 'program.c';

@@ -12,6 +12,7 @@ import { verify } from '../../verify/verify.js';
 import { readWitness } from '../../witness/index.js';
 import { TarsierError } from '../../common/errors.js';
 import { putFile } from './shims/fs.js';
+import { PLAYGROUND_PROPERTIES as PROPERTIES, type PlaygroundProperty } from '../properties.js';
 
 interface Common {
   readonly id: number;
@@ -21,8 +22,8 @@ interface Common {
 }
 
 export type WorkerRequest =
-  | (Common & { readonly kind: 'verify'; readonly property: 'unreach-call' | 'no-overflow'; readonly timeoutS: number })
-  | (Common & { readonly kind: 'select'; readonly property: 'unreach-call' | 'no-overflow'; readonly witnessName: string; readonly witnessText: string; readonly timeoutS: number });
+  | (Common & { readonly kind: 'verify'; readonly property: PlaygroundProperty; readonly timeoutS: number })
+  | (Common & { readonly kind: 'select'; readonly property: PlaygroundProperty; readonly witnessName: string; readonly witnessText: string; readonly timeoutS: number });
 
 /** One candidate's selection verdict, with its position in the witness file. */
 export interface SelectionLine {
@@ -38,12 +39,6 @@ export type WorkerReply =
   | { readonly id: number; readonly log: string }
   | { readonly id: number; readonly result: { verdict: string; reason: string; selection?: readonly SelectionLine[] } }
   | { readonly id: number; readonly error: string };
-
-/** The SV-COMP property texts of the two properties the engines decide. */
-const PROPERTIES = {
-  'unreach-call': 'CHECK( init(main()), LTL(G ! call(reach_error())) )\n',
-  'no-overflow': 'CHECK( init(main()), LTL(G ! overflow) )\n',
-};
 
 const scope = globalThis as unknown as { onmessage: (ev: { data: WorkerRequest }) => void; postMessage: (m: WorkerReply) => void };
 
