@@ -115,14 +115,27 @@ export function buildReport(input: ReportInput): ReportData {
   const format = doc?.format ?? (looksLikeXml(input.witnessText) ? 'graphml' : 'yaml');
   const drafts = doc ? (doc.format === 'yaml' ? yamlMarkers(doc.entries, witnessLines) : graphmlMarkers(doc.graphml, witnessLines)) : [];
   const nondetCalls = input.program ? nondetCallsByPosition(input.program) : new Map<string, string>();
-  const attached = new Set<Diagnostic>();
-  // Innermost first: a diagnostic inside a waypoint belongs to it, not to its segment.
+  // Each witness line belongs to the narrowest marker span that holds it: a
+  // diagnostic inside a waypoint belongs to it, not to an enclosing record.
+  const owner = new Map<number, number>();
+  const width = (i: number) => drafts[i].source.to - drafts[i].source.from;
+  drafts.forEach((d, i) => {
+    for (let l = d.source.from; l <= d.source.to; l++) {
+      const o = owner.get(l);
+      if (o === undefined || width(i) < width(o)) owner.set(l, i);
+    }
+  });
+  const own: Diagnostic[][] = drafts.map(() => []);
+  const general: Diagnostic[] = [];
+  for (const x of diagnostics) {
+    const o = owner.get(x.line);
+    if (o === undefined) general.push(x);
+    else own[o].push(x);
+  }
   const markers: ReportMarker[] = drafts.map((d, id) => {
-    const own = diagnostics.filter((x) => x.line >= d.source.from && x.line <= d.source.to && !drafts.some((o) => o !== d && inside(o.source, d.source) && x.line >= o.source.from && x.line <= o.source.to));
-    own.forEach((x) => attached.add(x));
     const nondetCall = d.kind.startsWith('function_return') && d.line !== undefined && d.column !== undefined ? nondetCalls.get(`${d.line}:${d.column}`) : undefined;
     const status = input.statuses?.find((x) => x.witnessLine >= d.source.from && x.witnessLine <= d.source.to)?.status;
-    return { ...d, id, diagnostics: own, inProgram: positionInProgram(programLines, d.line, d.column), ...(nondetCall ? { nondetCall } : {}), ...(status ? { status } : {}) };
+    return { ...d, id, diagnostics: own[id], inProgram: positionInProgram(programLines, d.line, d.column), ...(nondetCall ? { nondetCall } : {}), ...(status ? { status } : {}) };
   });
   const path = markers.filter((m) => m.step !== undefined).sort((a, b) => a.step! - b.step!).map((m) => m.id);
   return {
@@ -138,7 +151,7 @@ export function buildReport(input: ReportInput): ReportData {
     ...(fatal ? { fatal } : {}),
     markers,
     path,
-    general: diagnostics.filter((d) => !attached.has(d)),
+    general,
     diagnostics,
   };
 }
@@ -149,10 +162,6 @@ function splitLines(text: string): string[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines;
-}
-
-function inside(inner: { from: number; to: number }, outer: { from: number; to: number }): boolean {
-  return inner.from >= outer.from && inner.to <= outer.to && (inner.from !== outer.from || inner.to !== outer.to);
 }
 
 function positionInProgram(lines: readonly string[], line?: number, column?: number): boolean {
