@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { TarsierError } from '../common/errors.js';
 import { probeGcc } from '../replay/index.js';
@@ -144,6 +145,20 @@ function taskForPage(dir: string, rel: string): { status: number; value: unknown
   }
 }
 
+/**
+ * Z3's Emscripten files, which the browser build copies beside the page; an
+ * installed package leaves the 35 MB copy out and serves them from z3-solver.
+ */
+function z3Fallback(name: string): string | undefined {
+  if (name !== 'z3-built.js' && name !== 'z3-built.wasm') return undefined;
+  try {
+    const file = join(resolve(createRequire(import.meta.url).resolve('z3-solver/build/browser.js'), '..'), name);
+    return existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Creates the server (not yet listening). */
 export function createPlaygroundServer(options: ServeOptions = {}): Server {
   const root = resolve(options.root ?? defaultPlaygroundRoot());
@@ -174,8 +189,10 @@ export function createPlaygroundServer(options: ServeOptions = {}): Server {
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed', 'text/plain');
       const rel = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
-      const file = resolve(root, '.' + rel);
-      if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) return send(res, 404, 'not found', 'text/plain');
+      let file = resolve(root, '.' + rel);
+      if (!file.startsWith(root + sep)) return send(res, 404, 'not found', 'text/plain');
+      if (!existsSync(file)) file = z3Fallback(rel.slice(1)) ?? file;
+      if (!existsSync(file) || !statSync(file).isFile()) return send(res, 404, 'not found', 'text/plain');
       send(res, 200, readFileSync(file), TYPES[extname(file)] ?? 'application/octet-stream');
     })().catch((e: unknown) => json(res, 500, { error: `internal error: ${e instanceof Error ? e.message : String(e)}` }));
   });
