@@ -123,6 +123,27 @@ const ALLOCATORS = new Set(['malloc', 'calloc', 'alloca', '__builtin_alloca']);
 
 const ABORTING = new Set(['abort', 'exit', '_exit', '_Exit', '__assert_fail', '__assert_perror_fail', '__assert', 'assert']);
 
+/** The failure functions of <assert.h>: they abort; they are not the error function of unreach-call. */
+const ASSERT_FAILURES = new Set(['__assert_fail', '__assert_perror_fail', '__assert', 'assert']);
+
+/**
+ * C library output functions: they only write to a stream, so they change no
+ * program state the properties look at. Value: the index of the format
+ * argument (printf family), or -1.
+ */
+const OUTPUT_FUNCTIONS = new Map<string, number>([
+  ['printf', 0],
+  ['fprintf', 1],
+  ['dprintf', 1],
+  ['puts', -1],
+  ['fputs', -1],
+  ['putchar', -1],
+  ['putc', -1],
+  ['fputc', -1],
+  ['fflush', -1],
+  ['perror', -1],
+]);
+
 class Lowerer {
   private out: Stmt[] = [];
   private readonly prologue: Stmt[] = [];
@@ -152,6 +173,8 @@ class Lowerer {
   readonly regions = new Map<string, Region>();
   readonly map: SourceMapBuilder;
   readonly approximations: string[] = [];
+  /** Facts about the model the verdict's reason should mention (each once). */
+  readonly notes = new Set<string>();
   private stmtLoc: L;
   private readonly dm: DataModel;
   private readonly pw: BvWidth;
@@ -481,6 +504,9 @@ class Lowerer {
     }
     if (!fn.body) {
       if (ABORTING.has(fn.name)) {
+        if (ASSERT_FAILURES.has(fn.name) && this.options.property === 'unreach-call') {
+          this.notes.add(`a failing assert() aborts the program (${fn.name} ends the path; it is not reach_error)`);
+        }
         // Message strings (`__assert_fail("x > 0", __FILE__, ...)`) have no effect.
         for (const a of e.args) if (!isStringArg(a)) this.rv(a, true);
         this.emit(assume(boolLit(false, e.loc), e.loc));
@@ -491,6 +517,7 @@ class Lowerer {
         for (const a of e.args) this.rv(a, true);
         return VOID;
       }
+      if (OUTPUT_FUNCTIONS.has(fn.name)) return this.output(e, fn.name, OUTPUT_FUNCTIONS.get(fn.name)!);
       if (ALLOCATORS.has(fn.name)) throw new UnsupportedError(`${fn.name} whose result is not converted to a typed pointer`, e.loc);
       throw new UnsupportedError(`call of undefined function '${fn.name}'`, e.loc);
     }
@@ -498,6 +525,22 @@ class Lowerer {
     const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
     void discard;
     return this.inline(fn, args, e.loc, e.rparenLoc);
+  }
+
+  /**
+   * A call of an output function: its arguments are evaluated for their side
+   * effects, its result is arbitrary. `%n` (a write through a pointer) and a
+   * format that is not a literal are not modelled.
+   */
+  private output(e: Call, name: string, formatIndex: number): Val {
+    if (formatIndex >= 0) {
+      const f = stripCasts(e.args[formatIndex]);
+      if (!f || f.kind !== 'StringLiteral') throw new UnsupportedError(`${name} with a format that is not a string literal`, e.loc);
+      if (/%[-+ #0-9.*lhjztL]*n/.test(String.fromCharCode(...f.units.map(Number)))) throw new UnsupportedError(`${name} with %n`, e.loc);
+    }
+    for (const a of e.args) if (!isStringArg(a)) this.rv(a, true);
+    const ret = unqualified(e.function!.type.returnType);
+    return ret.kind === 'void' ? VOID : this.havocVal(ret, e.loc);
   }
 
   /** Copies a value into temporaries so later side effects cannot change it. */
@@ -1777,10 +1820,15 @@ function promote(k: IntegerKind, dm: DataModel): IntegerKind {
   }
 }
 
+function stripCasts(e: CExpr | undefined): CExpr | undefined {
+  let x = e;
+  while (x && (x.kind === 'ImplicitCast' || x.kind === 'Cast')) x = x.operand;
+  return x;
+}
+
 /** A string literal or `__func__`-like char array argument (possibly converted to a pointer). */
 function isStringArg(e: CExpr): boolean {
-  let x = e;
-  while (x.kind === 'ImplicitCast' || x.kind === 'Cast') x = x.operand;
+  const x = stripCasts(e)!;
   if (x.kind === 'StringLiteral') return true;
   if (x.kind === 'Identifier' && x.decl.kind === 'Var') {
     const t = unqualified(x.decl.type);
@@ -1860,6 +1908,7 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
       imp,
       sourceMap: l.map.build(),
       ...(l.approximations.length ? { approximations: l.approximations } : {}),
+      ...(l.notes.size ? { notes: [...l.notes] } : {}),
     };
   } catch (err) {
     if (err instanceof UnsupportedError) {

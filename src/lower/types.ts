@@ -31,4 +31,6 @@ export interface LoweredProgram {
    * and must be confirmed (replay) before it is reported.
    */
   readonly approximations?: readonly string[];
+  /** Facts about how the program was modelled that the verdict's reason mentions (e.g. assert() aborts). */
+  readonly notes?: readonly string[];
 }

@@ -132,9 +132,11 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   if (!(timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');
   const r = resolveInput(input, options);
   const kind = r.property.kind;
+  // What the lowering says about its model of the program, appended to the reason once.
+  let notes = '';
   const done = (verdict: Verdict, reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
-    verdict,
-    reason,
+    verdict: verdict.kind === 'unknown' ? { kind: 'unknown', reason: reason + notes } : verdict,
+    reason: reason + notes,
     property: kind,
     program: r.program,
     dataModel: r.dataModel,
@@ -159,6 +161,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
 
   const lowerAt = (depth: number) => lowerC(c, { property: kind, dataModel: r.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
+  if (first.notes?.length) notes = ` (${first.notes.join('; ')})`;
   if (first.unsupported) {
     const u = first.unsupported;
     return unknown(`unsupported: ${u.construct} at ${formatLocation(u.loc)}`);
