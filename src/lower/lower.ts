@@ -96,6 +96,8 @@ interface Frame {
   readonly pending: Set<string>;
   /** Labels whose block rest is being lowered as a loop (backward gotos), with their flags. */
   readonly backLabels: Map<string, string>;
+  /** Tracked objects that end when the call returns (parameters, alloca blocks). */
+  readonly dying: Root[];
 }
 
 interface LoopCtx {
@@ -179,6 +181,18 @@ class Lowerer {
   private readonly dm: DataModel;
   private readonly pw: BvWidth;
   private readonly depth: number;
+  /** A memory-safety property is checked: accesses, frees and leaks are goals. */
+  private readonly mem: boolean;
+  /** Names of the roots some pointer may point to (from the previous pass). */
+  private readonly targets: ReadonlySet<string>;
+  /** Liveness flag of each root whose lifetime is tracked, and the flags' initial values. */
+  private readonly liveVars = new Map<string, string>();
+  private readonly liveInit: Stmt[] = [];
+  /** Tracked automatic objects of each enclosing scope, which end with it. */
+  private readonly scopes: Root[][] = [];
+  /** String literal objects, one per literal in the source. */
+  private readonly literals = new Map<CExpr, Root>();
+  private memUnknowns = 0;
 
   constructor(
     private readonly program: CProgram,
@@ -189,6 +203,8 @@ class Lowerer {
     this.dm = options.dataModel;
     this.pw = ptrWidth(this.dm);
     this.depth = options.recursionDepth ?? 3;
+    this.mem = options.property === 'valid-memsafety' || options.property === 'valid-memcleanup';
+    this.targets = new Set([...(knownRegions?.values() ?? [])].map((r) => r.root.name));
     this.maxKnownId = Math.max(0, ...[...(knownRegions?.values() ?? [])].map((r) => r.id));
     this.map = new SourceMapBuilder(program.file);
     this.stmtLoc = { file: program.file, line: 1, column: 1, offset: 0 };
@@ -228,8 +244,8 @@ class Lowerer {
   }
 
   /** Creates a root object and declares the IMP variables of its leaves. */
-  private makeRoot(name: string, type: CType, loc: L): Root {
-    const root: Root = { name: this.fresh(name), type };
+  private makeRoot(name: string, type: CType, loc: L, extra: Pick<Root, 'storage' | 'countVar'> = {}): Root {
+    const root: Root = { name: this.fresh(name), type, ...extra };
     for (const leaf of leavesOf(type, loc)) {
       for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
         this.declare(leafName(root, leaf.path) + suffix, leafImpType(t, leaf.mapped, this.dm));
@@ -251,6 +267,157 @@ class Lowerer {
     return this.frames.length ? this.frame.fn.name : '';
   }
 
+  // ---- lifetimes (memory-safety properties) ----------------------------------------
+
+  /** The liveness flag of an object (declared on first use; static objects start live). */
+  private liveOf(root: Root, loc: L): Expr {
+    let name = this.liveVars.get(root.name);
+    if (!name) {
+      name = `${root.name}$live`;
+      this.used.add(name);
+      this.declare(name, boolType);
+      this.liveVars.set(root.name, name);
+      const always = root.storage === 'static' || root.storage === 'literal';
+      this.liveInit.push(assign(name, boolLit(always, loc), loc));
+    }
+    return v(name, loc);
+  }
+  private setLive(root: Root, value: Expr, loc: L): void {
+    this.liveOf(root, loc);
+    this.emit(assign(this.liveVars.get(root.name)!, value, loc));
+  }
+
+  /** An automatic object begins: tracked (true) when a pointer may point to it. */
+  private born(root: Root, loc: L): boolean {
+    if (!this.mem || !this.targets.has(root.name)) return false;
+    this.setLive(root, boolLit(true, loc), loc);
+    return true;
+  }
+  private endLifetimes(roots: readonly Root[], loc: L): void {
+    for (const r of roots) this.setLive(r, boolLit(false, loc), loc);
+  }
+  /** Runs f in a new scope: the tracked objects declared in it end afterwards. */
+  private inScope<T>(f: () => T): T {
+    if (!this.mem) return f();
+    this.scopes.push([]);
+    let dying: Root[] = [];
+    let r: T;
+    try {
+      r = f();
+    } finally {
+      dying = this.scopes.pop()!;
+    }
+    this.endLifetimes(dying, this.stmtLoc);
+    return r;
+  }
+
+  /** The heap blocks of the program (one per allocation site and inlined copy). */
+  private heapBlocks(): Array<{ root: Root; id: number }> {
+    return [...(this.knownRegions?.values() ?? [])]
+      .filter((r) => r.root.storage === 'heap' && r.path.length === 0)
+      .map((r) => ({ root: r.root, id: r.id }));
+  }
+  private noLiveBlock(loc: L): Expr {
+    return andAll(this.heapBlocks().map((b) => un('!', this.liveOf(b.root, loc), loc)), loc);
+  }
+
+  /** A goal of a memory-safety sub-property; later code runs only where it held. */
+  private memGoal(kind: GoalKind, cond: Expr, loc: L, description: string, targetLoc = this.stmtLoc): void {
+    if (cond.kind === 'bool_lit' && cond.value) return;
+    this.goal(kind, cond, loc, description, targetLoc);
+    this.emit(assume(cond, loc));
+  }
+  /** Where the model is not exact: if cond can fail, the answer is UNKNOWN (never FALSE). */
+  private uncertain(cond: Expr, loc: L, description: string): void {
+    if (cond.kind === 'bool_lit' && cond.value) return;
+    // A key of its own (offset below any real one): it never meets a goal of another kind.
+    const key = { ...loc, offset: -++this.memUnknowns };
+    this.goal('memory-unknown', cond, key, description, loc);
+    this.emit(assume(cond, key));
+  }
+
+  /** The run ends here (abort, exit): blocks still allocated are not judged. */
+  private endOfRun(loc: L): void {
+    if (this.mem) this.uncertain(this.noLiveBlock(loc), loc, 'a heap block is still allocated when the program aborts or exits');
+  }
+
+  /**
+   * At the end of main: every block freed (valid-memcleanup). For
+   * valid-memtrack a block still allocated is lost when no global variable
+   * can hold a pointer (main's locals end with main); otherwise not judged.
+   */
+  private leakGoal(main: FunctionDecl, loc: L): void {
+    const last = main.body?.items[main.body.items.length - 1];
+    const target = last?.kind === 'Return' ? last.loc : loc;
+    const cond = this.noLiveBlock(loc);
+    if (this.options.property === 'valid-memcleanup') {
+      this.memGoal('valid-memcleanup', cond, loc, 'a heap block is still allocated at the end of main', target);
+      return;
+    }
+    const staticRoots = [...this.globals.values(), ...this.statics.values()];
+    const holdsPointer = staticRoots.some((r) => leavesOf(r.type, loc).some((l) => unqualified(l.type).kind === 'pointer'));
+    if (holdsPointer) this.uncertain(cond, loc, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
+    else this.memGoal('valid-memtrack', cond, loc, 'a heap block is lost at the end of main', target);
+  }
+
+  /** Elements of the region (root, path): the product of the array lengths on the way (a block's count for a heap object). */
+  private elementCount(root: Root, path: readonly string[], loc: L): Expr {
+    let n: Expr = bv(1n, this.pw, loc);
+    const mul = (x: Expr) => {
+      n = n.kind === 'bv_lit' && x.kind === 'bv_lit' ? bv(n.value * x.value, this.pw, loc) : n.kind === 'bv_lit' && n.value === 1n ? x : bin('*', n, x, loc);
+    };
+    let t = unqualified(root.type);
+    let outer = true;
+    const arrays = () => {
+      while (t.kind === 'array') {
+        const len = this.arrayLength(t, loc) ?? (outer && root.countVar ? v(root.countVar, loc) : undefined);
+        if (!len) throw new UnsupportedError('array of unknown length', loc);
+        mul(len);
+        outer = false;
+        t = unqualified(t.element);
+      }
+      outer = false;
+    };
+    arrays();
+    for (const f of path) {
+      if (t.kind !== 'record') throw new UnsupportedError('member access on a non-struct', loc);
+      const field = t.record.fields?.find((x) => x.name === f);
+      if (!field) throw new UnsupportedError(`member '${f}' not found`, loc);
+      t = unqualified(field.type);
+      arrays();
+    }
+    return n;
+  }
+
+  /** valid-deref at an access: the pointer designates a live object and the element is inside it. */
+  private checkAccess(lv: LValue, loc: L, write: boolean): void {
+    if (!this.mem || lv.alts[0]?.root.name === NOWHERE) return;
+    let trivial = true;
+    const ok = lv.alts.map((a) => {
+      const parts: Expr[] = [];
+      if (a.via) parts.push(a.via, this.liveOf(a.root, loc));
+      if (write && a.root.storage === 'literal') parts.push(boolLit(false, loc));
+      if (a.index !== undefined) parts.push(app('ult', [a.index, this.elementCount(a.root, a.path, loc)], loc));
+      if (parts.length) trivial = false;
+      return andAll(parts, loc);
+    });
+    if (!trivial) this.memGoal('valid-deref', orAll(ok, loc), loc, write ? 'invalid memory write' : 'invalid memory read');
+  }
+
+  /** `free(p)`: p is NULL or the start of a live heap block, which ends. */
+  private free(e: Call): Val {
+    const loc = e.loc;
+    if (e.args.length !== 1) throw new UnsupportedError(`free with ${e.args.length} arguments`, loc);
+    const p = this.snapshot(this.rv(e.args[0]), loc);
+    if (p.k !== 'ptr') throw new UnsupportedError('free of a non-pointer', loc);
+    const blocks = this.heapBlocks();
+    const at = (id: number) => eq(p.base, bv(BigInt(id), 32, loc), loc);
+    const startOf = blocks.map((b) => andAll([at(b.id), eq(p.off, bv(0n, this.pw, loc), loc), this.liveOf(b.root, loc)], loc));
+    this.memGoal('valid-free', or(eq(p.base, bv(0n, 32, loc), loc), orAll(startOf, loc), loc), loc, 'invalid free');
+    for (const b of blocks) this.setLive(b.root, and(this.liveOf(b.root, loc), un('!', at(b.id), loc), loc), loc);
+    return VOID;
+  }
+
   // ---- goals ------------------------------------------------------------------
 
   private goal(kind: GoalKind, cond: Expr, loc: L, description: string, targetLoc = this.stmtLoc): void {
@@ -267,7 +434,7 @@ class Lowerer {
     // Globals: their C initial values (zero without initializer), before main runs.
     for (const g of this.program.globals) {
       this.stmtLoc = g.loc;
-      const root = this.makeRoot(g.name, g.type, g.loc);
+      const root = this.makeRoot(g.name, g.type, g.loc, { storage: 'static' });
       this.globals.set(g.id, root);
       this.recordVariable(g.name, undefined, g.loc, root);
     }
@@ -295,6 +462,7 @@ class Lowerer {
         return { k: 'int', e: v(t, p.loc), ik: k } as Val;
       });
       this.inline(main, args, mainLoc, mainLoc);
+      if (this.mem) this.leakGoal(main, mainLoc);
     });
     const locals: VarDecl[] = [...this.decls.entries()].map(([name, type]) => ({ kind: 'var_decl', name, type, loc: mainLoc }));
     return {
@@ -310,7 +478,7 @@ class Lowerer {
           requires: [],
           ensures: [],
           locals,
-          body: [...globalsInit, ...this.prologue, ...body],
+          body: [...this.liveInit, ...globalsInit, ...this.prologue, ...body],
           loc: mainLoc,
         },
       ],
@@ -409,10 +577,11 @@ class Lowerer {
     const label = n === 1 ? fn.name : `${fn.name}#${n}`;
     const env = new Map<number, Root>();
     const retRoot = retType.kind === 'void' ? undefined : this.makeRoot(`$ret@${label}`, retType, loc);
-    const frame: Frame = { fn, label, env, retRoot, gotoFlags: new Map(), labelsSeen: new Set(), pending: new Set(), backLabels: new Map() };
+    const frame: Frame = { fn, label, env, retRoot, gotoFlags: new Map(), labelsSeen: new Set(), pending: new Set(), backLabels: new Map(), dying: [] };
     fn.params.forEach((p, i) => {
       const root = this.makeRoot(`${p.name}@${label}`, p.type, p.loc);
       env.set(p.id, root);
+      if (this.born(root, p.loc)) frame.dying.push(root);
       this.recordVariable(p.name, fn.name, p.loc, root);
       if (i < args.length) this.store({ type: p.type, alts: [{ root, path: [] }] }, args[i], loc);
       else this.havocObject(root, loc);
@@ -434,6 +603,7 @@ class Lowerer {
     if (frame.retFlag) this.emit(assign(frame.retFlag, boolLit(false, loc), loc));
     for (const f of frame.gotoFlags.values()) this.emit(assign(f, boolLit(false, loc), loc));
     this.emit(...body);
+    this.endLifetimes(frame.dying, loc);
     if (!retRoot) return VOID;
     return this.readLv({ type: retType, alts: [{ root: retRoot, path: [] }] }, loc);
   }
@@ -460,6 +630,7 @@ class Lowerer {
           if (this.options.property === 'unreach-call') {
             this.goal('reach_error', boolLit(false, e.loc), e.loc, `call of ${fn.name}`, e.loc);
           }
+          this.endOfRun(e.loc);
           this.emit(assume(boolLit(false, e.loc), e.loc));
           return VOID;
         }
@@ -509,10 +680,12 @@ class Lowerer {
         }
         // Message strings (`__assert_fail("x > 0", __FILE__, ...)`) have no effect.
         for (const a of e.args) if (!isStringArg(a)) this.rv(a, true);
+        this.endOfRun(e.loc);
         this.emit(assume(boolLit(false, e.loc), e.loc));
         return unqualified(fn.type.returnType).kind === 'void' ? VOID : this.havocVal(fn.type.returnType, e.loc);
       }
       if (fn.name === 'free') {
+        if (this.mem) return this.free(e);
         // Memory safety is not the property checked: free only ends the object's lifetime.
         for (const a of e.args) this.rv(a, true);
         return VOID;
@@ -538,7 +711,15 @@ class Lowerer {
       if (!f || f.kind !== 'StringLiteral') throw new UnsupportedError(`${name} with a format that is not a string literal`, e.loc);
       if (/%[-+ #0-9.*lhjztL]*n/.test(String.fromCharCode(...f.units.map(Number)))) throw new UnsupportedError(`${name} with %n`, e.loc);
     }
-    for (const a of e.args) if (!isStringArg(a)) this.rv(a, true);
+    for (const a of e.args) {
+      if (isStringArg(a)) continue;
+      // `%s` and the like read memory: not modelled where memory safety is checked.
+      const t = unqualified(a.type);
+      if (this.mem && t.kind === 'pointer' && intKindOf(t.pointee) !== undefined) {
+        throw new UnsupportedError(`${name} reading memory through a pointer argument`, a.loc);
+      }
+      this.rv(a, true);
+    }
     const ret = unqualified(e.function!.type.returnType);
     return ret.kind === 'void' ? VOID : this.havocVal(ret, e.loc);
   }
@@ -583,6 +764,10 @@ class Lowerer {
    * that goto's flag: execution resumes there.
    */
   private lowerBlock(items: readonly BlockItem[], initialActive: readonly string[] = []): Jump {
+    return this.inScope(() => this.lowerBlockItems(items, initialActive));
+  }
+
+  private lowerBlockItems(items: readonly BlockItem[], initialActive: readonly string[]): Jump {
     const may = new Set<string>(initialActive);
     const active: string[] = [...initialActive];
     this.blockActives.push(active);
@@ -711,7 +896,7 @@ class Lowerer {
       if (decl.storage === 'static') {
         // Initialised once, before main runs.
         if (this.statics.has(decl.id)) continue;
-        const root = this.makeRoot(`${decl.name}@${this.fnName}.static`, decl.type, dc.loc);
+        const root = this.makeRoot(`${decl.name}@${this.fnName}.static`, decl.type, dc.loc, { storage: 'static' });
         this.statics.set(decl.id, root);
         this.recordVariable(decl.name, this.fnName, decl.loc, root);
         const [init] = this.buffer(() => this.initObject(root, decl.type, dc.init ?? decl.init, dc.loc, true));
@@ -720,6 +905,7 @@ class Lowerer {
       }
       const root = this.makeRoot(`${decl.name}@${this.frame.label}`, decl.type, dc.loc);
       this.frame.env.set(decl.id, root);
+      if (this.born(root, dc.loc)) this.scopes[this.scopes.length - 1]?.push(root);
       this.recordVariable(decl.name, this.fnName, decl.loc, root);
       this.initObject(root, decl.type, dc.init, dc.loc, false);
     }
@@ -777,8 +963,10 @@ class Lowerer {
       }
       case 'While':
       case 'DoWhile':
-      case 'For':
         return this.lowerLoop(s);
+      case 'For':
+        // The scope of a declaration in the for header.
+        return this.inScope(() => this.lowerLoop(s));
       case 'Switch':
         return this.lowerSwitch(s);
       case 'Label':
@@ -1037,10 +1225,29 @@ class Lowerer {
       case 'Conditional':
       case 'Comma':
         return this.lvalueOrTemp(e);
+      case 'StringLiteral':
+        return { type: e.type, alts: [{ root: this.literal(e), path: [] }] };
       default:
         break;
     }
     throw new UnsupportedError(`lvalue of kind ${e.kind}`, e.loc);
+  }
+
+  /** The object of a string literal: its characters and a 0, set before main runs. */
+  private literal(e: Extract<CExpr, { kind: 'StringLiteral' }>): Root {
+    let root = this.literals.get(e);
+    if (root) return root;
+    const t = unqualified(e.type);
+    const k = t.kind === 'array' ? intKindOf(t.element) : undefined;
+    if (e.wide || k === undefined || t.kind !== 'array') throw new UnsupportedError('wide string literal', e.loc);
+    root = this.makeRoot('$str', e.type, e.loc, { storage: 'literal' });
+    this.literals.set(e, root);
+    const w = intWidth(k, this.dm, e.loc);
+    const name = leafName(root, []);
+    let m: Expr = v(name, e.loc);
+    [...e.units, 0].forEach((u, i) => (m = store(m, bv(BigInt(i), this.pw, e.loc), bv(BigInt(u), w, e.loc), e.loc)));
+    this.prologue.push(havoc(name, e.loc), assign(name, m, e.loc));
+    return root;
   }
 
   /** An lvalue, or for a struct rvalue (call result, assignment) the temporary object holding it. */
@@ -1113,19 +1320,37 @@ class Lowerer {
     const target = unqualified(type);
     if (target.kind === 'void' || target.kind === 'function') throw new UnsupportedError(`dereference of ${cTypeToString(target)} *`, loc);
     if (target.kind === 'array') throw new UnsupportedError('pointer to an array', loc);
-    const cands = [...(this.knownRegions?.values() ?? [])].filter((r) => sameType(unqualified(r.elem), target));
+    const all = [...(this.knownRegions?.values() ?? [])];
+    const cands = all.filter((r) => sameType(unqualified(r.elem), target));
+    const nowhere: LValue = { type, alts: [{ root: { name: NOWHERE, type }, path: [] }] };
     if (cands.length === 0) {
+      if (this.mem) {
+        // No object of this type is ever pointed to: any access through it is invalid.
+        this.memGoal('valid-deref', boolLit(false, loc), loc, `dereference of a pointer to no object of type ${cTypeToString(target)}`);
+        return nowhere;
+      }
       // The objects pointed to are collected pass by pass (lowerProgram);
       // after the last pass this is unsupported.
       this.unresolved ??= new UnsupportedError(`dereference of a pointer that points to no known object of type ${cTypeToString(target)}`, loc);
-      return { type, alts: [{ root: { name: NOWHERE, type }, path: [] }] };
+      return nowhere;
     }
     const guards = cands.map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
-    // A valid program dereferences only valid pointers (the property is not memory safety).
-    this.emit(assume(orAll(guards, loc), loc));
+    if (!this.mem) {
+      // An object of another type read through this pointer is not modelled.
+      const others = all.filter((r) => !cands.includes(r)).map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
+      this.uncertain(un('!', orAll(others, loc), loc), loc, `access to an object of another type through a ${cTypeToString(target)} pointer`);
+      // A valid program dereferences only valid pointers (the property is not memory safety).
+      this.emit(assume(orAll(guards, loc), loc));
+    }
     return {
       type,
-      alts: cands.map((r, i) => ({ guard: cands.length > 1 ? guards[i] : undefined, root: r.root, path: r.path, index: p.off })),
+      alts: cands.map((r, i) => ({
+        guard: cands.length > 1 ? guards[i] : undefined,
+        root: r.root,
+        path: r.path,
+        index: p.off,
+        ...(this.mem ? { via: guards[i] } : {}),
+      })),
     };
   }
 
@@ -1144,6 +1369,7 @@ class Lowerer {
     if (t.kind === 'record') return { k: 'agg', lv };
     if (t.kind === 'array') throw new UnsupportedError('array used as a value', loc);
     if (lv.alts[0]?.root.name === NOWHERE) return this.dummyVal(t, loc);
+    this.checkAccess(lv, loc, false);
     const pick = (suffix: string): Expr => {
       let acc: Expr | undefined;
       for (const a of [...lv.alts].reverse()) {
@@ -1183,6 +1409,7 @@ class Lowerer {
     }
     if (t.kind === 'array') throw new UnsupportedError('array assignment', loc);
     const c = this.convert(val, t, loc);
+    this.checkAccess(lv, loc, true);
     // Evaluate the value once even when several places may be written.
     if (c.k === 'ptr') {
       const s = lv.alts.length > 1 ? this.snapshot(c, loc) : c;
@@ -1200,6 +1427,8 @@ class Lowerer {
 
   private copyAggregate(dst: LValue, src: LValue, loc: L): void {
     if (src.alts[0]?.root.name === NOWHERE) return;
+    this.checkAccess(src, loc, false);
+    this.checkAccess(dst, loc, true);
     const leaves = leavesOf(dst.type, loc);
     // Read every source leaf first (the objects may overlap).
     const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean }> = [];
@@ -1434,6 +1663,7 @@ class Lowerer {
       case '__builtin_trap':
       case '__builtin_unreachable':
         for (const a of args) this.rv(a, true);
+        this.endOfRun(loc);
         this.emit(assume(boolLit(false, loc), loc));
         return VOID;
       default:
@@ -1457,8 +1687,28 @@ class Lowerer {
     const elem = unqualified(t.pointee);
     if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${e.function.name} of ${cTypeToString(t)}`, loc);
     const args = e.args.map((a) => this.rv(a));
-    const root = this.makeRoot(`$heap@${loc.line}:${loc.column}`, { kind: 'array', element: elem }, loc);
+    const name = e.function.name;
+    const heap = name === 'malloc' || name === 'calloc';
+    let root = this.makeRoot(`$heap@${loc.line}:${loc.column}`, { kind: 'array', element: elem }, loc);
     this.havocObject(root, loc);
+    if (this.mem) {
+      // The block's element count: its size in bytes over the element size (a partial element is outside).
+      const bytes = args.map((a) => {
+        if (a.k !== 'int') throw new UnsupportedError(`${name} with a non-integer size`, loc);
+        return resize(a.e, intWidth(a.ik, this.dm, loc), this.pw, isSignedKind(a.ik), loc);
+      });
+      const esize = sizeOfElem(elem, this.dm);
+      if (!esize) throw new UnsupportedError(`${name} of elements of unknown size`, loc);
+      const total = bytes.length === 2 ? bin('*', bytes[0], bytes[1], loc) : bytes[0];
+      if (!total || bytes.length > 2) throw new UnsupportedError(`${name} with ${args.length} arguments`, loc);
+      const countVar = `${root.name}$count`;
+      this.used.add(countVar);
+      this.declare(countVar, bvType(this.pw));
+      root = { ...root, storage: heap ? 'heap' : 'alloca', countVar };
+      this.emit(assign(countVar, app('udiv', [total, bv(BigInt(esize), this.pw, loc)], loc), loc));
+      this.setLive(root, boolLit(true, loc), loc);
+      if (!heap) this.frame.dying.push(root);
+    }
     if (e.function.name === 'calloc') {
       // Zero-filled: exact for a small constant size, else the elements start arbitrary (over-approximation).
       const size = args.length === 2 && args.every((a) => a.k === 'int' && a.e.kind === 'bv_lit')

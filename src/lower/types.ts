@@ -4,7 +4,7 @@ import type { DataModel } from '../c/types.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import type { SourceMap } from './source-map.js';
 
-export type LowerProperty = 'unreach-call' | 'no-overflow';
+export type LowerProperty = 'unreach-call' | 'no-overflow' | 'valid-memsafety' | 'valid-memcleanup';
 
 export interface LowerOptions {
   readonly property: LowerProperty;
