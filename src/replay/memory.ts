@@ -24,7 +24,7 @@ export function sanitizerViolation(stderr: string): { property: MemoryProperty; 
   const m = /ERROR: AddressSanitizer: (.*?)(?: on | in |$)/m.exec(stderr);
   if (!m) return undefined;
   const what = m[1]!;
-  if (/double-free|bad-free|not malloc|free on address|alloc-dealloc-mismatch/.test(stderr.slice(m.index, m.index + 300))) {
+  if (/^(attempting (double-)?free|bad-free|alloc-dealloc-mismatch)/.test(what)) {
     return { property: 'valid-free', what: `AddressSanitizer: ${what}` };
   }
   if (/^(heap-buffer-overflow|stack-buffer-overflow|global-buffer-overflow|dynamic-stack-buffer-overflow|heap-use-after-free|stack-use-after-return|stack-use-after-scope|SEGV|stack-buffer-underflow|unknown-crash)/.test(what)) {
