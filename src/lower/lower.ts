@@ -121,6 +121,9 @@ const ZERO_FILL_LIMIT = 256;
 /** Budget of inlined function bodies: deeper recursion is cut (as at the depth bound) once it is spent. */
 const MAX_INSTANCES = 2000;
 
+/** Base ids of function pointers (above every object region's id). */
+const FUNCTION_IDS = 0x40000000;
+
 const ALLOCATORS = new Set(['malloc', 'calloc', 'alloca', '__builtin_alloca']);
 
 const ABORTING = new Set(['abort', 'exit', '_exit', '_Exit', '__assert_fail', '__assert_perror_fail', '__assert', 'assert']);
@@ -193,6 +196,8 @@ class Lowerer {
   /** String literal objects, one per literal in the source. */
   private readonly literals = new Map<CExpr, Root>();
   private memUnknowns = 0;
+  /** Functions whose address the program takes: the targets of calls through pointers. */
+  private readonly addressTaken: readonly FunctionDecl[];
 
   constructor(
     private readonly program: CProgram,
@@ -205,6 +210,7 @@ class Lowerer {
     this.depth = options.recursionDepth ?? 3;
     this.mem = options.property === 'valid-memsafety' || options.property === 'valid-memcleanup';
     this.targets = new Set([...(knownRegions?.values() ?? [])].map((r) => r.root.name));
+    this.addressTaken = addressTakenFunctions(program);
     this.maxKnownId = Math.max(0, ...[...(knownRegions?.values() ?? [])].map((r) => r.id));
     this.map = new SourceMapBuilder(program.file);
     this.stmtLoc = { file: program.file, line: 1, column: 1, offset: 0 };
@@ -616,7 +622,7 @@ class Lowerer {
 
   private call(e: Call, discard: boolean): Val {
     const fn = e.function;
-    if (!fn) throw new UnsupportedError('call through a function pointer', e.loc);
+    if (!fn) return this.callThroughPointer(e);
     const b = fn.builtin;
     if (b) {
       switch (b.kind) {
@@ -698,6 +704,56 @@ class Lowerer {
     const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
     void discard;
     return this.inline(fn, args, e.loc, e.rparenLoc);
+  }
+
+  /** The pointer value of a function (its own base id, offset 0). */
+  private functionPointer(fn: FunctionDecl, loc: L): Val {
+    const id = FUNCTION_IDS + this.program.functions.indexOf(fn);
+    return { k: 'ptr', base: bv(BigInt(id), 32, loc), off: bv(0n, this.pw, loc), pointee: fn.type };
+  }
+
+  /**
+   * `fp(args)`: a case split over the functions whose address is taken and
+   * whose type fits; a pointer to none of them is an invalid call (the run
+   * crashes), one to a function without a body is not modelled.
+   */
+  private callThroughPointer(e: Call): Val {
+    const loc = e.loc;
+    let callee = e.callee;
+    for (;;) {
+      if (callee.kind === 'ImplicitCast' && (callee.castKind === 'FunctionToPointer' || callee.castKind === 'NoOp')) callee = callee.operand;
+      else if (callee.kind === 'Unary' && callee.op === '*' && stripPointer(callee.operand.type).kind === 'function') callee = callee.operand;
+      else break;
+    }
+    const p = this.snapshot(this.rv(callee), loc);
+    const ft = p.k === 'ptr' ? unqualified(p.pointee) : undefined;
+    if (p.k !== 'ptr' || ft?.kind !== 'function') throw new UnsupportedError('call through a value that is not a function pointer', loc);
+    const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
+    const retType = unqualified(ft.returnType);
+    const res = retType.kind === 'void' ? undefined : this.makeRoot('$fpret', retType, loc);
+    const resLv = res && { type: retType, alts: [{ root: res, path: [] }] };
+    const fits = (f: FunctionDecl) =>
+      f.type.params.length === ft.params.length && sameType(unqualified(f.type.returnType), retType) && !f.type.variadic;
+    const isTarget = (f: FunctionDecl) => {
+      const q = this.functionPointer(f, loc) as Extract<Val, { k: 'ptr' }>;
+      return eq(p.base, q.base, loc);
+    };
+    const [invalid] = this.buffer(() => {
+      const unmodelled = this.addressTaken.filter((f) => !f.body || !fits(f));
+      this.uncertain(un('!', orAll(unmodelled.map(isTarget), loc), loc), loc, 'a call through a pointer to a function without a body or of another type');
+      if (this.mem) this.memGoal('valid-deref', boolLit(false, loc), loc, 'call through an invalid function pointer');
+      this.emit(assume(boolLit(false, loc), loc));
+    });
+    let tail = invalid;
+    for (const f of [...this.addressTaken].reverse().filter((x) => x.body && fits(x))) {
+      const [body] = this.buffer(() => {
+        const r = this.inline(f, args, loc, e.rparenLoc);
+        if (resLv) this.store(resLv, r, loc);
+      });
+      tail = [ifs(isTarget(f), body, tail, loc)];
+    }
+    this.emit(...tail);
+    return resLv ? this.readLv(resLv, loc) : VOID;
   }
 
   /**
@@ -1751,8 +1807,11 @@ class Lowerer {
         if (n === undefined && lv.alts.some((a) => a.index !== undefined)) throw new UnsupportedError('array of unknown length inside an array', e.loc);
         return this.addressOf(lv, at.element, e.loc, n);
       }
-      case 'FunctionToPointer':
+      case 'FunctionToPointer': {
+        const f = stripCasts(e.operand);
+        if (f?.kind === 'Identifier' && f.decl.kind === 'Function') return this.functionPointer(f.decl, e.loc);
         throw new UnsupportedError('function pointer', e.loc);
+      }
       case 'ToVoid':
         this.rv(e.operand, true);
         return VOID;
@@ -1781,6 +1840,7 @@ class Lowerer {
       case '&': {
         const op = e.operand;
         if (op.kind === 'Unary' && op.op === '*') return this.convert(this.rv(op.operand), e.type, loc);
+        if (op.kind === 'Identifier' && op.decl.kind === 'Function') return this.functionPointer(op.decl, loc);
         const lv = this.lvalue(op);
         if (unqualified(lv.type).kind === 'array') throw new UnsupportedError('pointer to an array', loc);
         return this.addressOf(lv, lv.type, loc);
@@ -2085,6 +2145,38 @@ function isStringArg(e: CExpr): boolean {
     return t.kind === 'array' && intKindOf(t.element) !== undefined && /^__(func|FUNCTION|PRETTY_FUNCTION)__$/.test(x.name);
   }
   return false;
+}
+
+/** Functions whose address is taken somewhere (a function designator not called directly). */
+function addressTakenFunctions(program: CProgram): FunctionDecl[] {
+  const found = new Set<FunctionDecl>();
+  const seen = new Set<object>();
+  const walk = (x: unknown, called: boolean): void => {
+    if (!x || typeof x !== 'object' || seen.has(x)) return;
+    seen.add(x);
+    const o = x as Record<string, unknown>;
+    if (o.kind === 'Identifier' && (o.decl as { kind?: string })?.kind === 'Function' && !called) found.add(o.decl as FunctionDecl);
+    for (const [k, val] of Object.entries(o)) {
+      if (k === 'type' || k === 'decl' || k === 'loc' || k === 'function') continue;
+      // The callee of a direct call (through its FunctionToPointer cast) does not take the address.
+      const isCallee = o.kind === 'Call' && k === 'callee' && o.function !== undefined;
+      const direct = (y: unknown): boolean => {
+        const c = y as Record<string, unknown>;
+        return c?.kind === 'Identifier' || (c?.kind === 'ImplicitCast' && direct(c.operand));
+      };
+      if (Array.isArray(val)) val.forEach((y) => walk(y, false));
+      else if (isCallee && direct(val)) walkCallee(val);
+      else walk(val, false);
+    }
+  };
+  const walkCallee = (x: unknown): void => {
+    const c = x as Record<string, unknown>;
+    if (c.kind === 'ImplicitCast') walkCallee(c.operand);
+    else walk(c, true);
+  };
+  walk(program.functions.map((f) => f.body), false);
+  walk(program.globals.map((g) => g.init), false);
+  return program.functions.filter((f) => found.has(f));
 }
 
 /** True when the statements contain `goto label`. */

@@ -15,6 +15,7 @@ const PRP = {
   'valid-memsafety':
     'CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n',
   'valid-memcleanup': 'CHECK( init(main()), LTL(G valid-memcleanup) )\n',
+  'unreach-call': 'CHECK( init(main()), LTL(G ! call(reach_error())) )\n',
 } as const;
 
 const HEAD = `#include <stdlib.h>
@@ -182,4 +183,38 @@ int main(void) {
 `);
   assert.equal(alloc.verdict.kind, 'unknown');
   assert.match(alloc.reason, /undefined function 'xmalloc' at .*p\.c:5:/);
+});
+
+test('calls through function pointers are a case split over the functions whose address is taken', async () => {
+  const prog = (check: string) => `extern void abort(void);
+void reach_error(void) { abort(); }
+int add(int a, int b) { return a + b; }
+int sub(int a, int b) { return a - b; }
+struct ops { int (*f)(int, int); };
+int apply(int (*g)(int, int), int x) { return g(x, 1); }
+int main(void) {
+  int (*fp)(int, int) = __VERIFIER_nondet_int() ? add : &sub;
+  struct ops o = { add };
+  int r = fp(5, 3);
+  if (r != 8 && r != 2) reach_error();
+  if (o.f(1, 1) != 2 || apply(sub, 4) != 3) reach_error();
+  if (${check}) reach_error();
+  return 0;
+}
+`;
+  const ok = await run(prog('(*fp)(1, 0) != 1'), 'unreach-call');
+  assert.equal(ok.verdict.kind, 'true', ok.reason);
+  const bad = await run(prog('fp(2, 1) == 1'), 'unreach-call');
+  expectFalse(bad, 'unreach-call');
+  // A NULL function pointer called: an invalid dereference.
+  expectFalse(
+    await run(`int f(void) { return 1; }
+int main(void) {
+  int (*p)(void) = f;
+  if (__VERIFIER_nondet_int()) p = 0;
+  return p();
+}
+`),
+    'valid-deref',
+  );
 });
