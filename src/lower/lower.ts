@@ -1487,7 +1487,7 @@ class Lowerer {
     this.checkAccess(dst, loc, true);
     const leaves = leavesOf(dst.type, loc);
     // Read every source leaf first (the objects may overlap).
-    const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean }> = [];
+    const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean; element?: number; count?: number }> = [];
     for (const leaf of leaves) {
       for (const [suffix, it] of scalarParts(leaf.type, this.dm, loc)) {
         const wholeMap = leaf.mapped;
@@ -1495,8 +1495,22 @@ class Lowerer {
           // An array member: copy the whole map when neither side is itself inside an array.
           const ok = src.alts.length === 1 && dst.alts.length === 1 && !src.alts[0].guard && !dst.alts[0].guard
             && src.alts[0].index === undefined && dst.alts[0].index === undefined;
-          if (!ok) throw new UnsupportedError('copy of a struct with an array member inside an array or through a pointer', loc);
-          reads.push({ path: leaf.path, suffix, value: v(leafName(src.alts[0].root, [...src.alts[0].path, ...leaf.path]) + suffix, loc), whole: true });
+          if (ok) {
+            reads.push({ path: leaf.path, suffix, value: v(leafName(src.alts[0].root, [...src.alts[0].path, ...leaf.path]) + suffix, loc), whole: true });
+            continue;
+          }
+          // Inside an array or through a pointer: element by element (element j of
+          // the struct at linear index I is at I * count + j).
+          const n = leaf.count;
+          if (n === undefined || n > ZERO_FILL_LIMIT) throw new UnsupportedError('copy of a struct with a large array member inside an array or through a pointer', loc);
+          for (let j = 0; j < n; j++) {
+            let acc: Expr | undefined;
+            for (const a of [...src.alts].reverse()) {
+              const r = this.leafAccess(this.elementOf(a, j, n, loc), leaf.path, suffix, loc).read;
+              acc = acc === undefined || !a.guard ? r : ite(a.guard, r, acc, loc);
+            }
+            reads.push({ path: leaf.path, suffix, value: this.tempOf(it, acc!, loc), whole: false, element: j, count: n });
+          }
           continue;
         }
         let acc: Expr | undefined;
@@ -1513,8 +1527,14 @@ class Lowerer {
         this.emit(assign(leafName(dst.alts[0].root, [...dst.alts[0].path, ...r.path]) + r.suffix, r.value, loc));
         continue;
       }
-      for (const a of dst.alts) this.writePart(a, r.path, r.suffix, r.value, loc);
+      for (const a of dst.alts) this.writePart(r.element === undefined ? a : this.elementOf(a, r.element, r.count!, loc), r.path, r.suffix, r.value, loc);
     }
+  }
+
+  /** Element j of an array member (n elements per struct) of the struct an alt designates. */
+  private elementOf(a: Alt, j: number, n: number, loc: L): Alt {
+    const jj = bv(BigInt(j), this.pw, loc);
+    return { ...a, index: a.index === undefined ? jj : bin('+', bin('*', a.index, bv(BigInt(n), this.pw, loc), loc), jj, loc) };
   }
 
   // ---- conversions -------------------------------------------------------------------
