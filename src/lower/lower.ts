@@ -354,16 +354,17 @@ class Lowerer {
    */
   private leakGoal(main: FunctionDecl, loc: L): void {
     const last = main.body?.items[main.body.items.length - 1];
+    // The goal sits at main's last `return` (no other goal starts at that keyword), else at main.
     const target = last?.kind === 'Return' ? last.loc : loc;
-    const cond = this.noLiveBlock(loc);
+    const cond = this.noLiveBlock(target);
     if (this.options.property === 'valid-memcleanup') {
-      this.memGoal('valid-memcleanup', cond, loc, 'a heap block is still allocated at the end of main', target);
+      this.memGoal('valid-memcleanup', cond, target, 'a heap block is still allocated at the end of main', target);
       return;
     }
     const staticRoots = [...this.globals.values(), ...this.statics.values()];
     const holdsPointer = staticRoots.some((r) => leavesOf(r.type, loc).some((l) => unqualified(l.type).kind === 'pointer'));
-    if (holdsPointer) this.uncertain(cond, loc, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
-    else this.memGoal('valid-memtrack', cond, loc, 'a heap block is lost at the end of main', target);
+    if (holdsPointer) this.uncertain(cond, target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
+    else this.memGoal('valid-memtrack', cond, target, 'a heap block is lost at the end of main', target);
   }
 
   /** Elements of the region (root, path): the product of the array lengths on the way (a block's count for a heap object). */
