@@ -196,6 +196,8 @@ class Lowerer {
   /** String literal objects, one per literal in the source. */
   private readonly literals = new Map<CExpr, Root>();
   private memUnknowns = 0;
+  /** The program allocates heap blocks (memory-safety properties). */
+  allocates = false;
   /** Functions whose address the program takes: the targets of calls through pointers. */
   private readonly addressTaken: readonly FunctionDecl[];
 
@@ -1782,6 +1784,7 @@ class Lowerer {
       this.used.add(countVar);
       this.declare(countVar, bvType(this.pw));
       root = { ...root, storage: heap ? 'heap' : 'alloca', countVar };
+      if (heap) this.allocates = true;
       this.emit(assign(countVar, app('udiv', [total, bv(BigInt(esize), this.pw, loc)], loc), loc));
       this.setLive(root, boolLit(true, loc), loc);
       if (!heap) this.frame.dying.push(root);
@@ -2272,6 +2275,7 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
       sourceMap: l.map.build(),
       ...(l.approximations.length ? { approximations: l.approximations } : {}),
       ...(l.notes.size ? { notes: [...l.notes] } : {}),
+      ...(l.allocates ? { allocates: true } : {}),
     };
   } catch (err) {
     if (err instanceof UnsupportedError) {

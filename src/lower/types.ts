@@ -33,4 +33,9 @@ export interface LoweredProgram {
   readonly approximations?: readonly string[];
   /** Facts about how the program was modelled that the verdict's reason mentions (e.g. assert() aborts). */
   readonly notes?: readonly string[];
+  /**
+   * Memory-safety properties: the program allocates heap blocks. Leaks are
+   * judged where a run ends, so a proof must show that every run ends.
+   */
+  readonly allocates?: boolean;
 }

@@ -223,6 +223,9 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     return Math.max(1, deadline()) * ratio;
   };
   const result = await bmc(programAt, {
+    // A block lost in a run that never ends is a memtrack violation no goal
+    // sees: with heap blocks, TRUE only when every run ends within the bound.
+    induction: !(kind === 'valid-memsafety' && first.allocates),
     deadline,
     solverTimeoutMs,
     assertRole,
