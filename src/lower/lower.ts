@@ -196,6 +196,8 @@ class Lowerer {
   /** String literal objects, one per literal in the source. */
   private readonly literals = new Map<CExpr, Root>();
   private memUnknowns = 0;
+  /** Roots of allocation sites inside loops, per site. */
+  private readonly siteRoots = new Map<string, Root>();
   /** The program allocates heap blocks (memory-safety properties). */
   allocates = false;
   /** Functions whose address the program takes: the targets of calls through pointers. */
@@ -252,7 +254,7 @@ class Lowerer {
   }
 
   /** Creates a root object and declares the IMP variables of its leaves. */
-  private makeRoot(name: string, type: CType, loc: L, extra: Pick<Root, 'storage' | 'countVar'> = {}): Root {
+  private makeRoot(name: string, type: CType, loc: L, extra: Pick<Root, 'storage' | 'countVar' | 'blocks'> = {}): Root {
     const root: Root = { name: this.fresh(name), type, ...extra };
     for (const leaf of leavesOf(type, loc)) {
       for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
@@ -326,7 +328,27 @@ class Lowerer {
       .map((r) => ({ root: r.root, id: r.id }));
   }
   private noLiveBlock(loc: L): Expr {
-    return andAll(this.heapBlocks().map((b) => un('!', this.liveOf(b.root, loc), loc)), loc);
+    return andAll(
+      this.heapBlocks().map((b) => {
+        const bl = b.root.blocks;
+        return bl ? eq(v(bl.alive, loc), bv(0n, this.pw, loc), loc) : un('!', this.liveOf(b.root, loc), loc);
+      }),
+      loc,
+    );
+  }
+
+  /**
+   * For a site inside a loop, where the element at linear index `idx` of the
+   * region (root, path) lies: its block and its struct's index in the block.
+   */
+  private blockOf(root: Root, path: readonly string[], idx: Expr, loc: L): { block: Expr; inBlock: Expr; live: Expr } {
+    const bl = root.blocks!;
+    const perStruct = this.elementCount(root, path, loc, bv(1n, this.pw, loc));
+    const struct = perStruct.kind === 'bv_lit' && perStruct.value === 1n ? idx : app('udiv', [idx, perStruct], loc);
+    const block = app('lshr', [struct, bv(BigInt(bl.shift), this.pw, loc)], loc);
+    const inBlock = bin('&', struct, bv((1n << BigInt(bl.shift)) - 1n, this.pw, loc), loc);
+    const live = and(app('ult', [block, v(bl.made, loc)], loc), select(v(bl.lives, loc), block, loc), loc);
+    return { block, inBlock, live };
   }
 
   /** A goal of a memory-safety sub-property; later code runs only where it held. */
@@ -370,7 +392,7 @@ class Lowerer {
   }
 
   /** Elements of the region (root, path): the product of the array lengths on the way (a block's count for a heap object). */
-  private elementCount(root: Root, path: readonly string[], loc: L): Expr {
+  private elementCount(root: Root, path: readonly string[], loc: L, outerCount?: Expr): Expr {
     let n: Expr = bv(1n, this.pw, loc);
     const mul = (x: Expr) => {
       n = n.kind === 'bv_lit' && x.kind === 'bv_lit' ? bv(n.value * x.value, this.pw, loc) : n.kind === 'bv_lit' && n.value === 1n ? x : bin('*', n, x, loc);
@@ -379,7 +401,7 @@ class Lowerer {
     let outer = true;
     const arrays = () => {
       while (t.kind === 'array') {
-        const len = this.arrayLength(t, loc) ?? (outer && root.countVar ? v(root.countVar, loc) : undefined);
+        const len = this.arrayLength(t, loc) ?? (outer ? (outerCount ?? (root.countVar ? v(root.countVar, loc) : undefined)) : undefined);
         if (!len) throw new UnsupportedError('array of unknown length', loc);
         mul(len);
         outer = false;
@@ -404,6 +426,12 @@ class Lowerer {
     let trivial = true;
     const ok = lv.alts.map((a) => {
       const parts: Expr[] = [];
+      if (a.root.blocks) {
+        // A block of a site inside a loop: made, live, and the element inside it.
+        const b = this.blockOf(a.root, a.path, a.index ?? bv(0n, this.pw, loc), loc);
+        trivial = false;
+        return andAll([a.via ?? boolLit(true, loc), b.live, app('ult', [b.inBlock, select(v(a.root.blocks.counts, loc), b.block, loc)], loc)], loc);
+      }
       if (a.via) parts.push(a.via, this.liveOf(a.root, loc));
       if (write && a.root.storage === 'literal') parts.push(boolLit(false, loc));
       if (a.index !== undefined) parts.push(app('ult', [a.index, this.elementCount(a.root, a.path, loc)], loc));
@@ -421,9 +449,23 @@ class Lowerer {
     if (p.k !== 'ptr') throw new UnsupportedError('free of a non-pointer', loc);
     const blocks = this.heapBlocks();
     const at = (id: number) => eq(p.base, bv(BigInt(id), 32, loc), loc);
-    const startOf = blocks.map((b) => andAll([at(b.id), eq(p.off, bv(0n, this.pw, loc), loc), this.liveOf(b.root, loc)], loc));
+    const ZERO = bv(0n, this.pw, loc);
+    const startOf = blocks.map((b) => {
+      if (!b.root.blocks) return andAll([at(b.id), eq(p.off, ZERO, loc), this.liveOf(b.root, loc)], loc);
+      const k = this.blockOf(b.root, [], p.off, loc);
+      return andAll([at(b.id), eq(k.inBlock, ZERO, loc), k.live], loc);
+    });
     this.memGoal('valid-free', or(eq(p.base, bv(0n, 32, loc), loc), orAll(startOf, loc), loc), loc, 'invalid free');
-    for (const b of blocks) this.setLive(b.root, and(this.liveOf(b.root, loc), un('!', at(b.id), loc), loc), loc);
+    blocks.forEach((b, i) => {
+      const bl = b.root.blocks;
+      if (!bl) return this.setLive(b.root, and(this.liveOf(b.root, loc), un('!', at(b.id), loc), loc), loc);
+      // After the check above, a pointer to this site is the start of a live block.
+      const k = this.blockOf(b.root, [], p.off, loc);
+      this.emit(
+        ifs(at(b.id), [assign(bl.lives, store(v(bl.lives, loc), k.block, boolLit(false, loc), loc), loc), assign(bl.alive, bin('-', v(bl.alive, loc), bv(1n, this.pw, loc), loc), loc)], [], loc),
+      );
+      void i;
+    });
     return VOID;
   }
 
@@ -1762,12 +1804,14 @@ class Lowerer {
     const t = unqualified(to);
     if (e.kind !== 'Call' || t.kind !== 'pointer' || !e.function || e.function.body || !ALLOCATORS.has(e.function.name)) return undefined;
     const loc = e.loc;
-    if (this.loopNesting > 0) throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
+    const looped = this.loopNesting > 0;
+    if (looped && e.function.name !== 'malloc') throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
     const elem = unqualified(t.pointee);
     if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${e.function.name} of ${cTypeToString(t)}`, loc);
     const args = e.args.map((a) => this.rv(a));
     const name = e.function.name;
     const heap = name === 'malloc' || name === 'calloc';
+    if (looped) return this.allocationInLoop(`$heap@${loc.line}:${loc.column}`, elem, args, loc);
     let root = this.makeRoot(`$heap@${loc.line}:${loc.column}`, { kind: 'array', element: elem }, loc);
     this.havocObject(root, loc);
     if (this.mem) {
@@ -1804,6 +1848,60 @@ class Lowerer {
       }
     }
     return this.addressOf({ type: { kind: 'array', element: elem }, alts: [{ root, path: [] }] }, elem, loc);
+  }
+
+  /**
+   * `(T *)malloc(n)` inside a loop: the next block of the site's root. Its
+   * elements were never written (each block has fresh offsets), so they hold
+   * the arbitrary values the root's maps started with.
+   */
+  private allocationInLoop(name: string, elem: CType, args: Val[], loc: L): Val {
+    // One root per site, shared by all inlined copies: the block number tells blocks apart.
+    const site = this.siteRoots.get(name) ?? this.makeLoopSite(name, elem, loc);
+    const bl = site.blocks!;
+    const size = args[0];
+    if (args.length !== 1 || size?.k !== 'int') throw new UnsupportedError('malloc with a non-integer size', loc);
+    const esize = sizeOfElem(elem, this.dm);
+    if (!esize) throw new UnsupportedError('malloc of elements of unknown size', loc);
+    const count = app('udiv', [resize(size.e, intWidth(size.ik, this.dm, loc), this.pw, isSignedKind(size.ik), loc), bv(BigInt(esize), this.pw, loc)], loc);
+    const limit = bv(1n << BigInt(bl.shift), this.pw, loc);
+    this.uncertain(and(app('ult', [v(bl.made, loc), limit], loc), app('ule', [count, limit], loc), loc), loc, 'more or larger blocks at one allocation site than the model holds');
+    const block = this.tempOf(bvType(this.pw), v(bl.made, loc), loc);
+    const one = bv(1n, this.pw, loc);
+    this.emit(
+      assign(bl.made, bin('+', v(bl.made, loc), one, loc), loc),
+      assign(bl.counts, store(v(bl.counts, loc), block, count, loc), loc),
+      assign(bl.lives, store(v(bl.lives, loc), block, boolLit(true, loc), loc), loc),
+      assign(bl.alive, bin('+', v(bl.alive, loc), one, loc), loc),
+    );
+    this.allocates = true;
+    const p = this.addressOf({ type: { kind: 'array', element: elem }, alts: [{ root: site, path: [] }] }, elem, loc);
+    if (p.k !== 'ptr') throw new UnsupportedError('allocation', loc);
+    return { ...p, off: bin('<<', block, bv(BigInt(bl.shift), this.pw, loc), loc) };
+  }
+
+  /** The root of an allocation site inside a loop (its maps start arbitrary, no block made). */
+  private makeLoopSite(name: string, elem: CType, loc: L): Root {
+    const base = this.fresh(name);
+    const names = { made: `${base}$made`, counts: `${base}$counts`, lives: `${base}$lives`, alive: `${base}$alive` };
+    for (const n of Object.values(names)) this.used.add(n);
+    const pwt = bvType(this.pw);
+    this.declare(names.made, pwt);
+    this.declare(names.alive, pwt);
+    this.declare(names.counts, leafImpType(pwt, true, this.dm));
+    this.declare(names.lives, leafImpType(boolType, true, this.dm));
+    const root: Root = { name: base, type: { kind: 'array', element: elem }, storage: 'heap', blocks: { ...names, shift: this.pw / 2 } };
+    for (const leaf of leavesOf(root.type, loc)) {
+      for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
+        const n = leafName(root, leaf.path) + suffix;
+        this.declare(n, leafImpType(t, leaf.mapped, this.dm));
+        this.liveInit.push(havoc(n, loc));
+      }
+    }
+    const zero = bv(0n, this.pw, loc);
+    this.liveInit.push(havoc(names.counts, loc), havoc(names.lives, loc), assign(names.made, zero, loc), assign(names.alive, zero, loc));
+    this.siteRoots.set(name, root);
+    return root;
   }
 
   /** Stores zero into every scalar of an lvalue (no arrays inside). */

@@ -43,6 +43,13 @@ export interface Root {
   readonly storage?: 'static' | 'literal' | 'heap' | 'alloca';
   /** For an allocated block (type: array of unknown length): the IMP variable holding its element count. */
   readonly countVar?: string;
+  /**
+   * An allocation site inside a loop: one root for all its blocks. Block b
+   * occupies the elements [b·2^shift, (b+1)·2^shift) of the leaf maps (the
+   * pointer's offset says which block); per block an element count and a
+   * liveness flag (maps), the number of blocks made and of blocks live.
+   */
+  readonly blocks?: { readonly made: string; readonly counts: string; readonly lives: string; readonly alive: string; readonly shift: number };
 }
 
 /** One possible place an lvalue designates; `guard` says when it is this one (absent: always). */
