@@ -96,6 +96,8 @@ interface Frame {
   readonly pending: Set<string>;
   /** Labels whose block rest is being lowered as a loop (backward gotos), with their flags. */
   readonly backLabels: Map<string, string>;
+  /** Tracked objects that end when the call returns (parameters, alloca blocks). */
+  readonly dying: Root[];
 }
 
 interface LoopCtx {
@@ -119,9 +121,33 @@ const ZERO_FILL_LIMIT = 256;
 /** Budget of inlined function bodies: deeper recursion is cut (as at the depth bound) once it is spent. */
 const MAX_INSTANCES = 2000;
 
+/** Base ids of function pointers (above every object region's id). */
+const FUNCTION_IDS = 0x40000000;
+
 const ALLOCATORS = new Set(['malloc', 'calloc', 'alloca', '__builtin_alloca']);
 
 const ABORTING = new Set(['abort', 'exit', '_exit', '_Exit', '__assert_fail', '__assert_perror_fail', '__assert', 'assert']);
+
+/** The failure functions of <assert.h>: they abort; they are not the error function of unreach-call. */
+const ASSERT_FAILURES = new Set(['__assert_fail', '__assert_perror_fail', '__assert', 'assert']);
+
+/**
+ * C library output functions: they only write to a stream, so they change no
+ * program state the properties look at. Value: the index of the format
+ * argument (printf family), or -1.
+ */
+const OUTPUT_FUNCTIONS = new Map<string, number>([
+  ['printf', 0],
+  ['fprintf', 1],
+  ['dprintf', 1],
+  ['puts', -1],
+  ['fputs', -1],
+  ['putchar', -1],
+  ['putc', -1],
+  ['fputc', -1],
+  ['fflush', -1],
+  ['perror', -1],
+]);
 
 class Lowerer {
   private out: Stmt[] = [];
@@ -152,10 +178,30 @@ class Lowerer {
   readonly regions = new Map<string, Region>();
   readonly map: SourceMapBuilder;
   readonly approximations: string[] = [];
+  /** Facts about the model the verdict's reason should mention (each once). */
+  readonly notes = new Set<string>();
   private stmtLoc: L;
   private readonly dm: DataModel;
   private readonly pw: BvWidth;
   private readonly depth: number;
+  /** A memory-safety property is checked: accesses, frees and leaks are goals. */
+  private readonly mem: boolean;
+  /** Names of the roots some pointer may point to (from the previous pass). */
+  private readonly targets: ReadonlySet<string>;
+  /** Liveness flag of each root whose lifetime is tracked, and the flags' initial values. */
+  private readonly liveVars = new Map<string, string>();
+  private readonly liveInit: Stmt[] = [];
+  /** Tracked automatic objects of each enclosing scope, which end with it. */
+  private readonly scopes: Root[][] = [];
+  /** String literal objects, one per literal in the source. */
+  private readonly literals = new Map<CExpr, Root>();
+  private memUnknowns = 0;
+  /** Roots of allocation sites inside loops, per site. */
+  private readonly siteRoots = new Map<string, Root>();
+  /** The program allocates heap blocks (memory-safety properties). */
+  allocates = false;
+  /** Functions whose address the program takes: the targets of calls through pointers. */
+  private readonly addressTaken: readonly FunctionDecl[];
 
   constructor(
     private readonly program: CProgram,
@@ -166,6 +212,9 @@ class Lowerer {
     this.dm = options.dataModel;
     this.pw = ptrWidth(this.dm);
     this.depth = options.recursionDepth ?? 3;
+    this.mem = options.property === 'valid-memsafety' || options.property === 'valid-memcleanup';
+    this.targets = new Set([...(knownRegions?.values() ?? [])].map((r) => r.root.name));
+    this.addressTaken = addressTakenFunctions(program);
     this.maxKnownId = Math.max(0, ...[...(knownRegions?.values() ?? [])].map((r) => r.id));
     this.map = new SourceMapBuilder(program.file);
     this.stmtLoc = { file: program.file, line: 1, column: 1, offset: 0 };
@@ -205,8 +254,8 @@ class Lowerer {
   }
 
   /** Creates a root object and declares the IMP variables of its leaves. */
-  private makeRoot(name: string, type: CType, loc: L): Root {
-    const root: Root = { name: this.fresh(name), type };
+  private makeRoot(name: string, type: CType, loc: L, extra: Pick<Root, 'storage' | 'countVar' | 'blocks'> = {}): Root {
+    const root: Root = { name: this.fresh(name), type, ...extra };
     for (const leaf of leavesOf(type, loc)) {
       for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
         this.declare(leafName(root, leaf.path) + suffix, leafImpType(t, leaf.mapped, this.dm));
@@ -228,6 +277,198 @@ class Lowerer {
     return this.frames.length ? this.frame.fn.name : '';
   }
 
+  // ---- lifetimes (memory-safety properties) ----------------------------------------
+
+  /** The liveness flag of an object (declared on first use; static objects start live). */
+  private liveOf(root: Root, loc: L): Expr {
+    let name = this.liveVars.get(root.name);
+    if (!name) {
+      name = `${root.name}$live`;
+      this.used.add(name);
+      this.declare(name, boolType);
+      this.liveVars.set(root.name, name);
+      const always = root.storage === 'static' || root.storage === 'literal';
+      this.liveInit.push(assign(name, boolLit(always, loc), loc));
+    }
+    return v(name, loc);
+  }
+  private setLive(root: Root, value: Expr, loc: L): void {
+    this.liveOf(root, loc);
+    this.emit(assign(this.liveVars.get(root.name)!, value, loc));
+  }
+
+  /** An automatic object begins: tracked (true) when a pointer may point to it. */
+  private born(root: Root, loc: L): boolean {
+    if (!this.mem || !this.targets.has(root.name)) return false;
+    this.setLive(root, boolLit(true, loc), loc);
+    return true;
+  }
+  private endLifetimes(roots: readonly Root[], loc: L): void {
+    for (const r of roots) this.setLive(r, boolLit(false, loc), loc);
+  }
+  /** Runs f in a new scope: the tracked objects declared in it end afterwards. */
+  private inScope<T>(f: () => T): T {
+    if (!this.mem) return f();
+    this.scopes.push([]);
+    let dying: Root[] = [];
+    let r: T;
+    try {
+      r = f();
+    } finally {
+      dying = this.scopes.pop()!;
+    }
+    this.endLifetimes(dying, this.stmtLoc);
+    return r;
+  }
+
+  /** The heap blocks of the program (one per allocation site and inlined copy). */
+  private heapBlocks(): Array<{ root: Root; id: number }> {
+    return [...(this.knownRegions?.values() ?? [])]
+      .filter((r) => r.root.storage === 'heap' && r.path.length === 0)
+      .map((r) => ({ root: r.root, id: r.id }));
+  }
+  private noLiveBlock(loc: L): Expr {
+    return andAll(
+      this.heapBlocks().map((b) => {
+        const bl = b.root.blocks;
+        return bl ? eq(v(bl.alive, loc), bv(0n, this.pw, loc), loc) : un('!', this.liveOf(b.root, loc), loc);
+      }),
+      loc,
+    );
+  }
+
+  /**
+   * For a site inside a loop, where the element at linear index `idx` of the
+   * region (root, path) lies: its block and its struct's index in the block.
+   */
+  private blockOf(root: Root, path: readonly string[], idx: Expr, loc: L): { block: Expr; inBlock: Expr; live: Expr } {
+    const bl = root.blocks!;
+    const perStruct = this.elementCount(root, path, loc, bv(1n, this.pw, loc));
+    const struct = perStruct.kind === 'bv_lit' && perStruct.value === 1n ? idx : app('udiv', [idx, perStruct], loc);
+    const block = app('lshr', [struct, bv(BigInt(bl.shift), this.pw, loc)], loc);
+    const inBlock = bin('&', struct, bv((1n << BigInt(bl.shift)) - 1n, this.pw, loc), loc);
+    const live = and(app('ult', [block, v(bl.made, loc)], loc), select(v(bl.lives, loc), block, loc), loc);
+    return { block, inBlock, live };
+  }
+
+  /** A goal of a memory-safety sub-property; later code runs only where it held. */
+  private memGoal(kind: GoalKind, cond: Expr, loc: L, description: string, targetLoc = this.stmtLoc): void {
+    if (cond.kind === 'bool_lit' && cond.value) return;
+    this.goal(kind, cond, loc, description, targetLoc);
+    this.emit(assume(cond, loc));
+  }
+  /** Where the model is not exact: if cond can fail, the answer is UNKNOWN (never FALSE). */
+  private uncertain(cond: Expr, loc: L, description: string): void {
+    if (cond.kind === 'bool_lit' && cond.value) return;
+    // A key of its own (offset below any real one): it never meets a goal of another kind.
+    const key = { ...loc, offset: -++this.memUnknowns };
+    this.goal('memory-unknown', cond, key, description, loc);
+    this.emit(assume(cond, key));
+  }
+
+  /** The run ends here (abort, exit): blocks still allocated are not judged. */
+  private endOfRun(loc: L): void {
+    if (this.mem) this.uncertain(this.noLiveBlock(loc), loc, 'a heap block is still allocated when the program aborts or exits');
+  }
+
+  /**
+   * At the end of main: every block freed (valid-memcleanup). For
+   * valid-memtrack a block still allocated is lost when no global variable
+   * can hold a pointer (main's locals end with main); otherwise not judged.
+   */
+  private leakGoal(main: FunctionDecl, loc: L): void {
+    const last = main.body?.items[main.body.items.length - 1];
+    // The goal sits at main's last `return` (no other goal starts at that keyword), else at main.
+    const target = last?.kind === 'Return' ? last.loc : loc;
+    const cond = this.noLiveBlock(target);
+    if (this.options.property === 'valid-memcleanup') {
+      this.memGoal('valid-memcleanup', cond, target, 'a heap block is still allocated at the end of main', target);
+      return;
+    }
+    const staticRoots = [...this.globals.values(), ...this.statics.values()];
+    const holdsPointer = staticRoots.some((r) => leavesOf(r.type, loc).some((l) => unqualified(l.type).kind === 'pointer'));
+    if (holdsPointer) this.uncertain(cond, target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
+    else this.memGoal('valid-memtrack', cond, target, 'a heap block is lost at the end of main', target);
+  }
+
+  /** Elements of the region (root, path): the product of the array lengths on the way (a block's count for a heap object). */
+  private elementCount(root: Root, path: readonly string[], loc: L, outerCount?: Expr): Expr {
+    let n: Expr = bv(1n, this.pw, loc);
+    const mul = (x: Expr) => {
+      n = n.kind === 'bv_lit' && x.kind === 'bv_lit' ? bv(n.value * x.value, this.pw, loc) : n.kind === 'bv_lit' && n.value === 1n ? x : bin('*', n, x, loc);
+    };
+    let t = unqualified(root.type);
+    let outer = true;
+    const arrays = () => {
+      while (t.kind === 'array') {
+        const len = this.arrayLength(t, loc) ?? (outer ? (outerCount ?? (root.countVar ? v(root.countVar, loc) : undefined)) : undefined);
+        if (!len) throw new UnsupportedError('array of unknown length', loc);
+        mul(len);
+        outer = false;
+        t = unqualified(t.element);
+      }
+      outer = false;
+    };
+    arrays();
+    for (const f of path) {
+      if (t.kind !== 'record') throw new UnsupportedError('member access on a non-struct', loc);
+      const field = t.record.fields?.find((x) => x.name === f);
+      if (!field) throw new UnsupportedError(`member '${f}' not found`, loc);
+      t = unqualified(field.type);
+      arrays();
+    }
+    return n;
+  }
+
+  /** valid-deref at an access: the pointer designates a live object and the element is inside it. */
+  private checkAccess(lv: LValue, loc: L, write: boolean): void {
+    if (!this.mem || lv.alts[0]?.root.name === NOWHERE) return;
+    let trivial = true;
+    const ok = lv.alts.map((a) => {
+      const parts: Expr[] = [];
+      if (a.root.blocks) {
+        // A block of a site inside a loop: made, live, and the element inside it.
+        const b = this.blockOf(a.root, a.path, a.index ?? bv(0n, this.pw, loc), loc);
+        trivial = false;
+        return andAll([a.via ?? boolLit(true, loc), b.live, app('ult', [b.inBlock, select(v(a.root.blocks.counts, loc), b.block, loc)], loc)], loc);
+      }
+      if (a.via) parts.push(a.via, this.liveOf(a.root, loc));
+      if (write && a.root.storage === 'literal') parts.push(boolLit(false, loc));
+      if (a.index !== undefined) parts.push(app('ult', [a.index, this.elementCount(a.root, a.path, loc)], loc));
+      if (parts.length) trivial = false;
+      return andAll(parts, loc);
+    });
+    if (!trivial) this.memGoal('valid-deref', orAll(ok, loc), loc, write ? 'invalid memory write' : 'invalid memory read');
+  }
+
+  /** `free(p)`: p is NULL or the start of a live heap block, which ends. */
+  private free(e: Call): Val {
+    const loc = e.loc;
+    if (e.args.length !== 1) throw new UnsupportedError(`free with ${e.args.length} arguments`, loc);
+    const p = this.snapshot(this.rv(e.args[0]), loc);
+    if (p.k !== 'ptr') throw new UnsupportedError('free of a non-pointer', loc);
+    const blocks = this.heapBlocks();
+    const at = (id: number) => eq(p.base, bv(BigInt(id), 32, loc), loc);
+    const ZERO = bv(0n, this.pw, loc);
+    const startOf = blocks.map((b) => {
+      if (!b.root.blocks) return andAll([at(b.id), eq(p.off, ZERO, loc), this.liveOf(b.root, loc)], loc);
+      const k = this.blockOf(b.root, [], p.off, loc);
+      return andAll([at(b.id), eq(k.inBlock, ZERO, loc), k.live], loc);
+    });
+    this.memGoal('valid-free', or(eq(p.base, bv(0n, 32, loc), loc), orAll(startOf, loc), loc), loc, 'invalid free');
+    blocks.forEach((b, i) => {
+      const bl = b.root.blocks;
+      if (!bl) return this.setLive(b.root, and(this.liveOf(b.root, loc), un('!', at(b.id), loc), loc), loc);
+      // After the check above, a pointer to this site is the start of a live block.
+      const k = this.blockOf(b.root, [], p.off, loc);
+      this.emit(
+        ifs(at(b.id), [assign(bl.lives, store(v(bl.lives, loc), k.block, boolLit(false, loc), loc), loc), assign(bl.alive, bin('-', v(bl.alive, loc), bv(1n, this.pw, loc), loc), loc)], [], loc),
+      );
+      void i;
+    });
+    return VOID;
+  }
+
   // ---- goals ------------------------------------------------------------------
 
   private goal(kind: GoalKind, cond: Expr, loc: L, description: string, targetLoc = this.stmtLoc): void {
@@ -244,7 +485,7 @@ class Lowerer {
     // Globals: their C initial values (zero without initializer), before main runs.
     for (const g of this.program.globals) {
       this.stmtLoc = g.loc;
-      const root = this.makeRoot(g.name, g.type, g.loc);
+      const root = this.makeRoot(g.name, g.type, g.loc, { storage: 'static' });
       this.globals.set(g.id, root);
       this.recordVariable(g.name, undefined, g.loc, root);
     }
@@ -272,6 +513,7 @@ class Lowerer {
         return { k: 'int', e: v(t, p.loc), ik: k } as Val;
       });
       this.inline(main, args, mainLoc, mainLoc);
+      if (this.mem) this.leakGoal(main, mainLoc);
     });
     const locals: VarDecl[] = [...this.decls.entries()].map(([name, type]) => ({ kind: 'var_decl', name, type, loc: mainLoc }));
     return {
@@ -287,7 +529,7 @@ class Lowerer {
           requires: [],
           ensures: [],
           locals,
-          body: [...globalsInit, ...this.prologue, ...body],
+          body: [...this.liveInit, ...globalsInit, ...this.prologue, ...body],
           loc: mainLoc,
         },
       ],
@@ -386,10 +628,11 @@ class Lowerer {
     const label = n === 1 ? fn.name : `${fn.name}#${n}`;
     const env = new Map<number, Root>();
     const retRoot = retType.kind === 'void' ? undefined : this.makeRoot(`$ret@${label}`, retType, loc);
-    const frame: Frame = { fn, label, env, retRoot, gotoFlags: new Map(), labelsSeen: new Set(), pending: new Set(), backLabels: new Map() };
+    const frame: Frame = { fn, label, env, retRoot, gotoFlags: new Map(), labelsSeen: new Set(), pending: new Set(), backLabels: new Map(), dying: [] };
     fn.params.forEach((p, i) => {
       const root = this.makeRoot(`${p.name}@${label}`, p.type, p.loc);
       env.set(p.id, root);
+      if (this.born(root, p.loc)) frame.dying.push(root);
       this.recordVariable(p.name, fn.name, p.loc, root);
       if (i < args.length) this.store({ type: p.type, alts: [{ root, path: [] }] }, args[i], loc);
       else this.havocObject(root, loc);
@@ -411,6 +654,7 @@ class Lowerer {
     if (frame.retFlag) this.emit(assign(frame.retFlag, boolLit(false, loc), loc));
     for (const f of frame.gotoFlags.values()) this.emit(assign(f, boolLit(false, loc), loc));
     this.emit(...body);
+    this.endLifetimes(frame.dying, loc);
     if (!retRoot) return VOID;
     return this.readLv({ type: retType, alts: [{ root: retRoot, path: [] }] }, loc);
   }
@@ -423,7 +667,7 @@ class Lowerer {
 
   private call(e: Call, discard: boolean): Val {
     const fn = e.function;
-    if (!fn) throw new UnsupportedError('call through a function pointer', e.loc);
+    if (!fn) return this.callThroughPointer(e);
     const b = fn.builtin;
     if (b) {
       switch (b.kind) {
@@ -437,6 +681,7 @@ class Lowerer {
           if (this.options.property === 'unreach-call') {
             this.goal('reach_error', boolLit(false, e.loc), e.loc, `call of ${fn.name}`, e.loc);
           }
+          this.endOfRun(e.loc);
           this.emit(assume(boolLit(false, e.loc), e.loc));
           return VOID;
         }
@@ -481,16 +726,22 @@ class Lowerer {
     }
     if (!fn.body) {
       if (ABORTING.has(fn.name)) {
+        if (ASSERT_FAILURES.has(fn.name) && this.options.property === 'unreach-call') {
+          this.notes.add(`a failing assert() aborts the program (${fn.name} ends the path; it is not reach_error)`);
+        }
         // Message strings (`__assert_fail("x > 0", __FILE__, ...)`) have no effect.
         for (const a of e.args) if (!isStringArg(a)) this.rv(a, true);
+        this.endOfRun(e.loc);
         this.emit(assume(boolLit(false, e.loc), e.loc));
         return unqualified(fn.type.returnType).kind === 'void' ? VOID : this.havocVal(fn.type.returnType, e.loc);
       }
       if (fn.name === 'free') {
+        if (this.mem) return this.free(e);
         // Memory safety is not the property checked: free only ends the object's lifetime.
         for (const a of e.args) this.rv(a, true);
         return VOID;
       }
+      if (OUTPUT_FUNCTIONS.has(fn.name)) return this.output(e, fn.name, OUTPUT_FUNCTIONS.get(fn.name)!);
       if (ALLOCATORS.has(fn.name)) throw new UnsupportedError(`${fn.name} whose result is not converted to a typed pointer`, e.loc);
       throw new UnsupportedError(`call of undefined function '${fn.name}'`, e.loc);
     }
@@ -498,6 +749,80 @@ class Lowerer {
     const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
     void discard;
     return this.inline(fn, args, e.loc, e.rparenLoc);
+  }
+
+  /** The pointer value of a function (its own base id, offset 0). */
+  private functionPointer(fn: FunctionDecl, loc: L): Val {
+    const id = FUNCTION_IDS + this.program.functions.indexOf(fn);
+    return { k: 'ptr', base: bv(BigInt(id), 32, loc), off: bv(0n, this.pw, loc), pointee: fn.type };
+  }
+
+  /**
+   * `fp(args)`: a case split over the functions whose address is taken and
+   * whose type fits; a pointer to none of them is an invalid call (the run
+   * crashes), one to a function without a body is not modelled.
+   */
+  private callThroughPointer(e: Call): Val {
+    const loc = e.loc;
+    let callee = e.callee;
+    for (;;) {
+      if (callee.kind === 'ImplicitCast' && (callee.castKind === 'FunctionToPointer' || callee.castKind === 'NoOp')) callee = callee.operand;
+      else if (callee.kind === 'Unary' && callee.op === '*' && stripPointer(callee.operand.type).kind === 'function') callee = callee.operand;
+      else break;
+    }
+    const p = this.snapshot(this.rv(callee), loc);
+    const ft = p.k === 'ptr' ? unqualified(p.pointee) : undefined;
+    if (p.k !== 'ptr' || ft?.kind !== 'function') throw new UnsupportedError('call through a value that is not a function pointer', loc);
+    const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
+    const retType = unqualified(ft.returnType);
+    const res = retType.kind === 'void' ? undefined : this.makeRoot('$fpret', retType, loc);
+    const resLv = res && { type: retType, alts: [{ root: res, path: [] }] };
+    const fits = (f: FunctionDecl) =>
+      f.type.params.length === ft.params.length && sameType(unqualified(f.type.returnType), retType) && !f.type.variadic;
+    const isTarget = (f: FunctionDecl) => {
+      const q = this.functionPointer(f, loc) as Extract<Val, { k: 'ptr' }>;
+      return eq(p.base, q.base, loc);
+    };
+    const [invalid] = this.buffer(() => {
+      const unmodelled = this.addressTaken.filter((f) => !f.body || !fits(f));
+      this.uncertain(un('!', orAll(unmodelled.map(isTarget), loc), loc), loc, 'a call through a pointer to a function without a body or of another type');
+      if (this.mem) this.memGoal('valid-deref', boolLit(false, loc), loc, 'call through an invalid function pointer');
+      this.emit(assume(boolLit(false, loc), loc));
+    });
+    let tail = invalid;
+    for (const f of [...this.addressTaken].reverse().filter((x) => x.body && fits(x))) {
+      const [body] = this.buffer(() => {
+        const r = this.inline(f, args, loc, e.rparenLoc);
+        if (resLv) this.store(resLv, r, loc);
+      });
+      tail = [ifs(isTarget(f), body, tail, loc)];
+    }
+    this.emit(...tail);
+    return resLv ? this.readLv(resLv, loc) : VOID;
+  }
+
+  /**
+   * A call of an output function: its arguments are evaluated for their side
+   * effects, its result is arbitrary. `%n` (a write through a pointer) and a
+   * format that is not a literal are not modelled.
+   */
+  private output(e: Call, name: string, formatIndex: number): Val {
+    if (formatIndex >= 0) {
+      const f = stripCasts(e.args[formatIndex]);
+      if (!f || f.kind !== 'StringLiteral') throw new UnsupportedError(`${name} with a format that is not a string literal`, e.loc);
+      if (/%[-+ #0-9.*lhjztL]*n/.test(String.fromCharCode(...f.units.map(Number)))) throw new UnsupportedError(`${name} with %n`, e.loc);
+    }
+    for (const a of e.args) {
+      if (isStringArg(a)) continue;
+      // `%s` and the like read memory: not modelled where memory safety is checked.
+      const t = unqualified(a.type);
+      if (this.mem && t.kind === 'pointer' && intKindOf(t.pointee) !== undefined) {
+        throw new UnsupportedError(`${name} reading memory through a pointer argument`, a.loc);
+      }
+      this.rv(a, true);
+    }
+    const ret = unqualified(e.function!.type.returnType);
+    return ret.kind === 'void' ? VOID : this.havocVal(ret, e.loc);
   }
 
   /** Copies a value into temporaries so later side effects cannot change it. */
@@ -540,6 +865,10 @@ class Lowerer {
    * that goto's flag: execution resumes there.
    */
   private lowerBlock(items: readonly BlockItem[], initialActive: readonly string[] = []): Jump {
+    return this.inScope(() => this.lowerBlockItems(items, initialActive));
+  }
+
+  private lowerBlockItems(items: readonly BlockItem[], initialActive: readonly string[]): Jump {
     const may = new Set<string>(initialActive);
     const active: string[] = [...initialActive];
     this.blockActives.push(active);
@@ -668,7 +997,7 @@ class Lowerer {
       if (decl.storage === 'static') {
         // Initialised once, before main runs.
         if (this.statics.has(decl.id)) continue;
-        const root = this.makeRoot(`${decl.name}@${this.fnName}.static`, decl.type, dc.loc);
+        const root = this.makeRoot(`${decl.name}@${this.fnName}.static`, decl.type, dc.loc, { storage: 'static' });
         this.statics.set(decl.id, root);
         this.recordVariable(decl.name, this.fnName, decl.loc, root);
         const [init] = this.buffer(() => this.initObject(root, decl.type, dc.init ?? decl.init, dc.loc, true));
@@ -677,6 +1006,7 @@ class Lowerer {
       }
       const root = this.makeRoot(`${decl.name}@${this.frame.label}`, decl.type, dc.loc);
       this.frame.env.set(decl.id, root);
+      if (this.born(root, dc.loc)) this.scopes[this.scopes.length - 1]?.push(root);
       this.recordVariable(decl.name, this.fnName, decl.loc, root);
       this.initObject(root, decl.type, dc.init, dc.loc, false);
     }
@@ -734,8 +1064,10 @@ class Lowerer {
       }
       case 'While':
       case 'DoWhile':
-      case 'For':
         return this.lowerLoop(s);
+      case 'For':
+        // The scope of a declaration in the for header.
+        return this.inScope(() => this.lowerLoop(s));
       case 'Switch':
         return this.lowerSwitch(s);
       case 'Label':
@@ -994,10 +1326,29 @@ class Lowerer {
       case 'Conditional':
       case 'Comma':
         return this.lvalueOrTemp(e);
+      case 'StringLiteral':
+        return { type: e.type, alts: [{ root: this.literal(e), path: [] }] };
       default:
         break;
     }
     throw new UnsupportedError(`lvalue of kind ${e.kind}`, e.loc);
+  }
+
+  /** The object of a string literal: its characters and a 0, set before main runs. */
+  private literal(e: Extract<CExpr, { kind: 'StringLiteral' }>): Root {
+    let root = this.literals.get(e);
+    if (root) return root;
+    const t = unqualified(e.type);
+    const k = t.kind === 'array' ? intKindOf(t.element) : undefined;
+    if (e.wide || k === undefined || t.kind !== 'array') throw new UnsupportedError('wide string literal', e.loc);
+    root = this.makeRoot('$str', e.type, e.loc, { storage: 'literal' });
+    this.literals.set(e, root);
+    const w = intWidth(k, this.dm, e.loc);
+    const name = leafName(root, []);
+    let m: Expr = v(name, e.loc);
+    [...e.units, 0].forEach((u, i) => (m = store(m, bv(BigInt(i), this.pw, e.loc), bv(BigInt(u), w, e.loc), e.loc)));
+    this.prologue.push(havoc(name, e.loc), assign(name, m, e.loc));
+    return root;
   }
 
   /** An lvalue, or for a struct rvalue (call result, assignment) the temporary object holding it. */
@@ -1070,19 +1421,37 @@ class Lowerer {
     const target = unqualified(type);
     if (target.kind === 'void' || target.kind === 'function') throw new UnsupportedError(`dereference of ${cTypeToString(target)} *`, loc);
     if (target.kind === 'array') throw new UnsupportedError('pointer to an array', loc);
-    const cands = [...(this.knownRegions?.values() ?? [])].filter((r) => sameType(unqualified(r.elem), target));
+    const all = [...(this.knownRegions?.values() ?? [])];
+    const cands = all.filter((r) => sameType(unqualified(r.elem), target));
+    const nowhere: LValue = { type, alts: [{ root: { name: NOWHERE, type }, path: [] }] };
     if (cands.length === 0) {
+      if (this.mem) {
+        // No object of this type is ever pointed to: any access through it is invalid.
+        this.memGoal('valid-deref', boolLit(false, loc), loc, `dereference of a pointer to no object of type ${cTypeToString(target)}`);
+        return nowhere;
+      }
       // The objects pointed to are collected pass by pass (lowerProgram);
       // after the last pass this is unsupported.
       this.unresolved ??= new UnsupportedError(`dereference of a pointer that points to no known object of type ${cTypeToString(target)}`, loc);
-      return { type, alts: [{ root: { name: NOWHERE, type }, path: [] }] };
+      return nowhere;
     }
     const guards = cands.map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
-    // A valid program dereferences only valid pointers (the property is not memory safety).
-    this.emit(assume(orAll(guards, loc), loc));
+    if (!this.mem) {
+      // An object of another type read through this pointer is not modelled.
+      const others = all.filter((r) => !cands.includes(r)).map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
+      this.uncertain(un('!', orAll(others, loc), loc), loc, `access to an object of another type through a ${cTypeToString(target)} pointer`);
+      // A valid program dereferences only valid pointers (the property is not memory safety).
+      this.emit(assume(orAll(guards, loc), loc));
+    }
     return {
       type,
-      alts: cands.map((r, i) => ({ guard: cands.length > 1 ? guards[i] : undefined, root: r.root, path: r.path, index: p.off })),
+      alts: cands.map((r, i) => ({
+        guard: cands.length > 1 ? guards[i] : undefined,
+        root: r.root,
+        path: r.path,
+        index: p.off,
+        ...(this.mem ? { via: guards[i] } : {}),
+      })),
     };
   }
 
@@ -1101,6 +1470,7 @@ class Lowerer {
     if (t.kind === 'record') return { k: 'agg', lv };
     if (t.kind === 'array') throw new UnsupportedError('array used as a value', loc);
     if (lv.alts[0]?.root.name === NOWHERE) return this.dummyVal(t, loc);
+    this.checkAccess(lv, loc, false);
     const pick = (suffix: string): Expr => {
       let acc: Expr | undefined;
       for (const a of [...lv.alts].reverse()) {
@@ -1140,6 +1510,7 @@ class Lowerer {
     }
     if (t.kind === 'array') throw new UnsupportedError('array assignment', loc);
     const c = this.convert(val, t, loc);
+    this.checkAccess(lv, loc, true);
     // Evaluate the value once even when several places may be written.
     if (c.k === 'ptr') {
       const s = lv.alts.length > 1 ? this.snapshot(c, loc) : c;
@@ -1157,9 +1528,11 @@ class Lowerer {
 
   private copyAggregate(dst: LValue, src: LValue, loc: L): void {
     if (src.alts[0]?.root.name === NOWHERE) return;
+    this.checkAccess(src, loc, false);
+    this.checkAccess(dst, loc, true);
     const leaves = leavesOf(dst.type, loc);
     // Read every source leaf first (the objects may overlap).
-    const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean }> = [];
+    const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean; element?: number; count?: number }> = [];
     for (const leaf of leaves) {
       for (const [suffix, it] of scalarParts(leaf.type, this.dm, loc)) {
         const wholeMap = leaf.mapped;
@@ -1167,8 +1540,22 @@ class Lowerer {
           // An array member: copy the whole map when neither side is itself inside an array.
           const ok = src.alts.length === 1 && dst.alts.length === 1 && !src.alts[0].guard && !dst.alts[0].guard
             && src.alts[0].index === undefined && dst.alts[0].index === undefined;
-          if (!ok) throw new UnsupportedError('copy of a struct with an array member inside an array or through a pointer', loc);
-          reads.push({ path: leaf.path, suffix, value: v(leafName(src.alts[0].root, [...src.alts[0].path, ...leaf.path]) + suffix, loc), whole: true });
+          if (ok) {
+            reads.push({ path: leaf.path, suffix, value: v(leafName(src.alts[0].root, [...src.alts[0].path, ...leaf.path]) + suffix, loc), whole: true });
+            continue;
+          }
+          // Inside an array or through a pointer: element by element (element j of
+          // the struct at linear index I is at I * count + j).
+          const n = leaf.count;
+          if (n === undefined || n > ZERO_FILL_LIMIT) throw new UnsupportedError('copy of a struct with a large array member inside an array or through a pointer', loc);
+          for (let j = 0; j < n; j++) {
+            let acc: Expr | undefined;
+            for (const a of [...src.alts].reverse()) {
+              const r = this.leafAccess(this.elementOf(a, j, n, loc), leaf.path, suffix, loc).read;
+              acc = acc === undefined || !a.guard ? r : ite(a.guard, r, acc, loc);
+            }
+            reads.push({ path: leaf.path, suffix, value: this.tempOf(it, acc!, loc), whole: false, element: j, count: n });
+          }
           continue;
         }
         let acc: Expr | undefined;
@@ -1185,8 +1572,14 @@ class Lowerer {
         this.emit(assign(leafName(dst.alts[0].root, [...dst.alts[0].path, ...r.path]) + r.suffix, r.value, loc));
         continue;
       }
-      for (const a of dst.alts) this.writePart(a, r.path, r.suffix, r.value, loc);
+      for (const a of dst.alts) this.writePart(r.element === undefined ? a : this.elementOf(a, r.element, r.count!, loc), r.path, r.suffix, r.value, loc);
     }
+  }
+
+  /** Element j of an array member (n elements per struct) of the struct an alt designates. */
+  private elementOf(a: Alt, j: number, n: number, loc: L): Alt {
+    const jj = bv(BigInt(j), this.pw, loc);
+    return { ...a, index: a.index === undefined ? jj : bin('+', bin('*', a.index, bv(BigInt(n), this.pw, loc), loc), jj, loc) };
   }
 
   // ---- conversions -------------------------------------------------------------------
@@ -1391,6 +1784,7 @@ class Lowerer {
       case '__builtin_trap':
       case '__builtin_unreachable':
         for (const a of args) this.rv(a, true);
+        this.endOfRun(loc);
         this.emit(assume(boolLit(false, loc), loc));
         return VOID;
       default:
@@ -1410,12 +1804,35 @@ class Lowerer {
     const t = unqualified(to);
     if (e.kind !== 'Call' || t.kind !== 'pointer' || !e.function || e.function.body || !ALLOCATORS.has(e.function.name)) return undefined;
     const loc = e.loc;
-    if (this.loopNesting > 0) throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
+    const looped = this.loopNesting > 0;
+    if (looped && e.function.name !== 'malloc') throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
     const elem = unqualified(t.pointee);
     if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${e.function.name} of ${cTypeToString(t)}`, loc);
     const args = e.args.map((a) => this.rv(a));
-    const root = this.makeRoot(`$heap@${loc.line}:${loc.column}`, { kind: 'array', element: elem }, loc);
+    const name = e.function.name;
+    const heap = name === 'malloc' || name === 'calloc';
+    if (looped) return this.allocationInLoop(`$heap@${loc.line}:${loc.column}`, elem, args, loc);
+    let root = this.makeRoot(`$heap@${loc.line}:${loc.column}`, { kind: 'array', element: elem }, loc);
     this.havocObject(root, loc);
+    if (this.mem) {
+      // The block's element count: its size in bytes over the element size (a partial element is outside).
+      const bytes = args.map((a) => {
+        if (a.k !== 'int') throw new UnsupportedError(`${name} with a non-integer size`, loc);
+        return resize(a.e, intWidth(a.ik, this.dm, loc), this.pw, isSignedKind(a.ik), loc);
+      });
+      const esize = sizeOfElem(elem, this.dm);
+      if (!esize) throw new UnsupportedError(`${name} of elements of unknown size`, loc);
+      const total = bytes.length === 2 ? bin('*', bytes[0], bytes[1], loc) : bytes[0];
+      if (!total || bytes.length > 2) throw new UnsupportedError(`${name} with ${args.length} arguments`, loc);
+      const countVar = `${root.name}$count`;
+      this.used.add(countVar);
+      this.declare(countVar, bvType(this.pw));
+      root = { ...root, storage: heap ? 'heap' : 'alloca', countVar };
+      if (heap) this.allocates = true;
+      this.emit(assign(countVar, app('udiv', [total, bv(BigInt(esize), this.pw, loc)], loc), loc));
+      this.setLive(root, boolLit(true, loc), loc);
+      if (!heap) this.frame.dying.push(root);
+    }
     if (e.function.name === 'calloc') {
       // Zero-filled: exact for a small constant size, else the elements start arbitrary (over-approximation).
       const size = args.length === 2 && args.every((a) => a.k === 'int' && a.e.kind === 'bv_lit')
@@ -1431,6 +1848,60 @@ class Lowerer {
       }
     }
     return this.addressOf({ type: { kind: 'array', element: elem }, alts: [{ root, path: [] }] }, elem, loc);
+  }
+
+  /**
+   * `(T *)malloc(n)` inside a loop: the next block of the site's root. Its
+   * elements were never written (each block has fresh offsets), so they hold
+   * the arbitrary values the root's maps started with.
+   */
+  private allocationInLoop(name: string, elem: CType, args: Val[], loc: L): Val {
+    // One root per site, shared by all inlined copies: the block number tells blocks apart.
+    const site = this.siteRoots.get(name) ?? this.makeLoopSite(name, elem, loc);
+    const bl = site.blocks!;
+    const size = args[0];
+    if (args.length !== 1 || size?.k !== 'int') throw new UnsupportedError('malloc with a non-integer size', loc);
+    const esize = sizeOfElem(elem, this.dm);
+    if (!esize) throw new UnsupportedError('malloc of elements of unknown size', loc);
+    const count = app('udiv', [resize(size.e, intWidth(size.ik, this.dm, loc), this.pw, isSignedKind(size.ik), loc), bv(BigInt(esize), this.pw, loc)], loc);
+    const limit = bv(1n << BigInt(bl.shift), this.pw, loc);
+    this.uncertain(and(app('ult', [v(bl.made, loc), limit], loc), app('ule', [count, limit], loc), loc), loc, 'more or larger blocks at one allocation site than the model holds');
+    const block = this.tempOf(bvType(this.pw), v(bl.made, loc), loc);
+    const one = bv(1n, this.pw, loc);
+    this.emit(
+      assign(bl.made, bin('+', v(bl.made, loc), one, loc), loc),
+      assign(bl.counts, store(v(bl.counts, loc), block, count, loc), loc),
+      assign(bl.lives, store(v(bl.lives, loc), block, boolLit(true, loc), loc), loc),
+      assign(bl.alive, bin('+', v(bl.alive, loc), one, loc), loc),
+    );
+    this.allocates = true;
+    const p = this.addressOf({ type: { kind: 'array', element: elem }, alts: [{ root: site, path: [] }] }, elem, loc);
+    if (p.k !== 'ptr') throw new UnsupportedError('allocation', loc);
+    return { ...p, off: bin('<<', block, bv(BigInt(bl.shift), this.pw, loc), loc) };
+  }
+
+  /** The root of an allocation site inside a loop (its maps start arbitrary, no block made). */
+  private makeLoopSite(name: string, elem: CType, loc: L): Root {
+    const base = this.fresh(name);
+    const names = { made: `${base}$made`, counts: `${base}$counts`, lives: `${base}$lives`, alive: `${base}$alive` };
+    for (const n of Object.values(names)) this.used.add(n);
+    const pwt = bvType(this.pw);
+    this.declare(names.made, pwt);
+    this.declare(names.alive, pwt);
+    this.declare(names.counts, leafImpType(pwt, true, this.dm));
+    this.declare(names.lives, leafImpType(boolType, true, this.dm));
+    const root: Root = { name: base, type: { kind: 'array', element: elem }, storage: 'heap', blocks: { ...names, shift: this.pw / 2 } };
+    for (const leaf of leavesOf(root.type, loc)) {
+      for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
+        const n = leafName(root, leaf.path) + suffix;
+        this.declare(n, leafImpType(t, leaf.mapped, this.dm));
+        this.liveInit.push(havoc(n, loc));
+      }
+    }
+    const zero = bv(0n, this.pw, loc);
+    this.liveInit.push(havoc(names.counts, loc), havoc(names.lives, loc), assign(names.made, zero, loc), assign(names.alive, zero, loc));
+    this.siteRoots.set(name, root);
+    return root;
   }
 
   /** Stores zero into every scalar of an lvalue (no arrays inside). */
@@ -1458,8 +1929,11 @@ class Lowerer {
         if (n === undefined && lv.alts.some((a) => a.index !== undefined)) throw new UnsupportedError('array of unknown length inside an array', e.loc);
         return this.addressOf(lv, at.element, e.loc, n);
       }
-      case 'FunctionToPointer':
+      case 'FunctionToPointer': {
+        const f = stripCasts(e.operand);
+        if (f?.kind === 'Identifier' && f.decl.kind === 'Function') return this.functionPointer(f.decl, e.loc);
         throw new UnsupportedError('function pointer', e.loc);
+      }
       case 'ToVoid':
         this.rv(e.operand, true);
         return VOID;
@@ -1488,6 +1962,7 @@ class Lowerer {
       case '&': {
         const op = e.operand;
         if (op.kind === 'Unary' && op.op === '*') return this.convert(this.rv(op.operand), e.type, loc);
+        if (op.kind === 'Identifier' && op.decl.kind === 'Function') return this.functionPointer(op.decl, loc);
         const lv = this.lvalue(op);
         if (unqualified(lv.type).kind === 'array') throw new UnsupportedError('pointer to an array', loc);
         return this.addressOf(lv, lv.type, loc);
@@ -1777,16 +2252,53 @@ function promote(k: IntegerKind, dm: DataModel): IntegerKind {
   }
 }
 
+function stripCasts(e: CExpr | undefined): CExpr | undefined {
+  let x = e;
+  while (x && (x.kind === 'ImplicitCast' || x.kind === 'Cast')) x = x.operand;
+  return x;
+}
+
 /** A string literal or `__func__`-like char array argument (possibly converted to a pointer). */
 function isStringArg(e: CExpr): boolean {
-  let x = e;
-  while (x.kind === 'ImplicitCast' || x.kind === 'Cast') x = x.operand;
+  const x = stripCasts(e)!;
   if (x.kind === 'StringLiteral') return true;
   if (x.kind === 'Identifier' && x.decl.kind === 'Var') {
     const t = unqualified(x.decl.type);
     return t.kind === 'array' && intKindOf(t.element) !== undefined && /^__(func|FUNCTION|PRETTY_FUNCTION)__$/.test(x.name);
   }
   return false;
+}
+
+/** Functions whose address is taken somewhere (a function designator not called directly). */
+function addressTakenFunctions(program: CProgram): FunctionDecl[] {
+  const found = new Set<FunctionDecl>();
+  const seen = new Set<object>();
+  const walk = (x: unknown, called: boolean): void => {
+    if (!x || typeof x !== 'object' || seen.has(x)) return;
+    seen.add(x);
+    const o = x as Record<string, unknown>;
+    if (o.kind === 'Identifier' && (o.decl as { kind?: string })?.kind === 'Function' && !called) found.add(o.decl as FunctionDecl);
+    for (const [k, val] of Object.entries(o)) {
+      if (k === 'type' || k === 'decl' || k === 'loc' || k === 'function') continue;
+      // The callee of a direct call (through its FunctionToPointer cast) does not take the address.
+      const isCallee = o.kind === 'Call' && k === 'callee' && o.function !== undefined;
+      const direct = (y: unknown): boolean => {
+        const c = y as Record<string, unknown>;
+        return c?.kind === 'Identifier' || (c?.kind === 'ImplicitCast' && direct(c.operand));
+      };
+      if (Array.isArray(val)) val.forEach((y) => walk(y, false));
+      else if (isCallee && direct(val)) walkCallee(val);
+      else walk(val, false);
+    }
+  };
+  const walkCallee = (x: unknown): void => {
+    const c = x as Record<string, unknown>;
+    if (c.kind === 'ImplicitCast') walkCallee(c.operand);
+    else walk(c, true);
+  };
+  walk(program.functions.map((f) => f.body), false);
+  walk(program.globals.map((g) => g.init), false);
+  return program.functions.filter((f) => found.has(f));
 }
 
 /** True when the statements contain `goto label`. */
@@ -1860,6 +2372,8 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
       imp,
       sourceMap: l.map.build(),
       ...(l.approximations.length ? { approximations: l.approximations } : {}),
+      ...(l.notes.size ? { notes: [...l.notes] } : {}),
+      ...(l.allocates ? { allocates: true } : {}),
     };
   } catch (err) {
     if (err instanceof UnsupportedError) {

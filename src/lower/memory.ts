@@ -34,6 +34,22 @@ export interface Root {
   /** IMP name prefix of the object's leaves. */
   readonly name: string;
   readonly type: CType;
+  /**
+   * How the object lives (memory-safety properties): `static` objects live
+   * for the whole run (globals, static locals, string literals), `heap`
+   * blocks from malloc until free, `alloca` blocks until their function
+   * returns; absent: an automatic variable (its block or call).
+   */
+  readonly storage?: 'static' | 'literal' | 'heap' | 'alloca';
+  /** For an allocated block (type: array of unknown length): the IMP variable holding its element count. */
+  readonly countVar?: string;
+  /**
+   * An allocation site inside a loop: one root for all its blocks. Block b
+   * occupies the elements [b·2^shift, (b+1)·2^shift) of the leaf maps (the
+   * pointer's offset says which block); per block an element count and a
+   * liveness flag (maps), the number of blocks made and of blocks live.
+   */
+  readonly blocks?: { readonly made: string; readonly counts: string; readonly lives: string; readonly alive: string; readonly shift: number };
 }
 
 /** One possible place an lvalue designates; `guard` says when it is this one (absent: always). */
@@ -43,6 +59,8 @@ export interface Alt {
   readonly path: readonly string[];
   /** Linear index of the element within the leaf maps (undefined: 0 / not below an array). */
   readonly index?: Expr;
+  /** Reached through a pointer (memory-safety properties): when the pointer designates this object. */
+  readonly via?: Expr;
 }
 
 export interface LValue {

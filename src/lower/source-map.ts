@@ -33,8 +33,23 @@ import type { SourceLocation } from '../common/location.js';
  *   lowering inlined recursive calls to `recursionDepth` and cut deeper
  *   calls with `assert false; assume false` of this kind. If such an assert
  *   can fail, the bound was too small (no TRUE verdict); it is never a FALSE.
+ * - `valid-deref`, `valid-free`, `valid-memtrack`, `valid-memcleanup`: the
+ *   memory-safety sub-properties (made only when one of them is checked);
+ *   the lowering assumes the condition right after the assert, so later
+ *   goals concern only executions without an earlier violation.
+ * - `memory-unknown`: NOT an error. A place where the memory model is not
+ *   exact (a pointer into an object of another type, a block still allocated
+ *   when the program aborts); if it can fail the answer is UNKNOWN.
  */
-export type GoalKind = 'reach_error' | 'overflow' | 'recursion';
+export type GoalKind =
+  | 'reach_error'
+  | 'overflow'
+  | 'recursion'
+  | 'valid-deref'
+  | 'valid-free'
+  | 'valid-memtrack'
+  | 'valid-memcleanup'
+  | 'memory-unknown';
 
 export interface GoalInfo {
   readonly kind: GoalKind;

@@ -4,7 +4,7 @@ import type { DataModel } from '../c/types.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import type { SourceMap } from './source-map.js';
 
-export type LowerProperty = 'unreach-call' | 'no-overflow';
+export type LowerProperty = 'unreach-call' | 'no-overflow' | 'valid-memsafety' | 'valid-memcleanup';
 
 export interface LowerOptions {
   readonly property: LowerProperty;
@@ -31,4 +31,11 @@ export interface LoweredProgram {
    * and must be confirmed (replay) before it is reported.
    */
   readonly approximations?: readonly string[];
+  /** Facts about how the program was modelled that the verdict's reason mentions (e.g. assert() aborts). */
+  readonly notes?: readonly string[];
+  /**
+   * Memory-safety properties: the program allocates heap blocks. Leaks are
+   * judged where a run ends, so a proof must show that every run ends.
+   */
+  readonly allocates?: boolean;
 }

@@ -3,3 +3,4 @@ export type { ReplayOptions, ReplayResult, ReplayStatus, ReplayProperty, DataMod
 export { harnessSource, NONDET_TYPES, HARNESS_EXIT } from './harness.js';
 export type { NondetValue } from './harness.js';
 export { dataModelDependence } from './data-model.js';
+export { MEMORY_PROPERTIES, sanitizerViolation, type MemoryProperty } from './memory.js';

@@ -7,9 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { dataModelDependence } from './data-model.js';
-import { DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, harnessSource, type NondetValue } from './harness.js';
+import { DIVERGED_MARKER, HARNESS_EXIT, LIVE_BLOCKS_MARKER, REACHED_MARKER, harnessSource, type NondetValue } from './harness.js';
+import { MEMORY_PROPERTIES, memoryFlags, memoryVerdict, type MemoryProperty } from './memory.js';
 
-export type ReplayProperty = 'unreach-call' | 'no-overflow';
+export type ReplayProperty = 'unreach-call' | 'no-overflow' | MemoryProperty;
 export type DataModel = 'ILP32' | 'LP64';
 
 export interface ReplayOptions {
@@ -109,10 +110,13 @@ export function replayCounterexample(
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-replay-'));
   try {
     const harness = join(dir, 'tarsier_harness.c');
-    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error'));
+    const memory = (MEMORY_PROPERTIES as readonly string[]).includes(options.property) ? (options.property as MemoryProperty) : undefined;
+    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory === 'valid-memcleanup' }));
     const exe = join(dir, 'replay');
     const flags = [mode, '-O0', '-w', '-fno-builtin', '-fcommon'];
-    if (options.property === 'no-overflow') {
+    if (memory) {
+      flags.push(...memoryFlags(memory));
+    } else if (options.property === 'no-overflow') {
       flags.push('-fsanitize=signed-integer-overflow,integer-divide-by-zero', '-fno-sanitize-recover=all');
     } else {
       // Unreach-call: signed overflow is not the property; wrap as the model does.
@@ -133,7 +137,11 @@ export function replayCounterexample(
       cwd: dir,
       input: '',
       maxBuffer: 16 * 1024 * 1024,
-      env: { ...process.env, UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1' },
+      env: {
+        ...process.env,
+        UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1',
+        ASAN_OPTIONS: `detect_leaks=${memory === 'valid-memtrack' ? 1 : 0}:detect_stack_use_after_return=1:halt_on_error=1`,
+      },
     });
     const stderr = run.stderr ?? '';
     const base = { mode, exitCode: run.status, stderr: stderr.slice(0, 4000) };
@@ -143,6 +151,7 @@ export function replayCounterexample(
     if (stderr.includes(DIVERGED_MARKER)) {
       return { ...base, status: 'not-confirmed', reason: 'replay: the run took another path (nondet calls differ from the counterexample)' };
     }
+    if (memory) return { ...base, ...memoryVerdict(memory, stderr, mode, run.status ?? run.signal) };
     if (options.property === 'unreach-call') {
       if (run.status === HARNESS_EXIT.reached && stderr.includes(REACHED_MARKER)) {
         return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): ${options.errorFunction ?? 'reach_error'} was called` };

@@ -15,8 +15,8 @@ export function lowerC(program: CProgram, options: LowerOptions): LoweredProgram
 }
 
 /** Lint findings (errors and warnings) of a violation witness against its program; empty when clean. */
-export function lintViolationWitness(text: string, programFile: string, programText: string): string[] {
-  return lintWitness(text, 'witness.yml', { programText, programFile })
+export function lintViolationWitness(text: string, programFile: string, programText: string, witnessName = 'witness.yml'): string[] {
+  return lintWitness(text, witnessName, { programText, programFile })
     .filter((d) => d.severity === 'error' || d.severity === 'warning')
     .map((d) => `${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.rule}]`);
 }

@@ -12,8 +12,9 @@ import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
 import { bmc, EncodeError, type AssertRole } from '../engines/index.js';
 import type { ImpProgram, Stmt } from '../ivl/ast.js';
-import { goalAt, type SourceMap } from '../lower/source-map.js';
-import { replayCounterexample, type ReplayResult } from '../replay/index.js';
+import { goalAt, type GoalKind, type SourceMap } from '../lower/source-map.js';
+import type { LowerProperty } from '../lower/index.js';
+import { replayCounterexample, type MemoryProperty, type ReplayResult } from '../replay/index.js';
 import {
   readPropertyFile,
   readTaskFile,
@@ -24,7 +25,7 @@ import {
 } from '../task/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
 import { lowerC, parseC, lintViolationWitness } from './frontend.js';
-import { buildViolationWitness, nondetSteps, replayValues } from './witness.js';
+import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } from './witness.js';
 
 export const TOOL_NAME = 'tarsier';
 
@@ -86,6 +87,22 @@ function programSize(p: ImpProgram): number {
 }
 
 const SUPPORTED: readonly PropertyKind[] = ['unreach-call', 'no-overflow'];
+/** Properties the lowering instruments. */
+const LOWERED: readonly LowerProperty[] = ['unreach-call', 'no-overflow', 'valid-memsafety', 'valid-memcleanup'];
+
+/** The lowering's goals that violate a property. */
+function goalKindsOf(kind: PropertyKind): readonly GoalKind[] {
+  switch (kind) {
+    case 'unreach-call':
+      return ['reach_error'];
+    case 'no-overflow':
+      return ['overflow'];
+    case 'valid-memsafety':
+      return ['valid-deref', 'valid-free', 'valid-memtrack'];
+    default:
+      return kind === 'valid-memcleanup' ? ['valid-memcleanup'] : [];
+  }
+}
 
 function resolveInput(input: string, options: VerifyOptions): Resolved {
   if (/\.ya?ml$/i.test(input)) {
@@ -132,9 +149,11 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   if (!(timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');
   const r = resolveInput(input, options);
   const kind = r.property.kind;
+  // What the lowering says about its model of the program, appended to the reason once.
+  let notes = '';
   const done = (verdict: Verdict, reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
-    verdict,
-    reason,
+    verdict: verdict.kind === 'unknown' ? { kind: 'unknown', reason: reason + notes } : verdict,
+    reason: reason + notes,
     property: kind,
     program: r.program,
     dataModel: r.dataModel,
@@ -146,7 +165,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
 
   // Parse first: an unparsable program is an input error whatever the property.
   const c = parseC(r.program, r.dataModel);
-  if (kind !== 'unreach-call' && kind !== 'no-overflow') return unknown(`property ${kind} is not supported yet`);
+  if (!LOWERED.includes(kind as LowerProperty)) return unknown(`property ${kind} is not supported yet`);
   if (kind === 'unreach-call' && r.property.errorFunction !== 'reach_error' && r.property.errorFunction !== '__VERIFIER_error') {
     return unknown(`unreach-call of '${r.property.errorFunction}' is not supported (only reach_error and __VERIFIER_error)`);
   }
@@ -157,8 +176,9 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   // The budget is CPU time (of this process, solver threads included).
   const deadline = () => timeoutS * 1000 - reserveMs - cpuSeconds(cpu0) * 1000;
 
-  const lowerAt = (depth: number) => lowerC(c, { property: kind, dataModel: r.dataModel, recursionDepth: depth });
+  const lowerAt = (depth: number) => lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
+  if (first.notes?.length) notes = ` (${first.notes.join('; ')})`;
   if (first.unsupported) {
     const u = first.unsupported;
     return unknown(`unsupported: ${u.construct} at ${formatLocation(u.loc)}`);
@@ -187,13 +207,13 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     }
     return p;
   };
-  const wanted = kind === 'unreach-call' ? 'reach_error' : 'overflow';
+  const wanted = goalKindsOf(kind);
   const assertRole = (loc: SourceLocation): AssertRole => {
     const g = goalAt(sourceMap, loc);
     if (!g) return 'error'; // not made for a goal: treat as a claim; replay guards FALSE
-    if (g.kind === 'recursion') return 'bound';
+    if (g.kind === 'recursion' || g.kind === 'memory-unknown') return 'bound';
     // A goal of the other property: the program stops there (reach_error aborts), it is no violation.
-    return g.kind === wanted ? 'error' : 'assume';
+    return wanted.includes(g.kind) ? 'error' : 'assume';
   };
   // Z3 measures wall time: on a loaded machine give it the CPU time left
   // scaled by how much slower than CPU time the wall clock has run so far.
@@ -203,6 +223,9 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     return Math.max(1, deadline()) * ratio;
   };
   const result = await bmc(programAt, {
+    // A block lost in a run that never ends is a memtrack violation no goal
+    // sees: with heap blocks, TRUE only when every run ends within the bound.
+    induction: !(kind === 'valid-memsafety' && first.allocates),
     deadline,
     solverTimeoutMs,
     assertRole,
@@ -222,12 +245,14 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
 
   const cex = result.counterexample;
   const goal = goalAt(sourceMap, cex.goal.loc);
-  if (!goal || goal.kind !== wanted) {
-    return unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${wanted} goal`, { bound: result.bound });
+  if (!goal || !wanted.includes(goal.kind)) {
+    return unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${wanted.join('/')} goal`, { bound: result.bound });
   }
+  // The violated (sub-)property: for memory safety the goal's kind.
+  const violated = kind === 'unreach-call' || kind === 'no-overflow' ? kind : (goal.kind as MemoryProperty);
   const steps = nondetSteps(cex, sourceMap);
   const replay = replayCounterexample(r.program, replayValues(steps), {
-    property: kind,
+    property: violated,
     dataModel: r.dataModel,
     errorFunction: r.property.errorFunction ?? 'reach_error',
   });
@@ -255,22 +280,25 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     // fall back to the target alone (valid, only less guiding).
     let text = '';
     let problems: string[] = [];
+    // Leaks have no location of their own: the rules ask for GraphML there.
+    const graphml = violated === 'valid-memtrack' || violated === 'valid-memcleanup';
     for (const withValues of [true, false]) {
       const entry = buildViolationWitness({ steps: withValues ? steps : [], goal, fileName: r.programAsWritten, metadata });
-      text = writeWitness({ format: 'yaml', entries: [entry] });
-      problems = lintViolationWitness(text, r.programAsWritten, programText);
+      const callees = (withValues ? steps : []).filter((x) => x.info.closeParenLoc).map((x) => x.info.callee);
+      text = graphml ? violationGraphml(entry, r.programAsWritten, callees) : writeWitness({ format: 'yaml', entries: [entry] });
+      problems = lintViolationWitness(text, r.programAsWritten, programText, graphml ? 'witness.graphml' : 'witness.yml');
       if (problems.length > 0) log(`witness${withValues ? '' : ' (target only)'}: ${problems.join('; ')}`);
       if (problems.length === 0) break;
     }
     if (problems.length > 0) {
       return unknown(`the violation witness does not lint clean: ${problems[0]}`, { bound: result.bound, replay });
     }
-    witnessPath = resolve(options.witnessPath ?? 'witness.yml');
+    witnessPath = resolve(options.witnessPath ?? (graphml ? 'witness.graphml' : 'witness.yml'));
     writeFileSync(witnessPath, text);
   }
   const where = formatLocation({ ...goal.loc, file: r.programAsWritten });
   return done(
-    { kind: 'false', property: kind },
+    { kind: 'false', property: violated },
     `${goal.description} at ${where} (BMC bound ${result.bound}, ${steps.length} nondet values; ${replay.reason})`,
     { bound: result.bound, replay, witnessPath },
   );

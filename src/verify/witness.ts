@@ -8,6 +8,7 @@ import type { Counterexample } from '../engines/index.js';
 import { nondetAt, type GoalInfo, type NondetInfo, type SourceMap } from '../lower/source-map.js';
 import type { NondetValue } from '../replay/index.js';
 import type { Location, Metadata, Segment, ViolationSequenceEntry, Waypoint } from '../witness/model.js';
+import { violationSequenceToGraphml, writeGraphml } from '../witness/index.js';
 
 /** One nondet call on the counterexample path with the value it returned (as C reads it). */
 export interface NondetStep {
@@ -69,4 +70,18 @@ export function buildViolationWitness(input: WitnessInput): ViolationSequenceEnt
     ],
   });
   return { entry_type: 'violation_sequence', metadata: input.metadata, content: segments };
+}
+
+/**
+ * The violation sequence as a GraphML 1.0 violation witness (the format the
+ * rules ask for where the violation has no location, as a leak). A
+ * `\result` assumption names the called nondet function.
+ */
+export function violationGraphml(entry: ViolationSequenceEntry, programFile: string, callees: readonly string[]): string {
+  const { graphml } = violationSequenceToGraphml(entry, programFile);
+  let i = 0;
+  for (const e of graphml.edges) {
+    if (e.data['assumption.resultfunction'] !== undefined) e.data['assumption.resultfunction'] = callees[i++] ?? e.data['assumption.resultfunction'];
+  }
+  return writeGraphml(graphml);
 }

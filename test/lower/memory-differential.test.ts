@@ -1,0 +1,208 @@
+// Differential tests of the memory model against gcc: random programs with
+// pointers into arrays, struct members and heap blocks are lowered (with the
+// memory-safety goals) and run in the IMP interpreter; every recorded value
+// must agree with the compiled program, and the first memory error must be
+// where AddressSanitizer reports it (or neither finds one).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseCProgram } from '../../src/c/index.js';
+import type { DataModel } from '../../src/c/types.js';
+import { executeImp, type ExecutionResult } from '../../src/ivl/interp.js';
+import { lowerProgram, type LowerProperty } from '../../src/lower/index.js';
+
+/** A small deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const asan = (() => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-asan-'));
+  try {
+    writeFileSync(join(dir, 'a.c'), 'int main(void) { return 0; }\n');
+    const cc = spawnSync('gcc', ['-fsanitize=address', '-o', join(dir, 'a'), join(dir, 'a.c')]);
+    return cc.status === 0 && spawnSync(join(dir, 'a')).status === 0;
+  } catch {
+    return false;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+})();
+const skip = asan ? false : 'gcc with -fsanitize=address is not available';
+
+/** The int objects a pointer may point into: name, element count, how to take element k's address. */
+const OBJECTS = [
+  { name: 'ga', n: 6, at: (k: number) => `&ga[${k}]` },
+  { name: 'la', n: 5, at: (k: number) => `la + ${k}` },
+  { name: 's.y', n: 3, at: (k: number) => `&s.y[${k}]` },
+  { name: 'ps->y', n: 3, at: (k: number) => `&ps->y[${k}]` },
+  { name: 'h', n: 4, at: (k: number) => `h + ${k}` },
+  { name: 'x', n: 1, at: () => `&x` },
+] as const;
+
+const PRELUDE = `void *malloc(unsigned long);
+void free(void *);
+struct P { int x; int y[3]; struct P *next; };
+int ga[6] = {1, 2, 3, 4, 5, 6};
+long long R[64];
+int main(void) {
+  int la[5] = {10, 20, 30, 40, 50};
+  int x = 7;
+  struct P s = {1, {2, 3, 4}, 0};
+  struct P *ps = malloc(sizeof(struct P));
+  int *h = malloc(4 * sizeof(int));
+  int *p = &x;
+  int *q = &x;
+  int t = 0;
+  ps->x = 9; ps->y[0] = 8; ps->y[1] = 7; ps->y[2] = 6; ps->next = &s;
+  h[0] = 100; h[1] = 101; h[2] = 102; h[3] = 103;
+`;
+
+/** Straight-line statements that stay inside the objects; every fourth one records a value. */
+function safeProgram(r: () => number, count: number): string {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const lines: string[] = [];
+  // Where p and q point: object and element.
+  let pAt = { o: OBJECTS[5] as (typeof OBJECTS)[number], k: 0 };
+  let qAt = pAt;
+  let rec = 0;
+  for (let i = 0; i < count; i++) {
+    const c = Math.floor(r() * 8);
+    if (c === 0) {
+      const o = pick(OBJECTS);
+      const k = Math.floor(r() * o.n);
+      pAt = { o, k };
+      lines.push(`p = ${o.at(k)};`);
+    } else if (c === 1) {
+      qAt = pAt;
+      lines.push('q = p;');
+    } else if (c === 2 && pAt.o.n > 1) {
+      const d = Math.floor(r() * pAt.o.n) - pAt.k;
+      pAt = { ...pAt, k: pAt.k + d };
+      lines.push(`p = p + (${d});`);
+    } else if (c === 3) {
+      lines.push(`*p = ${pick(['t', '*q', 'x', 's.x', 'ps->x', 'ga[2]'])} + ${Math.floor(r() * 9) - 4};`);
+    } else if (c === 4) {
+      const j = Math.floor(r() * pAt.o.n) - pAt.k;
+      lines.push(`t = p[${j}] * 3 - t;`);
+    } else if (c === 5) {
+      lines.push(pick(['s = *ps;', 'ps->next->x = t;', 'ps->y[t & 1] = x;', 't += (p == q) + 2 * (p != &x);']));
+    } else {
+      lines.push(`R[${rec++}] = ${pick(['*p', '*q', 't', 's.x + s.y[2]', 'ps->y[1]', 'la[4] - ga[0]', 'h[3]', 'x'])};`);
+    }
+  }
+  void qAt;
+  lines.push(`R[${rec++}] = t;`, 'free(h);', 'free(ps);', 'return 0;', '}');
+  return PRELUDE + lines.map((l) => `  ${l}\n`).join('');
+}
+
+function compileAndRun(dir: string, text: string): { stdout: string; stderr: string } {
+  const file = join(dir, 'p.c');
+  writeFileSync(file, text);
+  const harness = join(dir, 'h.c');
+  writeFileSync(harness, '#include <stdio.h>\nextern long long R[];\nint prog_main(void);\nint main(void) { prog_main(); for (int i = 0; i < 64; i++) printf("%lld\\n", R[i]); return 0; }\n');
+  const flags = ['-g', '-O0', '-w', '-fwrapv', '-fsanitize=address'];
+  const cc = spawnSync('gcc', [...flags, '-Dmain=prog_main', '-c', '-o', join(dir, 'p.o'), file], { encoding: 'utf8' });
+  assert.equal(cc.status, 0, cc.stderr);
+  const ld = spawnSync('gcc', [...flags, '-o', join(dir, 'p'), join(dir, 'p.o'), harness], { encoding: 'utf8' });
+  assert.equal(ld.status, 0, ld.stderr);
+  const run = spawnSync(join(dir, 'p'), { encoding: 'utf8', env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=0:halt_on_error=1' } });
+  return { stdout: run.stdout, stderr: run.stderr };
+}
+
+function lowerAndRun(text: string, dm: DataModel, property: LowerProperty = 'valid-memsafety'): ExecutionResult {
+  const l = lowerProgram(parseCProgram(text, 'p.c', { dataModel: dm }), { property, dataModel: dm });
+  assert.equal(l.unsupported, undefined, `${l.unsupported?.construct} at ${l.unsupported?.loc.line}`);
+  return executeImp(l.imp, 'main', {});
+}
+
+function resultValues(res: ExecutionResult, dm: DataModel): bigint[] {
+  const R = res.state.get('R');
+  assert.ok(R && R.kind === 'map');
+  const out: bigint[] = [];
+  for (let i = 0; i < 64; i++) {
+    const e = [...R.entries.values()].find((x) => x.index.kind === 'bv' && x.index.value === BigInt(i));
+    const v = e ? e.value : R.default;
+    out.push(v.kind === 'bv' ? BigInt.asIntN(64, v.value) : -999n);
+  }
+  void dm;
+  return out;
+}
+
+test('random pointer programs over arrays, struct members and heap blocks agree with gcc and are memory-safe', { skip }, () => {
+  const r = rng(12);
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
+  try {
+    for (let n = 0; n < 6; n++) {
+      const text = safeProgram(r, 40);
+      const run = compileAndRun(dir, text);
+      assert.doesNotMatch(run.stderr, /ERROR: AddressSanitizer/, text);
+      const want = run.stdout.trim().split('\n').map((x) => BigInt(x));
+      for (const dm of ['ILP32', 'LP64'] as DataModel[]) {
+        const res = lowerAndRun(text, dm);
+        assert.equal(res.status, 'returned', `${dm}: ${res.status} at line ${res.loc?.line}: ${res.message}\n${text}`);
+        assert.deepEqual(resultValues(res, dm), want, `${dm}\n${text}`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** One access that may be outside its object, or a use after free, or a second free. */
+function riskyProgram(r: () => number): { text: string; line: number } {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const kind = pick(['index', 'index', 'index', 'after-free', 'double-free', 'pointer']);
+  const PL = PRELUDE.split('\n').length - 1;
+  let stmt: string;
+  if (kind === 'index') {
+    const o = pick(OBJECTS.filter((x) => x.name !== 'x'));
+    const i = pick([0, o.n - 1, o.n, o.n + 1]);
+    stmt = `${pick(['t = ', 'R[0] = '])}${o.name === 'ps->y' ? 'ps->y' : o.name}[${i}];`;
+  } else if (kind === 'pointer') {
+    const o = pick(OBJECTS);
+    const k = Math.floor(r() * o.n);
+    const j = pick([0, o.n - k - 1, o.n - k]);
+    stmt = `p = ${o.at(k)}; p[${j}] = 5;`;
+  } else if (kind === 'after-free') {
+    stmt = `free(h); h[${Math.floor(r() * 4)}] = 1; h = malloc(4 * sizeof(int));`;
+  } else {
+    stmt = 'free(h); free(h); h = malloc(4 * sizeof(int));';
+  }
+  const text = `${PRELUDE}  ${stmt}\n  R[1] = t;\n  free(h);\n  free(ps);\n  return 0;\n}\n`;
+  return { text, line: PL + 1 };
+}
+
+test('memory errors are found exactly where AddressSanitizer reports them', { skip }, () => {
+  const r = rng(5);
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
+  let errors = 0;
+  try {
+    for (let n = 0; n < 14; n++) {
+      const { text, line } = riskyProgram(r);
+      const run = compileAndRun(dir, text);
+      const m = /ERROR: AddressSanitizer[\s\S]*?p\.c:(\d+)/.exec(run.stderr);
+      const asanLine = m ? Number(m[1]) : undefined;
+      if (asanLine !== undefined) errors++;
+      for (const dm of ['ILP32', 'LP64'] as DataModel[]) {
+        const res = lowerAndRun(text, dm);
+        const ours = res.status === 'assertion-failed' ? res.loc?.line : undefined;
+        assert.equal(ours, asanLine, `${dm}: ${res.status} ${res.message ?? ''}\n${text.split('\n')[line - 1]}\n${run.stderr.split('\n')[1] ?? ''}`);
+      }
+    }
+    assert.ok(errors >= 4, `only ${errors} programs with a memory error`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,261 @@
+// The memory-safety properties: each sub-property found where it is
+// violated (and replayed by AddressSanitizer), correct programs proved, and
+// what the model lacks answered UNKNOWN with the construct and its place.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verify, type VerifyResult } from '../../src/verify/index.js';
+import { probeGcc } from '../../src/replay/index.js';
+import { lintWitness } from '../../src/witness/index.js';
+
+const PRP = {
+  'valid-memsafety':
+    'CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n',
+  'valid-memcleanup': 'CHECK( init(main()), LTL(G valid-memcleanup) )\n',
+  'unreach-call': 'CHECK( init(main()), LTL(G ! call(reach_error())) )\n',
+} as const;
+
+const HEAD = `#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+`;
+
+/** Verifies the program; for a FALSE also returns the lint findings of its witness. */
+async function run(body: string, property: keyof typeof PRP = 'valid-memsafety'): Promise<VerifyResult & { lint: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-mem-'));
+  try {
+    const file = join(dir, 'p.c');
+    const text = HEAD + body;
+    writeFileSync(file, text);
+    writeFileSync(join(dir, 'p.prp'), PRP[property]);
+    const witnessPath = join(dir, 'witness');
+    const r = await verify(file, { prp: join(dir, 'p.prp'), timeoutS: 20, witnessPath });
+    const lint =
+      r.verdict.kind === 'false'
+        ? lintWitness(readFileSync(witnessPath, 'utf8'), 'witness', { programText: text, programFile: 'p.c' })
+            .filter((d) => d.severity === 'error' || d.severity === 'warning')
+            .map((d) => d.message)
+        : [];
+    return { ...r, lint };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const gcc = probeGcc().gcc;
+const expectFalse = (r: VerifyResult & { lint: string[] }, sub: string) => {
+  if (!gcc) return assert.equal(r.verdict.kind, 'unknown', r.reason);
+  assert.deepEqual(r.verdict, { kind: 'false', property: sub }, r.reason);
+  assert.deepEqual(r.lint, []);
+};
+
+test('valid-deref: an index one past an array, a read after free, a pointer to a block-scope variable after its block, NULL', async () => {
+  expectFalse(
+    await run(`int main(void) {
+  int a[4];
+  int i = __VERIFIER_nondet_int();
+  if (i < 0 || i > 4) return 0;
+  a[i] = 1;
+  return 0;
+}
+`),
+    'valid-deref',
+  );
+  const uaf = await run(`int main(void) {
+  int *p = malloc(2 * sizeof(int));
+  p[1] = 5;
+  free(p);
+  return p[1];
+}
+`);
+  expectFalse(uaf, 'valid-deref');
+  if (gcc) assert.match(uaf.reason, /heap-use-after-free/);
+  expectFalse(
+    await run(`int main(void) {
+  int *p;
+  {
+    int x = 1;
+    p = &x;
+  }
+  return *p;
+}
+`),
+    'valid-deref',
+  );
+  expectFalse(
+    await run(`struct S { int v; };
+int main(void) {
+  struct S *s = 0;
+  if (__VERIFIER_nondet_int()) s->v = 1;
+  return 0;
+}
+`),
+    'valid-deref',
+  );
+});
+
+test('valid-free: a double free and the free of a pointer inside a block', async () => {
+  expectFalse(
+    await run(`int main(void) {
+  int *p = malloc(sizeof(int));
+  int n = __VERIFIER_nondet_int();
+  free(p);
+  if (n == 7) free(p);
+  return 0;
+}
+`),
+    'valid-free',
+  );
+  expectFalse(
+    await run(`int main(void) {
+  char *p = malloc(8);
+  free(p + 1);
+  return 0;
+}
+`),
+    'valid-free',
+  );
+});
+
+test('valid-memtrack and valid-memcleanup: a block not freed at the end of main (GraphML witness)', async () => {
+  const body = `int main(void) {
+  int *p = malloc(sizeof(int));
+  *p = 1;
+  if (__VERIFIER_nondet_int()) free(p);
+  return 0;
+}
+`;
+  expectFalse(await run(body), 'valid-memtrack');
+  expectFalse(await run(body, 'valid-memcleanup'), 'valid-memcleanup');
+  // Still pointed to by a global: memcleanup is violated, memtrack is not judged.
+  const global = `int *g;
+int main(void) {
+  g = malloc(sizeof(int));
+  return 0;
+}
+`;
+  expectFalse(await run(global, 'valid-memcleanup'), 'valid-memcleanup');
+  const m = await run(global);
+  assert.equal(m.verdict.kind, 'unknown', m.reason);
+});
+
+test('memory-safe programs with structs on the heap, string literals and local arrays are proved', async () => {
+  for (const property of ['valid-memsafety', 'valid-memcleanup'] as const) {
+    const r = await run(
+      `struct node { int v; struct node *next; };
+int main(void) {
+  struct node *a = malloc(sizeof(struct node));
+  struct node *b = malloc(sizeof(struct node));
+  a->next = b;
+  b->next = 0;
+  a->next->v = 2;
+  const char *s = "abc";
+  int buf[3] = {1, 2, 3};
+  int i = __VERIFIER_nondet_int();
+  if (i >= 0 && i < 3) buf[i] = s[i];
+  free(a->next);
+  free(a);
+  return buf[0];
+}
+`,
+      property,
+    );
+    assert.equal(r.verdict.kind, 'true', `${property}: ${r.reason}`);
+  }
+});
+
+test('what the memory model lacks is UNKNOWN, naming the construct and its location', async () => {
+  const cast = await run(`int main(void) {
+  int *p = (int *)4096;
+  *p = 1;
+  return 0;
+}
+`);
+  assert.equal(cast.verdict.kind, 'unknown');
+  assert.match(cast.reason, /conversion of an integer to a pointer at .*p\.c:4:/);
+  const alloc = await run(`void *xmalloc(unsigned long);
+int main(void) {
+  int *p = xmalloc(4);
+  return 0;
+}
+`);
+  assert.equal(alloc.verdict.kind, 'unknown');
+  assert.match(alloc.reason, /undefined function 'xmalloc' at .*p\.c:5:/);
+});
+
+test('calls through function pointers are a case split over the functions whose address is taken', async () => {
+  const prog = (check: string) => `extern void abort(void);
+void reach_error(void) { abort(); }
+int add(int a, int b) { return a + b; }
+int sub(int a, int b) { return a - b; }
+struct ops { int (*f)(int, int); };
+int apply(int (*g)(int, int), int x) { return g(x, 1); }
+int main(void) {
+  int (*fp)(int, int) = __VERIFIER_nondet_int() ? add : &sub;
+  struct ops o = { add };
+  int r = fp(5, 3);
+  if (r != 8 && r != 2) reach_error();
+  if (o.f(1, 1) != 2 || apply(sub, 4) != 3) reach_error();
+  if (${check}) reach_error();
+  return 0;
+}
+`;
+  const ok = await run(prog('(*fp)(1, 0) != 1'), 'unreach-call');
+  assert.equal(ok.verdict.kind, 'true', ok.reason);
+  const bad = await run(prog('fp(2, 1) == 1'), 'unreach-call');
+  expectFalse(bad, 'unreach-call');
+  // A NULL function pointer called: an invalid dereference.
+  expectFalse(
+    await run(`int f(void) { return 1; }
+int main(void) {
+  int (*p)(void) = f;
+  if (__VERIFIER_nondet_int()) p = 0;
+  return p();
+}
+`),
+    'valid-deref',
+  );
+});
+
+test('blocks allocated inside a loop: a list built and freed is safe; a lost node and a second free are found', async () => {
+  const list = (freeing: string) => `struct node { int v; struct node *next; };
+int main(void) {
+  struct node *head = 0;
+  int n = 0;
+  while (__VERIFIER_nondet_int() && n < 4) {
+    struct node *x = malloc(sizeof(struct node));
+    x->v = n;
+    x->next = head;
+    head = x;
+    n++;
+  }
+  while (head) {
+    struct node *t = head->next;
+    ${freeing}
+    head = t;
+  }
+  return 0;
+}
+`;
+  const ok = await run(list('free(head);'));
+  assert.equal(ok.verdict.kind, 'true', ok.reason);
+  expectFalse(await run(list('if (head->v != 1) free(head);')), 'valid-memtrack');
+  expectFalse(await run(list('free(head); if (t == 0 && n == 2) free(head);')), 'valid-free');
+  expectFalse(
+    await run(`int main(void) {
+  int k = 0;
+  while (k < 3) {
+    int *a = malloc((k + 1) * sizeof(int));
+    a[k] = 1;
+    if (__VERIFIER_nondet_int()) a[k + 1] = 2;
+    free(a);
+    k++;
+  }
+  return 0;
+}
+`),
+    'valid-deref',
+  );
+});
