@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { CProgram } from '../c/index.js';
+import { parseExpressionAt, type CProgram } from '../c/index.js';
 import { TarsierError } from '../common/errors.js';
 import { cCandidatesFromWitness, selectCInvariants, type CCandidate } from '../invariants/index.js';
 import { lowerProgram } from '../lower/index.js';
@@ -24,8 +24,8 @@ import { replayCounterexample, type NondetValue } from '../replay/index.js';
 import type { Property } from '../task/index.js';
 import { verify, type Resolved } from '../verify/index.js';
 import { toOneBasedColumn, type Entry, type WitnessDocument, type WitnessPos } from '../witness/model.js';
-import { ProgramEdits } from './instrument.js';
-import { programPoints, type ProgramPoints } from './program-points.js';
+import { beforeStatement, ProgramEdits } from './instrument.js';
+import { offsetOf, programPoints, statementAt, type ProgramPoints, type StatementPoint } from './program-points.js';
 import type { Outcome } from './violation.js';
 
 export type InvariantStatus = 'confirmed' | 'refuted' | 'unconfirmed';
@@ -73,6 +73,8 @@ interface Claim {
   reason?: string;
   inputs?: readonly NondetValue[];
   candidate?: CCandidate;
+  /** A location invariant's statement. */
+  statement?: StatementPoint;
 }
 
 /** Every invariant of the witness, in order, with where a certificate would point. */
@@ -104,19 +106,44 @@ const UNREACH_CALL: Property = {
   lines: [],
 };
 
-/** The program with the given invariants as checks at their loop heads (a violated one calls the error function). */
+/** The program with the given invariants as checks (a violated one calls the error function): loop invariants before each evaluation of the loop condition, location invariants before their statement. */
 function withChecks(text: string, points: ProgramPoints, claims: readonly Claim[], errorFunction: string): { program: string; placed: Claim[] } {
   const edits = new ProgramEdits(text, points.firstDefinition);
   edits.declare(`void ${errorFunction}();`);
   const placed: Claim[] = [];
   for (const cl of claims) {
+    const check = `((${cl.result.expression}) ? 0 : (${errorFunction}(), 0))`;
+    if (cl.statement) {
+      beforeStatement(edits, cl.statement, `(void)${check};`);
+      placed.push(cl);
+      continue;
+    }
     const loop = cl.candidate?.loopLoc;
     const b = loop && points.branches.find((x) => x.loc.line === loop.line && x.loc.column === loop.column && (x.keyword === 'while' || x.keyword === 'for'));
     if (!b?.condition) continue;
-    edits.wrap(b.condition.start, b.condition.end, `(((${cl.result.expression}) ? 0 : (${errorFunction}(), 0)), (`, '))');
+    edits.wrap(b.condition.start, b.condition.end, `(${check}, (`, '))');
     placed.push(cl);
   }
   return { program: edits.render(), placed };
+}
+
+/** Binds a location invariant to the statement starting at its location, if its expression is C there. */
+function bindLocationInvariant(c: CProgram, points: ProgramPoints, cl: Claim): void {
+  const offset = offsetOf(points, cl.result.line, cl.result.column);
+  const st = offset === undefined ? undefined : statementAt(points, offset);
+  if (!st) {
+    cl.status = 'unconfirmed';
+    cl.reason = `no statement starts at line ${cl.result.line}, column ${cl.result.column}`;
+    return;
+  }
+  const parsed = parseExpressionAt(c, { line: cl.result.line, column: cl.result.column }, cl.result.expression);
+  if ('error' in parsed) {
+    cl.status = 'unconfirmed';
+    cl.reason = `invalid: ${parsed.error}`;
+    return;
+  }
+  cl.statement = st;
+  cl.reason = 'location invariant';
 }
 
 export async function validateCorrectness(ctx: CorrectnessContext): Promise<CorrectnessValidation> {
@@ -138,9 +165,10 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   const unbound = new Set<string>();
   const candidates = cCandidatesFromWitness(ctx.doc, c, (_t, _l, at) => unbound.add(`${at?.line}:${at?.column}`));
   for (const cl of claims) {
-    if (cl.result.kind !== 'loop_invariant') {
+    if (cl.result.kind === 'location_invariant') bindLocationInvariant(c, points, cl);
+    else if (cl.result.kind !== 'loop_invariant') {
       cl.status = 'unconfirmed';
-      cl.reason = `${cl.result.kind} entries are not checked (only loop invariants)`;
+      cl.reason = `${cl.result.kind} entries are not checked (only loop and location invariants)`;
     } else if (unbound.has(`${cl.result.witnessAt?.line}:${cl.result.witnessAt?.column}`)) {
       cl.status = 'unconfirmed';
       cl.reason = `no loop at line ${cl.result.line}, column ${cl.result.column}`;
@@ -166,11 +194,12 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
     });
   }
 
-  // 3. Search executions that violate the remaining ones (or the property).
-  const open = loopClaims.filter((cl) => cl.status === undefined && !/^(unsupported|invalid)/.test(cl.reason ?? ''));
-  const property = await refuteClaims(ctx, points, open, errorFunction);
-  if (property) return finish('refuted', property.reason, { inputs: property.inputs });
-  for (const cl of loopClaims) if (cl.status === undefined) cl.status = 'unconfirmed';
+  // 3. Check the others on the program with them as checks: a replayed
+  // violation refutes, a proof confirms them all.
+  const open = claims.filter((cl) => cl.status === undefined && (cl.statement || (cl.candidate && !/^(unsupported|invalid)/.test(cl.reason ?? ''))));
+  const checked = await checkClaims(ctx, points, open, errorFunction);
+  if (checked.propertyViolation) return finish('refuted', checked.propertyViolation.reason, { inputs: checked.propertyViolation.inputs });
+  for (const cl of claims) if (cl.status === undefined) cl.status = 'unconfirmed';
   const refuted = claims.filter((cl) => cl.status === 'refuted');
   if (refuted.length > 0) {
     const r = refuted[0]!;
@@ -179,7 +208,11 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
 
   // 4. The property.
   const confirmed = claims.filter((cl) => cl.status === 'confirmed').length;
-  const how = proved ? { verdict: 'true' as const, reason: `proved with the ${confirmed} confirmed invariants` } : await proveProperty(ctx);
+  const how = proved
+    ? { verdict: 'true' as const, reason: `the property is proved with the ${confirmed} confirmed invariants` }
+    : checked.propertyProved
+      ? { verdict: 'true' as const, reason: `the property is proved together with the invariants (${checked.propertyProved})` }
+      : await proveProperty(ctx);
   if (how.verdict === 'false') return finish('refuted', how.reason, { inputs: how.inputs });
   if (how.verdict !== 'true') return finish('unconfirmed', `the property is not proved: ${how.reason}`);
   const unconfirmed = claims.length - confirmed;
@@ -202,24 +235,27 @@ async function proveProperty(ctx: CorrectnessContext): Promise<{ verdict: 'true'
 }
 
 /**
- * BMC on the program with the open invariants as checks; each run found is
- * replayed: a property violation of the original program is returned (it
- * refutes the witness as a whole), otherwise the invariants whose own check
- * fails on that run are refuted, and the search goes on for the others.
+ * `verify` on the program with the open invariants as checks. A run it finds
+ * is replayed: a property violation of the original program is returned (it
+ * refutes the witness as a whole); otherwise the invariants whose own check
+ * fails on that run are refuted, and the search goes on with the others. A
+ * proof confirms every invariant still checked (and, under unreach-call,
+ * the property: the checked program contains the original's error calls).
  */
-async function refuteClaims(
+async function checkClaims(
   ctx: CorrectnessContext,
   points: ProgramPoints,
   open: Claim[],
   errorFunction: string,
-): Promise<{ reason: string; inputs: readonly NondetValue[] } | undefined> {
+): Promise<{ propertyViolation?: { reason: string; inputs: readonly NondetValue[] }; propertyProved?: string }> {
   const { resolved } = ctx;
   const kind = resolved.property.kind as 'unreach-call' | 'no-overflow';
+  if (open.length === 0) return {};
   // Under no-overflow the checks call reach_error and are searched as unreach-call; not when the program calls it itself.
   const searchProperty = kind === 'unreach-call' ? resolved.property : points.calls.some((x) => x.callee === 'reach_error') ? undefined : UNREACH_CALL;
   if (!searchProperty) {
-    for (const cl of open) cl.reason += '; not searched for a violation (the program calls reach_error under no-overflow)';
-    return undefined;
+    for (const cl of open) cl.reason += '; not checked (the program calls reach_error under no-overflow)';
+    return {};
   }
   const checkFn = searchProperty.errorFunction ?? 'reach_error';
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-validate-'));
@@ -236,17 +272,24 @@ async function refuteClaims(
       } catch (e) {
         if (e instanceof TarsierError) {
           for (const cl of placed) cl.reason += `; the checked program cannot be analysed: ${e.message}`;
-          return undefined;
+          return {};
         }
         throw e;
       }
+      if (v.verdict.kind === 'true') {
+        for (const cl of placed) {
+          cl.status = 'confirmed';
+          cl.reason = `no execution violates it (the program with the invariants as checks: ${v.reason})`;
+        }
+        return searchProperty === resolved.property ? { propertyProved: v.reason } : {};
+      }
       if (v.verdict.kind !== 'false' || !v.counterexample) {
-        for (const cl of placed) cl.reason += v.verdict.kind === 'true' ? '; no execution violates it (but it was not proved inductive)' : `; no violation found (${v.reason})`;
-        return undefined;
+        for (const cl of placed) cl.reason += `; no violation found (${v.reason})`;
+        return {};
       }
       const inputs = v.counterexample;
       const original = replayCounterexample(resolved.program, inputs, { property: kind, dataModel: resolved.dataModel, errorFunction });
-      if (original.status === 'confirmed') return { reason: `the program violates the property: ${original.reason}`, inputs };
+      if (original.status === 'confirmed') return { propertyViolation: { reason: `the program violates the property: ${original.reason}`, inputs } };
       const hit: Claim[] = [];
       for (const cl of placed) {
         const one = withChecks(ctx.text, points, [cl], checkFn).program;
@@ -255,18 +298,18 @@ async function refuteClaims(
         const r = replayCounterexample(f, inputs, { property: 'unreach-call', dataModel: resolved.dataModel, errorFunction: checkFn });
         if (r.status === 'confirmed') {
           cl.status = 'refuted';
-          cl.reason = `violated at its loop head by a replayed execution (${inputs.length} nondet values)`;
+          cl.reason = `violated by a replayed execution (${inputs.length} nondet values)`;
           cl.inputs = inputs;
           hit.push(cl);
         }
       }
       if (hit.length === 0) {
         for (const cl of placed) cl.reason += '; a violating execution was found but not confirmed by replay';
-        return undefined;
+        return {};
       }
       remaining = remaining.filter((cl) => !hit.includes(cl));
     }
-    return undefined;
+    return {};
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -60,7 +60,8 @@ export class ProgramEdits {
       if (a.offset !== b.offset) return a.offset - b.offset;
       if (a.kind !== b.kind) return a.kind === 'close' ? -1 : 1;
       if (a.span !== b.span) return a.kind === 'open' ? b.span - a.span : a.span - b.span;
-      return a.kind === 'open' ? a.order - b.order : b.order - a.order;
+      // Plain insertions keep their order; equal wraps nest (the later one inside).
+      return a.kind === 'open' || a.span === 0 ? a.order - b.order : b.order - a.order;
     });
     let out = '';
     let pos = 0;
@@ -70,4 +71,10 @@ export class ProgramEdits {
     }
     return out + this.text.slice(pos);
   }
+}
+
+/** Code run just before a statement: a declaration gets it in front (it is a block item), any other statement is wrapped in a block with it. */
+export function beforeStatement(edits: ProgramEdits, st: { stmt: { kind: string }; start: number; end: number }, code: string): void {
+  if (st.stmt.kind === 'DeclStmt') edits.before(st.start, `${code} `);
+  else edits.wrap(st.start, st.end, `{ ${code} `, ' }');
 }

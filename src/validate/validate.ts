@@ -15,7 +15,7 @@ import type { NondetValue } from '../replay/index.js';
 import { validateViolation, type Outcome } from './violation.js';
 import { readWitnessForValidation } from './witness-input.js';
 import type { WaypointReading } from './waypoints.js';
-import type { CertificateEntry01 } from '../witness/model.js';
+import type { CertificateEntry01, Entry } from '../witness/model.js';
 
 export interface ValidateOptions extends Pick<VerifyOptions, 'property' | 'prp' | 'dataModel'> {
   /** CPU seconds (default 90 for violation, 300 for correctness witnesses). */
@@ -54,6 +54,19 @@ export interface ValidateResult {
   readonly wallTimeS: number;
 }
 
+/** The property a witness's `task.specification` names, if it names one. */
+function propertyOfWitness(entries: readonly Entry[]): PropertyKind | undefined {
+  for (const e of entries) {
+    const spec = 'metadata' in e ? e.metadata?.task?.specification : undefined;
+    if (!spec) continue;
+    if (/call\s*\(/.test(spec)) return 'unreach-call';
+    if (/overflow/.test(spec)) return 'no-overflow';
+    if (/F\s*end/.test(spec)) return 'termination';
+    if (/data-race/.test(spec)) return 'no-data-race';
+  }
+  return undefined;
+}
+
 function cpuSeconds(start: NodeJS.CpuUsage): number {
   const u = process.cpuUsage(start);
   return (u.user + u.system) / 1e6;
@@ -72,9 +85,18 @@ export async function validate(input: string, witness: string, options: Validate
   const wall0 = Date.now();
   const log = options.log ?? (() => {});
   if (options.timeoutS !== undefined && !(options.timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');
-  const resolved = resolveInput(input, options);
+  let resolved = resolveInput(input, options);
   const text = readFileSync(resolved.program, 'utf8');
   const w = readWitnessForValidation(witness, resolved.program, text);
+  // A task without --property: the property the witness is about, when the task has it.
+  const named = propertyOfWitness(w.entries);
+  if (/\.ya?ml$/i.test(input) && !options.property && named && named !== resolved.property.kind) {
+    try {
+      resolved = resolveInput(input, { ...options, property: named });
+    } catch {
+      // The task does not have it: keep the default property.
+    }
+  }
   const base = {
     property: resolved.property.kind,
     program: resolved.program,

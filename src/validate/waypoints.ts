@@ -13,8 +13,8 @@
 //
 // Readings of real witnesses (documented in docs/validate.md):
 // - an assumption at a statement that assigns a variable the constraint
-//   names, from a nondet call, means the state after the statement (ESBMC);
-//   an assumption inside such a statement (at its nondet call) likewise;
+//   names means the state after the statement (ESBMC); an assumption inside
+//   such a statement (at its nondet call) likewise;
 // - a target inside the body of the error function means "any call of it"
 //   (ESBMC places it at `__assert_fail` inside `reach_error`);
 // - anything else that does not bind exactly is dropped with a warning
@@ -24,7 +24,7 @@ import { parseExpressionAt, type CProgram, type Expr, typeToString } from '../c/
 import { NONDET_TYPES } from '../replay/harness.js';
 import type { NondetValue } from '../replay/index.js';
 import { toOneBasedColumn, type ViolationSequenceEntry, type Waypoint } from '../witness/model.js';
-import { ProgramEdits } from './instrument.js';
+import { beforeStatement, ProgramEdits } from './instrument.js';
 import {
   functionContaining,
   offsetOf,
@@ -68,25 +68,17 @@ function stripCasts(e: Expr): Expr {
   return e.kind === 'ImplicitCast' || e.kind === 'Cast' ? stripCasts(e.operand) : e;
 }
 
-function hasNondetCall(e: Expr): boolean {
-  const s = stripCasts(e);
-  if (s.kind === 'Call' && s.function?.builtin?.kind === 'nondet') return true;
-  if (s.kind === 'Assign') return hasNondetCall(s.value);
-  if (s.kind === 'Comma') return hasNondetCall(s.left) || hasNondetCall(s.right);
-  return false;
-}
-
-/** Variables a statement assigns from a nondet call (`x = nondet();`, `int x = nondet();`). */
-function nondetAssigned(st: StatementPoint): Set<string> {
+/** Variables a statement assigns (`x = e;`, `int x = e;`, `a = b = e;`). */
+function assignedBy(st: StatementPoint): Set<string> {
   const out = new Set<string>();
   const s = st.stmt;
   if (s.kind === 'DeclStmt') {
-    for (const d of s.declaration.declarators) if (d.init && d.init.kind !== 'InitList' && hasNondetCall(d.init)) out.add(d.decl.name);
+    for (const d of s.declaration.declarators) if (d.init) out.add(d.decl.name);
   } else if (s.kind === 'ExprStmt') {
     const visit = (e: Expr): void => {
       const x = stripCasts(e);
       if (x.kind === 'Comma') { visit(x.left); visit(x.right); return; }
-      if (x.kind === 'Assign' && hasNondetCall(x.value)) {
+      if (x.kind === 'Assign') {
         const t = stripCasts(x.target);
         if (t.kind === 'Identifier') out.add(t.name);
         visit(x.value);
@@ -125,7 +117,13 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
   let targetSeen = false;
   let unsupported: string | undefined;
   const drop = (w: Waypoint, note: string) => readings.push({ waypoint: w, reading: 'dropped', note });
-  const guarded = (cond: string) => `if (${SEG} == ${follows}u) { __VERIFIER_assume(${cond}); ${SEG} = ${follows + 1}u; }`;
+  // Guards at one place form one `if ... else if` chain: one passing advances at most one waypoint.
+  const places = new Map<string, { place: (chain: string) => void; guards: string[] }>();
+  const guard = (key: string, place: (chain: string) => void, cond: string) => {
+    let p = places.get(key);
+    if (!p) places.set(key, (p = { place, guards: [] }));
+    p.guards.push(`if (${SEG} == ${follows}u) { __VERIFIER_assume(${cond}); ${SEG} = ${follows + 1}u; }`);
+  };
 
   for (const segment of entry.content) {
     for (const w of segment.waypoints) {
@@ -169,22 +167,21 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
         const exact = statementAt(points, offset);
         const st = exact ?? statementContaining(points, offset);
         if (!st) { drop(w, 'no statement at this location'); continue; }
-        const assigned = nondetAssigned(st);
+        const assigned = assignedBy(st);
         const after = [...identifiers(cText)].some((n) => assigned.has(n));
         const parseAt = after ? points.lines.position(st.end) : { line, column };
         const parsed = parseExpressionAt(program, parseAt, cText);
         if ('error' in parsed) { drop(w, `constraint '${cText}' is not a C expression here: ${parsed.error}`); continue; }
         if (!exact && !after) { drop(w, 'not at a statement start, and not at an assignment of a variable it names'); continue; }
-        const code = guarded(`(${cText}) != 0`);
+        const cond = `(${cText}) != 0`;
         if (after) {
-          if (st.stmt.kind === 'DeclStmt') edits.after(st.end, ` ${code}`);
-          else if (st.stmt.kind === 'ExprStmt') edits.wrap(st.start, st.end, '{ ', ` ${code} }`);
+          if (st.stmt.kind === 'DeclStmt') guard(`after:${st.end}`, (code) => edits.after(st.end, ` ${code}`), cond);
+          else if (st.stmt.kind === 'ExprStmt') guard(`after:${st.end}`, (code) => edits.wrap(st.start, st.end, '{ ', ` ${code} }`), cond);
           else { drop(w, 'an assignment inside a condition: cannot place the assumption after it'); continue; }
           lenient = true;
           readings.push({ waypoint: w, reading: 'lenient', note: `at a statement that assigns ${[...identifiers(cText)].filter((n) => assigned.has(n)).join(', ')}: read as the state after it` });
         } else {
-          if (st.stmt.kind === 'DeclStmt') edits.before(st.start, `${code} `);
-          else edits.wrap(st.start, st.end, `{ ${code} `, ' }');
+          guard(`before:${st.start}`, (code) => beforeStatement(edits, st, code), cond);
           readings.push({ waypoint: w, reading: 'exact' });
         }
         follows++;
@@ -202,9 +199,12 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
         }
         if (pins && call.callee && NONDET_TYPES[call.callee]) pins.push({ function: call.callee, value: pinned });
         else pins = undefined;
-        const name = `__tarsier_ret_${helpers++}`;
-        edits.declare(`static ${type} ${name}(${type} r) { ${guarded(`r == (${type})(${cLiteral(pinned)})`)} return r; }`);
-        edits.wrap(call.start, call.end, `${name}(`, ')');
+        const place = (chain: string) => {
+          const name = `__tarsier_ret_${helpers++}`;
+          edits.declare(`static ${type} ${name}(${type} r) { ${chain} return r; }`);
+          edits.wrap(call.start, call.end, `${name}(`, ')');
+        };
+        guard(`call:${call.start}`, place, `r == (${type})(${cLiteral(pinned)})`);
         readings.push({ waypoint: w, reading: 'exact' });
         follows++;
         continue;
@@ -215,9 +215,13 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
         const want = value === true || value === 'true' ? 1 : value === false || value === 'false' ? 0 : undefined;
         if (!b || !b.condition) { drop(w, 'no if, while, for or do with a condition at this location'); continue; }
         if (want === undefined) { drop(w, `branch value '${String(value)}' is not true or false`); continue; }
-        const name = `__tarsier_branch_${helpers++}`;
-        edits.declare(`static int ${name}(int b) { ${guarded(`b == ${want}`)} return b; }`);
-        edits.wrap(b.condition.start, b.condition.end, `${name}(!!(`, '))');
+        const cnd = b.condition;
+        const place = (chain: string) => {
+          const name = `__tarsier_branch_${helpers++}`;
+          edits.declare(`static int ${name}(int b) { ${chain} return b; }`);
+          edits.wrap(cnd.start, cnd.end, `${name}(!!(`, '))');
+        };
+        guard(`branch:${cnd.start}`, place, `b == ${want}`);
         readings.push({ waypoint: w, reading: 'exact' });
         follows++;
         continue;
@@ -226,6 +230,8 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
       pins = undefined;
     }
   }
+
+  for (const p of places.values()) p.place(p.guards.join(' else '));
 
   // The violation must happen after the last follow waypoint, at the target.
   let everyErrorCallHandled = true;
