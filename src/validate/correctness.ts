@@ -107,10 +107,26 @@ const UNREACH_CALL: Property = {
 };
 
 /** The program with the given invariants as checks (a violated one calls the error function): loop invariants before each evaluation of the loop condition, location invariants before their statement. */
-function withChecks(text: string, points: ProgramPoints, claims: readonly Claim[], errorFunction: string): { program: string; placed: Claim[] } {
+function withChecks(
+  text: string,
+  points: ProgramPoints,
+  claims: readonly Claim[],
+  errorFunction: string,
+  /** Proved loop invariants: assumed at their loop heads (they hold there in every execution), to help the proof of the others. */
+  proved: readonly Claim[] = [],
+): { program: string; placed: Claim[] } {
   const edits = new ProgramEdits(text, points.firstDefinition);
-  edits.declare(`void ${errorFunction}();`);
+  edits.declare(`void ${errorFunction}(); extern void __VERIFIER_assume(int);`);
   const placed: Claim[] = [];
+  const loopCondition = (cl: Claim) => {
+    const loop = cl.candidate?.loopLoc;
+    const b = loop && points.branches.find((x) => x.loc.line === loop.line && x.loc.column === loop.column && (x.keyword === 'while' || x.keyword === 'for'));
+    return b?.condition;
+  };
+  for (const cl of proved) {
+    const cond = loopCondition(cl);
+    if (cond) edits.wrap(cond.start, cond.end, `(__VERIFIER_assume(${cl.result.expression}), (`, '))');
+  }
   for (const cl of claims) {
     const check = `((${cl.result.expression}) ? 0 : (${errorFunction}(), 0))`;
     if (cl.statement) {
@@ -118,10 +134,9 @@ function withChecks(text: string, points: ProgramPoints, claims: readonly Claim[
       placed.push(cl);
       continue;
     }
-    const loop = cl.candidate?.loopLoc;
-    const b = loop && points.branches.find((x) => x.loc.line === loop.line && x.loc.column === loop.column && (x.keyword === 'while' || x.keyword === 'for'));
-    if (!b?.condition) continue;
-    edits.wrap(b.condition.start, b.condition.end, `(${check}, (`, '))');
+    const cond = loopCondition(cl);
+    if (!cond) continue;
+    edits.wrap(cond.start, cond.end, `(${check}, (`, '))');
     placed.push(cl);
   }
   return { program: edits.render(), placed };
@@ -197,7 +212,8 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   // 3. Check the others on the program with them as checks: a replayed
   // violation refutes, a proof confirms them all.
   const open = claims.filter((cl) => cl.status === undefined && (cl.statement || (cl.candidate && !/^(unsupported|invalid)/.test(cl.reason ?? ''))));
-  const checked = await checkClaims(ctx, points, open, errorFunction);
+  const houdini = claims.filter((cl) => cl.status === 'confirmed');
+  const checked = await checkClaims(ctx, points, open, houdini, errorFunction);
   if (checked.propertyViolation) return finish('refuted', checked.propertyViolation.reason, { inputs: checked.propertyViolation.inputs });
   for (const cl of claims) if (cl.status === undefined) cl.status = 'unconfirmed';
   const refuted = claims.filter((cl) => cl.status === 'refuted');
@@ -246,6 +262,7 @@ async function checkClaims(
   ctx: CorrectnessContext,
   points: ProgramPoints,
   open: Claim[],
+  proved: readonly Claim[],
   errorFunction: string,
 ): Promise<{ propertyViolation?: { reason: string; inputs: readonly NondetValue[] }; propertyProved?: string }> {
   const { resolved } = ctx;
@@ -262,7 +279,7 @@ async function checkClaims(
   try {
     let remaining = open;
     while (remaining.length > 0 && ctx.budgetS() > 2) {
-      const { program, placed } = withChecks(ctx.text, points, remaining, checkFn);
+      const { program, placed } = withChecks(ctx.text, points, remaining, checkFn, proved);
       if (placed.length === 0) break;
       const file = join(dir, basename(resolved.program));
       writeFileSync(file, program);

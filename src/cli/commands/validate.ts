@@ -1,7 +1,8 @@
 import { Option } from 'commander';
-import { usageError } from '../../common/errors.js';
+import { TarsierError, usageError } from '../../common/errors.js';
 import { formatResultLine } from '../../task/index.js';
-import { validate, type ValidateResult } from '../../validate/index.js';
+import type { ValidateResult } from '../../validate/index.js';
+import { validateWithHardLimit } from '../../validate/worker.js';
 import { formatDiagnosticLine, toOneBasedColumn } from '../../witness/index.js';
 import type { CommandRegistrar } from '../command.js';
 
@@ -61,6 +62,12 @@ function json(r: ValidateResult): unknown {
   };
 }
 
+function inconclusive(reason: string, format: 'text' | 'json'): number {
+  if (format === 'json') process.stdout.write(JSON.stringify({ verdict: 'unknown', result: 'UNKNOWN', witness: { outcome: 'unconfirmed' }, reason }) + '\n');
+  else process.stdout.write(`Witness unconfirmed: ${reason}\nVerification result: UNKNOWN\n`);
+  return 0;
+}
+
 export const registerValidate: CommandRegistrar = (program, run) => {
   program
     .command('validate')
@@ -80,15 +87,23 @@ export const registerValidate: CommandRegistrar = (program, run) => {
         if (!flags.witness) throw usageError('--witness W is required');
         const timeoutS = flags.timeout === undefined ? undefined : Number(flags.timeout);
         if (timeoutS !== undefined && (!Number.isFinite(timeoutS) || timeoutS <= 0)) throw usageError(`--timeout needs a positive number of seconds, not '${flags.timeout}'`);
-        const r = await validate(input, flags.witness, {
-          property: flags.property,
-          prp: flags.prop,
-          dataModel: flags.dataModel,
-          ...(timeoutS !== undefined ? { timeoutS } : {}),
-          ...(flags.certificates ? { certificatesPath: flags.certificates } : {}),
-          ...(flags.emitProgram ? { emitProgramPath: flags.emitProgram } : {}),
-          ...(flags.verbose ? { log: (m: string) => process.stderr.write(m + '\n') } : {}),
-        });
+        let r: ValidateResult | 'timeout';
+        try {
+          r = await validateWithHardLimit(input, flags.witness, {
+            property: flags.property,
+            prp: flags.prop,
+            dataModel: flags.dataModel,
+            ...(timeoutS !== undefined ? { timeoutS } : {}),
+            ...(flags.certificates ? { certificatesPath: flags.certificates } : {}),
+            ...(flags.emitProgram ? { emitProgramPath: flags.emitProgram } : {}),
+            ...(flags.verbose ? { verbose: true } : {}),
+          });
+        } catch (e) {
+          if (e instanceof TarsierError) throw e;
+          // A crash of the analysis (e.g. the solver out of memory) is no verdict.
+          return inconclusive(`the validator failed: ${e instanceof Error ? e.message : String(e)}`, flags.format);
+        }
+        if (r === 'timeout') return inconclusive('time limit reached', flags.format);
         if (flags.format === 'json') process.stdout.write(JSON.stringify(json(r)) + '\n');
         else process.stdout.write(textLines(r).join('\n') + '\n');
         return r.lint.errors.length > 0 ? 1 : 0;
