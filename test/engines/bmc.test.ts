@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
 import { parseImp } from '../../src/ivl/index.js';
-import { bmc, encodeBounded } from '../../src/engines/index.js';
+import { bmc } from '../../src/engines/index.js';
 
 function load(name: string) {
   const file = join(repoRoot, 'test', 'fixtures', 'engines', name);
@@ -80,9 +80,11 @@ test('an assert classified as a bound goal never makes FALSE', async () => {
   if (asError.verdict === 'false') assert.equal(asError.counterexample.havocs[0]!.value, 3n);
 });
 
-test('the encoding rejects unknown variables with their location', () => {
+test('a program the encoding cannot take is UNKNOWN with the reason', async () => {
   const p = parseImp('procedure main() { assert y == 1; }', 'bad.imp');
-  assert.throws(() => encodeBounded(p, { bound: 1 }), /unknown variable 'y'/);
+  const r = await bmc(p, { deadline: soon() });
+  assert.equal(r.verdict, 'unknown');
+  if (r.verdict === 'unknown') assert.match(r.reason, /unknown variable 'y'/);
 });
 
 test('candidate invariants (Houdini) make a relational property k-inductive', async () => {
