@@ -191,6 +191,9 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   let bound = Math.max(0, options.startBound ?? 1);
   let lastReason = 'no bound was tried';
   const survivors: Survivors = {};
+  // Time spent on BMC and on induction so far (ms), to balance the two.
+  let bmcMs = 0;
+  let inductionMs = 0;
   const gaveUp = (what: string, reason: string): BmcResult => ({
     verdict: 'unknown',
     bound,
@@ -231,9 +234,14 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     } finally {
       await solver.pop();
     }
+    bmcMs += Date.now() - t0;
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
-    if (options.induction !== false) {
+    // Induction only where it can prove something (a loop), and never taking
+    // more time than BMC: deeper bounds find the violations and complete unrollings.
+    if (options.induction !== false && whilesOf(p, options.entry ?? 'main').length > 0 && (bound <= 1 || inductionMs <= bmcMs)) {
+      const t3 = Date.now();
       const proof = await inductionStep(solver, p, bound, options, solverMs, log, survivors);
+      inductionMs += Date.now() - t3;
       if (proof) return { verdict: 'true', bound, method: 'k-induction', invariants: proof, program: p };
     }
     if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };
