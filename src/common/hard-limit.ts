@@ -16,7 +16,16 @@ type Message<T> =
  * `limitMs` of CPU time (the worker is then terminated). A TarsierError of
  * the job rejects as that TarsierError.
  */
-export function runWithHardLimit<T>(workerUrl: URL, data: unknown, limitMs: number): Promise<T | 'timeout'> {
+export function runWithHardLimit<T>(
+  workerUrl: URL,
+  data: unknown,
+  limitMs: number,
+  /** CPU time used so far, ms (default: this process; pass one that counts child solver processes too). */
+  cpuMs: () => number = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  },
+): Promise<T | 'timeout'> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerUrl, { workerData: { job: data } });
     let settled = false;
@@ -29,12 +38,14 @@ export function runWithHardLimit<T>(workerUrl: URL, data: unknown, limitMs: numb
     };
     const giveUp = () =>
       finish(() => {
-        void worker.terminate();
+        // A solver process busy in a check would outlive the worker: the
+        // worker ends its solvers first (it is idle then, awaiting the solver).
+        worker.postMessage('stop');
+        setTimeout(() => void worker.terminate(), 100);
         resolve('timeout');
       });
     const cpuWatch = setInterval(() => {
-      const u = process.cpuUsage();
-      if ((u.user + u.system) / 1000 > limitMs) giveUp();
+      if (cpuMs() > limitMs) giveUp();
     }, 100);
     // Wall time is only a backstop for a heavily loaded machine.
     const wallWatch = setTimeout(giveUp, 2 * limitMs + 5000);
@@ -52,9 +63,12 @@ export function runWithHardLimit<T>(workerUrl: URL, data: unknown, limitMs: numb
 }
 
 /** In a worker started by runWithHardLimit: runs the job on its data and posts the outcome. */
-export function serveJob<D, T>(job: (data: D) => Promise<T>): void {
+export function serveJob<D, T>(job: (data: D) => Promise<T>, onStop: () => void = () => {}): void {
   if (isMainThread || !parentPort || (workerData as { job?: unknown })?.job === undefined) return;
   const port = parentPort;
+  port.on('message', (m) => {
+    if (m === 'stop') onStop();
+  });
   job((workerData as { job: D }).job)
     .then((result) => port.postMessage({ ok: true, result } satisfies Message<T>))
     .catch((e: unknown) => {

@@ -1,6 +1,7 @@
 // Runs `validate` in a worker thread under a hard CPU-time limit (see common/hard-limit.ts).
 
 import { runWithHardLimit, serveJob } from '../common/hard-limit.js';
+import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
 import { validate, type ValidateOptions, type ValidateResult } from './validate.js';
 
 export interface LimitedValidateOptions extends Omit<ValidateOptions, 'log'> {
@@ -19,9 +20,10 @@ export function validateWithHardLimit(input: string, witness: string, options: L
   const limitS = options.timeoutS ?? 300;
   // A little over the budget: validate stops itself; this catches what does not.
   const limitMs = Math.max(100, limitS * 1000 + 2000);
-  return runWithHardLimit<ValidateResult>(new URL('./worker.js', import.meta.url), { input, witness, options } satisfies Job, limitMs);
+  return runWithHardLimit<ValidateResult>(new URL('./worker.js', import.meta.url), { input, witness, options } satisfies Job, limitMs, processTreeCpuMs);
 }
 
-serveJob<Job, ValidateResult>(({ input, witness, options }) =>
-  validate(input, witness, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined }),
+serveJob<Job, ValidateResult>(
+  ({ input, witness, options }) => validate(input, witness, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined }),
+  killSolverProcesses,
 );

@@ -1,6 +1,8 @@
-// Runs `verify` in a worker thread under a hard CPU-time limit (see common/hard-limit.ts).
+// Runs `verify` in a worker thread under a hard CPU-time limit (see common/hard-limit.ts);
+// solver processes count too (the competition measures the whole process tree).
 
 import { runWithHardLimit, serveJob } from '../common/hard-limit.js';
+import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
 import { verify, type VerifyOptions, type VerifyResult } from './verify.js';
 
 export interface LimitedVerifyOptions extends Omit<VerifyOptions, 'log'> {
@@ -21,9 +23,10 @@ interface Job {
  */
 export function verifyWithHardLimit(input: string, options: LimitedVerifyOptions): Promise<VerifyResult | 'timeout'> {
   const limitMs = Math.max(100, (options.timeoutS ?? 900) * 1000 - 300);
-  return runWithHardLimit<VerifyResult>(new URL('./worker.js', import.meta.url), { input, options } satisfies Job, limitMs);
+  return runWithHardLimit<VerifyResult>(new URL('./worker.js', import.meta.url), { input, options } satisfies Job, limitMs, processTreeCpuMs);
 }
 
-serveJob<Job, VerifyResult>(({ input, options }) =>
-  verify(input, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined }),
+serveJob<Job, VerifyResult>(
+  ({ input, options }) => verify(input, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined }),
+  killSolverProcesses,
 );
