@@ -240,7 +240,7 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
     for (const c of errorCalls) {
       const atTarget = !target || targetAnyCall || within(c, target);
       if (!c.isStatement) { everyErrorCallHandled = false; continue; }
-      edits.before(c.statement.start, `__VERIFIER_assume(${atTarget ? `${SEG} == ${follows}u` : '0'}); `);
+      beforeStatement(edits, c.statement, `__VERIFIER_assume(${atTarget ? `${SEG} == ${follows}u` : '0'});`);
     }
   }
   return {
