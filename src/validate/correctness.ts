@@ -25,7 +25,7 @@ import type { Property } from '../task/index.js';
 import { verify, type Resolved } from '../verify/index.js';
 import { toOneBasedColumn, type Entry, type WitnessDocument, type WitnessPos } from '../witness/model.js';
 import { beforeStatement, ProgramEdits } from './instrument.js';
-import { offsetOf, programPoints, statementAt, type ProgramPoints, type StatementPoint } from './program-points.js';
+import { isLabel, offsetOf, programPoints, statementAt, type ProgramPoints, type StatementPoint } from './program-points.js';
 import type { Outcome } from './violation.js';
 
 export type InvariantStatus = 'confirmed' | 'refuted' | 'unconfirmed';
@@ -145,7 +145,9 @@ function withChecks(
 /** Binds a location invariant to the statement starting at its location, if its expression is C there. */
 function bindLocationInvariant(c: CProgram, points: ProgramPoints, cl: Claim): void {
   const offset = offsetOf(points, cl.result.line, cl.result.column);
-  const st = offset === undefined ? undefined : statementAt(points, offset);
+  const found = offset === undefined ? undefined : statementAt(points, offset);
+  // A check in front of a label would be jumped over: not placed there.
+  const st = found && !isLabel(found) ? found : undefined;
   if (!st) {
     cl.status = 'unconfirmed';
     cl.reason = `no statement starts at line ${cl.result.line}, column ${cl.result.column}`;

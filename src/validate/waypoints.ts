@@ -27,6 +27,7 @@ import { toOneBasedColumn, type ViolationSequenceEntry, type Waypoint } from '..
 import { beforeStatement, ProgramEdits } from './instrument.js';
 import {
   functionContaining,
+  isLabel,
   offsetOf,
   statementAt,
   statementContaining,
@@ -167,6 +168,8 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
         const exact = statementAt(points, offset);
         const st = exact ?? statementContaining(points, offset);
         if (!st) { drop(w, 'no statement at this location'); continue; }
+        // A guard in front of a label would be jumped over (and then block the later waypoints).
+        if (isLabel(st)) { drop(w, 'at a label: a constraint there would be jumped over'); continue; }
         const assigned = assignedBy(st);
         const after = [...identifiers(cText)].some((n) => assigned.has(n));
         const parseAt = after ? points.lines.position(st.end) : { line, column };
