@@ -5,6 +5,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCFile } from '../c/index.js';
+import { processTreeCpuMs } from '../smt/index.js';
 import { usageError } from '../common/errors.js';
 import type { PropertyKind, Verdict } from '../task/index.js';
 import { resolveInput, type VerifyOptions } from '../verify/index.js';
@@ -67,9 +68,9 @@ function propertyOfWitness(entries: readonly Entry[]): PropertyKind | undefined 
   return undefined;
 }
 
-function cpuSeconds(start: NodeJS.CpuUsage): number {
-  const u = process.cpuUsage(start);
-  return (u.user + u.system) / 1e6;
+/** CPU seconds since `startMs` of this process and the processes it started (solvers, gcc). */
+function cpuSeconds(startMs: number): number {
+  return (processTreeCpuMs() - startMs) / 1000;
 }
 
 /** The verdict a validator answers for an outcome. */
@@ -81,7 +82,7 @@ function verdictOf(kind: 'violation' | 'correctness', outcome: Outcome, property
 
 /** Validates a witness for a task (or a program with a property file). Throws TarsierError for bad input. */
 export async function validate(input: string, witness: string, options: ValidateOptions = {}): Promise<ValidateResult> {
-  const cpu0 = process.cpuUsage();
+  const cpu0 = processTreeCpuMs();
   const wall0 = Date.now();
   const log = options.log ?? (() => {});
   if (options.timeoutS !== undefined && !(options.timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');

@@ -137,7 +137,7 @@ test('ESBMC-style witness: assumption at the assigning statement, target inside 
     const w = join(dir, 'w.yml');
     writeFileSync(w, text);
     const emitted = join(dir, 'emitted.c');
-    const r = await validate(program, w, { prp, timeoutS: 8, emitProgramPath: emitted });
+    const r = await validate(program, w, { prp, timeoutS: 5, emitProgramPath: emitted });
     assert.equal(r.outcome, 'confirmed', r.reason);
     assert.deepEqual(r.inputs?.map((x) => x.value), [6n, 7n]);
     assert.equal(r.entries.lenient, 3);
@@ -234,11 +234,11 @@ test('correctness witness: a false invariant is refuted with a replayed run, and
     const hash = sha256OfFile(program);
     const w = join(dir, 'w.yml');
     // `i < n` fails at the last visit of the loop head (CPAchecker's invalid example), `s == i` after one iteration.
-    const candidates = ['i < n', 's == i', 'i <= n', 's == 2 * i', 'n <= 1000', 's >= i', 'i == 0'];
+    const candidates = ['i < n', 's == i', 'i <= n', 's == 2 * i', 'i == 0'];
     for (const inv of candidates) {
       writeFileSync(w, invariantWitness('count.c', hash, [inv]));
       const emitted = join(dir, `checked.c`);
-      const r = await validate(program, w, { prp, timeoutS: 8, emitProgramPath: emitted });
+      const r = await validate(program, w, { prp, timeoutS: 5, emitProgramPath: emitted });
       const status = r.invariants[0]!.status;
       if (inv === 'i < n' || inv === 's == i' || inv === 'i == 0') {
         assert.equal(status, 'refuted', `${inv}: ${r.invariants[0]!.reason}`);
@@ -248,7 +248,7 @@ test('correctness witness: a false invariant is refuted with a replayed run, and
       }
       if (status !== 'confirmed') continue;
       // The emitted program checks the invariant: no concrete run may violate it.
-      for (const n of [0n, 1n, 2n, 7n, 1000n, 1001n, 4294967295n]) {
+      for (const n of [0n, 1n, 7n, 1000n, 4294967295n]) {
         const run = replayCounterexample(emitted, [{ function: '__VERIFIER_nondet_uint', value: n }], { property: 'unreach-call', dataModel: 'ILP32' });
         assert.notEqual(run.status, 'confirmed', `${inv} confirmed but violated with n = ${n}`);
       }
