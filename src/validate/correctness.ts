@@ -25,7 +25,7 @@ import type { Property } from '../task/index.js';
 import { verify, type Resolved } from '../verify/index.js';
 import { toOneBasedColumn, type Entry, type WitnessDocument, type WitnessPos } from '../witness/model.js';
 import { beforeStatement, ProgramEdits } from './instrument.js';
-import { isLabel, offsetOf, programPoints, statementAt, type ProgramPoints, type StatementPoint } from './program-points.js';
+import { isLabel, leftmostColumn, offsetOf, programPoints, statementAt, type ProgramPoints, type StatementPoint } from './program-points.js';
 import type { Outcome } from './violation.js';
 
 export type InvariantStatus = 'confirmed' | 'refuted' | 'unconfirmed';
@@ -75,6 +75,8 @@ interface Claim {
   candidate?: CCandidate;
   /** A location invariant's statement. */
   statement?: StatementPoint;
+  /** False when the witness gave no column (the leftmost statement of the line is meant). */
+  columnGiven?: boolean;
 }
 
 /** Every invariant of the witness, in order, with where a certificate would point. */
@@ -83,13 +85,13 @@ function claimsOf(entries: readonly Entry[]): Claim[] {
   for (const e of entries) {
     if ('unknown' in e) continue;
     if (e.entry_type === 'loop_invariant' || e.entry_type === 'location_invariant') {
-      out.push({ result: { index: out.length, kind: e.entry_type, expression: e.invariant.text, line: e.location.line, column: toOneBasedColumn(e.location) ?? 1, ...((e.invariant.at ?? e.at) ? { witnessAt: e.invariant.at ?? e.at } : {}), origin: { uuid: e.metadata.uuid, entryType: e.entry_type, position: 0, ...(e.location.file_hash ? { fileHash: e.location.file_hash } : {}) } } });
+      out.push({ columnGiven: e.location.column !== undefined, result: { index: out.length, kind: e.entry_type, expression: e.invariant.text, line: e.location.line, column: toOneBasedColumn(e.location) ?? 1, ...((e.invariant.at ?? e.at) ? { witnessAt: e.invariant.at ?? e.at } : {}), origin: { uuid: e.metadata.uuid, entryType: e.entry_type, position: 0, ...(e.location.file_hash ? { fileHash: e.location.file_hash } : {}) } } });
     } else if (e.entry_type === 'invariant_set') {
       e.content.forEach((item, position) => {
         const expression = item.kind === 'function_contract' ? `requires ${item.requires}; ensures ${item.ensures}` : item.value.text;
         const loc = 'location' in item ? item.location : undefined;
         const at = 'value' in item ? item.value.at ?? item.at : item.at;
-        out.push({ result: { index: out.length, kind: item.kind, expression, line: loc?.line ?? 0, column: loc ? toOneBasedColumn(loc) ?? 1 : 0, ...(at ? { witnessAt: at } : {}), origin: { uuid: e.metadata.uuid, entryType: 'invariant_set', position } } });
+        out.push({ columnGiven: loc?.column !== undefined, result: { index: out.length, kind: item.kind, expression, line: loc?.line ?? 0, column: loc ? toOneBasedColumn(loc) ?? 1 : 0, ...(at ? { witnessAt: at } : {}), origin: { uuid: e.metadata.uuid, entryType: 'invariant_set', position } } });
       });
     }
   }
@@ -144,7 +146,8 @@ function withChecks(
 
 /** Binds a location invariant to the statement starting at its location, if its expression is C there. */
 function bindLocationInvariant(c: CProgram, points: ProgramPoints, cl: Claim): void {
-  const offset = offsetOf(points, cl.result.line, cl.result.column);
+  const column = cl.columnGiven ? cl.result.column : leftmostColumn(points, cl.result.line, 'assumption');
+  const offset = offsetOf(points, cl.result.line, column);
   const found = offset === undefined ? undefined : statementAt(points, offset);
   // A check in front of a label would be jumped over: not placed there.
   const st = found && !isLabel(found) ? found : undefined;
@@ -153,7 +156,7 @@ function bindLocationInvariant(c: CProgram, points: ProgramPoints, cl: Claim): v
     cl.reason = `no statement starts at line ${cl.result.line}, column ${cl.result.column}`;
     return;
   }
-  const parsed = parseExpressionAt(c, { line: cl.result.line, column: cl.result.column }, cl.result.expression);
+  const parsed = parseExpressionAt(c, { line: cl.result.line, column }, cl.result.expression);
   if ('error' in parsed) {
     cl.status = 'unconfirmed';
     cl.reason = `invalid: ${parsed.error}`;

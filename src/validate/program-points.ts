@@ -146,3 +146,14 @@ export function isLabel(s: StatementPoint): boolean {
 export function functionContaining(points: ProgramPoints, offset: number): string | undefined {
   return points.functions.find((f) => f.start <= offset && offset < f.end)?.name;
 }
+
+/** Without a column, a location means the leftmost suitable position on its line (format 2.0). */
+export function leftmostColumn(points: ProgramPoints, line: number, type: string): number {
+  const columns =
+    type === 'branching'
+      ? points.branches.filter((b) => b.loc.line === line).map((b) => b.loc.column)
+      : type === 'function_return' || type === 'function_enter'
+        ? points.calls.filter((c) => c.rparen.line === line).map((c) => c.rparen.column)
+        : points.statements.filter((st) => st.loc.line === line).map((st) => st.loc.column);
+  return columns.length ? Math.min(...columns) : 1;
+}

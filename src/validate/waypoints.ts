@@ -28,6 +28,7 @@ import { beforeStatement, ProgramEdits } from './instrument.js';
 import {
   functionContaining,
   isLabel,
+  leftmostColumn,
   offsetOf,
   statementAt,
   statementContaining,
@@ -129,7 +130,7 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
   for (const segment of entry.content) {
     for (const w of segment.waypoints) {
       const line = w.location.line;
-      const column = toOneBasedColumn(w.location) ?? 1;
+      const column = toOneBasedColumn(w.location) ?? leftmostColumn(points, line, w.type);
       const offset = offsetOf(points, line, column);
       if (w.action === 'cycle') {
         unsupported = 'cycle waypoints (non-termination) are not supported';
