@@ -1,4 +1,4 @@
-// npm run bench:validate [-- --timeout S] [--verify-timeout S] [--jobs N] [--limit N] [--all]
+// npm run bench:validate [-- --timeout S] [--verify-timeout S] [--jobs N] [--limit N] [--all] [--only esbmc|tarsier]
 //
 // Validates (1) the ESBMC violation witnesses of ../shared/witnesses/real/esbmc
 // (real false tasks) and (2) the witnesses `tarsier verify` writes for the
@@ -24,6 +24,7 @@ const VERIFY_TIMEOUT = arg('verify-timeout', 30);
 const JOBS = arg('jobs', 2);
 const LIMIT = arg('limit', Infinity);
 const ALL = process.argv.includes('--all');
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 
 interface Row {
   set: string;
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
     console.log(`skipped: ${shared} has no bench/ (the shared material is not present)`);
     return;
   }
-  const rows = [...(await esbmc()), ...(await own())];
+  const rows = [...(ONLY === 'tarsier' ? [] : await esbmc()), ...(ONLY === 'esbmc' ? [] : await own())];
   for (const r of rows) console.log(`${r.set}\t${r.name}\t${r.outcome}\t${r.cpuS.toFixed(2)}s\t${r.reason.slice(0, 140)}`);
   console.log('');
   table(rows);

@@ -1,9 +1,10 @@
 // Binds the waypoints of a violation sequence to the C program and turns
 // them into constraints on it (C-level instrumentation):
 //
-// - a ghost counter `__tarsier_seg` counts the follow waypoints passed; the
-//   i-th waypoint's constraint is assumed at its first passing while the
-//   counter is i (exactly the sequence semantics of witness-formats.md §6.2);
+// - a ghost counter `__tarsier_seg` counts the follow waypoints matched; the
+//   i-th waypoint is matched at the first passing of its place, while the
+//   counter is i, where its constraint holds (witness-formats.md §6.2 asks
+//   it to hold at the first passing: this admits more, never fewer, runs);
 // - assumption: before the statement at the location; function_return:
 //   around the call ending at the location, on the returned value;
 //   branching: around the condition of the `if`/loop at the location;
@@ -119,12 +120,16 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
   let targetSeen = false;
   let unsupported: string | undefined;
   const drop = (w: Waypoint, note: string) => readings.push({ waypoint: w, reading: 'dropped', note });
-  // Guards at one place form one `if ... else if` chain: one passing advances at most one waypoint.
+  // The counter advances past waypoint i at the first passing of its place
+  // where its constraint holds (greedy matching: every execution the strict
+  // reading admits is admitted, so a proof on this program still refutes).
+  // Guards at one place run in order, so one passing may match consecutive
+  // waypoints there (ESBMC puts `x1 == 0`, `x2 == 1` on one declaration).
   const places = new Map<string, { place: (chain: string) => void; guards: string[] }>();
   const guard = (key: string, place: (chain: string) => void, cond: string) => {
     let p = places.get(key);
     if (!p) places.set(key, (p = { place, guards: [] }));
-    p.guards.push(`if (${SEG} == ${follows}u) { __VERIFIER_assume(${cond}); ${SEG} = ${follows + 1}u; }`);
+    p.guards.push(`if (${SEG} == ${follows}u && (${cond})) ${SEG} = ${follows + 1}u;`);
   };
 
   for (const segment of entry.content) {
@@ -235,7 +240,7 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
     }
   }
 
-  for (const p of places.values()) p.place(p.guards.join(' else '));
+  for (const p of places.values()) p.place(p.guards.join(' '));
 
   // The violation must happen after the last follow waypoint, at the target.
   let everyErrorCallHandled = true;
