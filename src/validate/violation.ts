@@ -68,18 +68,24 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
   }
 
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-validate-'));
-  try {
+  const search = async (program: string, timeoutS: number) => {
     const file = join(dir, basename(resolved.program));
-    writeFileSync(file, bound.program);
+    writeFileSync(file, program);
+    return verify(file, { propertyDetails: resolved.property, dataModel: resolved.dataModel, timeoutS: Math.max(1, timeoutS), witnessPath: null, log: ctx.log });
+  };
+  try {
     let v;
     try {
-      v = await verify(file, {
-        propertyDetails: resolved.property,
-        dataModel: resolved.dataModel,
-        timeoutS: Math.max(1, ctx.budgetS()),
-        witnessPath: null,
-        log: ctx.log,
-      });
+      // First with each constraint assumed at the first passing of its place
+      // (values fixed early: fast), then matched greedily (the over-approximation).
+      const strict = bindSequence(ctx.c, ctx.text, points, ctx.entry, { property: kind, errorFunction, strict: true });
+      const s = await search(strict.program, ctx.budgetS() / 2);
+      ctx.log(`search (strict reading): ${s.verdict.kind}: ${s.reason}`);
+      const sr = s.verdict.kind === 'false' && s.counterexample ? replayOriginal(s.counterexample) : undefined;
+      if (s.counterexample && sr?.status === 'confirmed' && atTarget(sr)) {
+        return { ...base, outcome: 'confirmed', method: 'search', inputs: s.counterexample, replay: sr, reason: `an execution along the waypoints, ${s.counterexample.length} nondet values (BMC bound ${s.bound}); ${sr.reason}` };
+      }
+      v = await search(bound.program, ctx.budgetS());
     } catch (e) {
       if (e instanceof TarsierError) return { ...base, outcome: 'unconfirmed', reason: `the constrained program cannot be checked: ${e.message}` };
       throw e;
