@@ -14,7 +14,7 @@ import { bmc, EncodeError, type AssertRole } from '../engines/index.js';
 import type { ImpProgram, Stmt } from '../ivl/ast.js';
 import { goalAt, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import type { LowerProperty } from '../lower/index.js';
-import { replayCounterexample, type MemoryProperty, type ReplayResult } from '../replay/index.js';
+import { replayCounterexample, type MemoryProperty, type NondetValue, type ReplayResult } from '../replay/index.js';
 import {
   readPropertyFile,
   readTaskFile,
@@ -23,6 +23,7 @@ import {
   type PropertyKind,
   type Verdict,
 } from '../task/index.js';
+import { processTreeCpuMs } from '../smt/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
 import { lowerC, parseC, lintViolationWitness } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } from './witness.js';
@@ -34,6 +35,8 @@ export interface VerifyOptions {
   readonly property?: string;
   /** With a bare program: the property file. */
   readonly prp?: string;
+  /** With a bare program: the property itself, already read (instead of `prp`). */
+  readonly propertyDetails?: Property;
   /** With a bare program: the data model (default ILP32). Overrides the task's. */
   readonly dataModel?: DataModel;
   /** CPU-time budget in seconds (default 900). */
@@ -44,6 +47,8 @@ export interface VerifyOptions {
   readonly creationTime?: string;
   readonly toolVersion?: string;
   readonly log?: (message: string) => void;
+  /** Solver back end: `auto` (default: z3 on PATH, else the built-in one), `z3-wasm`, `z3`, `cvc5`. */
+  readonly solver?: string;
 }
 
 export interface VerifyResult {
@@ -57,12 +62,14 @@ export interface VerifyResult {
   readonly witnessPath?: string;
   readonly bound?: number;
   readonly replay?: ReplayResult;
-  /** CPU seconds used by this process during the call. */
+  /** For FALSE: the nondet values of the replayed counterexample, in call order. */
+  readonly counterexample?: readonly NondetValue[];
+  /** CPU seconds used during the call by this process and the processes it started (solvers, gcc). */
   readonly cpuTimeS: number;
   readonly wallTimeS: number;
 }
 
-interface Resolved {
+export interface Resolved {
   program: string;
   /** The program's name as the task lists it (witness `file_name`, `input_files`). */
   programAsWritten: string;
@@ -104,7 +111,8 @@ function goalKindsOf(kind: PropertyKind): readonly GoalKind[] {
   }
 }
 
-function resolveInput(input: string, options: VerifyOptions): Resolved {
+/** The program, property and data model a task file or a program with `--prop` stands for (shared with `validate`). */
+export function resolveInput(input: string, options: Pick<VerifyOptions, 'property' | 'prp' | 'dataModel' | 'propertyDetails'>): Resolved {
   if (/\.ya?ml$/i.test(input)) {
     if (options.prp) throw usageError('--prop is for a program file; a task file names its own properties (use --property)');
     const task = readTaskFile(input, { skipUnusableProperties: true });
@@ -129,20 +137,22 @@ function resolveInput(input: string, options: VerifyOptions): Resolved {
       dataModel: options.dataModel ?? task.dataModel,
     };
   }
+  if (options.propertyDetails) {
+    return { program: resolve(input), programAsWritten: basename(input), property: options.propertyDetails, dataModel: options.dataModel ?? 'ILP32' };
+  }
   if (!options.prp) throw usageError(`a program file needs a property file (--prop P.prp), or give a task file (.yml)`);
   if (options.property) throw usageError('--property selects a property of a task file; with a program use --prop P.prp');
   const property = readPropertyFile(options.prp);
   return { program: resolve(input), programAsWritten: basename(input), property, dataModel: options.dataModel ?? 'ILP32' };
 }
 
-function cpuSeconds(start: NodeJS.CpuUsage): number {
-  const u = process.cpuUsage(start);
-  return (u.user + u.system) / 1e6;
+function cpuSeconds(startMs: number): number {
+  return (processTreeCpuMs() - startMs) / 1000;
 }
 
 /** Verifies one property of one program. Throws TarsierError for bad input (missing file, unparsable program, usage). */
 export async function verify(input: string, options: VerifyOptions = {}): Promise<VerifyResult> {
-  const cpu0 = process.cpuUsage();
+  const cpu0 = processTreeCpuMs();
   const wall0 = Date.now();
   const log = options.log ?? (() => {});
   const timeoutS = options.timeoutS ?? 900;
@@ -173,7 +183,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
 
   // Keep a reserve for replay and the witness; the rest goes to BMC.
   const reserveMs = Math.min(15000, Math.max(500, timeoutS * 1000 * 0.1));
-  // The budget is CPU time (of this process, solver threads included).
+  // The budget is CPU time (of this process and its solver processes).
   const deadline = () => timeoutS * 1000 - reserveMs - cpuSeconds(cpu0) * 1000;
 
   const lowerAt = (depth: number) => lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel, recursionDepth: depth });
@@ -230,6 +240,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     solverTimeoutMs,
     assertRole,
     log,
+    solver: options.solver,
   });
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
   if (result.verdict === 'unknown') return unknown(result.reason, { bound: result.bound });
@@ -251,7 +262,8 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   // The violated (sub-)property: for memory safety the goal's kind.
   const violated = kind === 'unreach-call' || kind === 'no-overflow' ? kind : (goal.kind as MemoryProperty);
   const steps = nondetSteps(cex, sourceMap);
-  const replay = replayCounterexample(r.program, replayValues(steps), {
+  const counterexample = replayValues(steps);
+  const replay = replayCounterexample(r.program, counterexample, {
     property: violated,
     dataModel: r.dataModel,
     errorFunction: r.property.errorFunction ?? 'reach_error',
@@ -300,6 +312,6 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   return done(
     { kind: 'false', property: violated },
     `${goal.description} at ${where} (BMC bound ${result.bound}, ${steps.length} nondet values; ${replay.reason})`,
-    { bound: result.bound, replay, witnessPath },
+    { bound: result.bound, replay, witnessPath, counterexample },
   );
 }

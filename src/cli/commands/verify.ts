@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { usageError } from '../../common/errors.js';
+import { SOLVER_NAMES } from '../../smt/index.js';
 import { writeReportFile } from '../../report/index.js';
 import { formatResultLine } from '../../task/index.js';
 import { verifyWithHardLimit } from '../../verify/worker.js';
@@ -13,6 +14,7 @@ interface VerifyFlags {
   witness: string;
   format: 'text' | 'json';
   verbose?: boolean;
+  solver: string;
   report?: string;
 }
 
@@ -28,6 +30,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
     .option('--witness <path>', 'where to write the violation witness', 'witness.yml')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--verbose', 'tell what each engine did and how long it took')
+    .addOption(new Option('--solver <name>', 'SMT solver: auto = z3 on PATH, else the built-in WebAssembly Z3 (same answers, different speed)').choices([...SOLVER_NAMES]).default('auto'))
     .option('--report <file>', 'with a violation witness: also write the HTML report of it on the program (see tarsier report)')
     .action(
       run(async (input: string, flags: VerifyFlags) => {
@@ -40,6 +43,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
           timeoutS,
           witnessPath: flags.witness,
           verbose: flags.verbose,
+          solver: flags.solver,
         });
         if (r === 'timeout') {
           const reason = 'time limit reached';
