@@ -5,13 +5,14 @@ import { registerImp } from './commands/imp.js';
 import { registerVerify } from './commands/verify.js';
 import { registerBench } from './commands/bench.js';
 import { registerScore } from './commands/score.js';
+import { registerWorker } from './commands/worker.js';
 import { registerParse } from './commands/parse.js';
 import { registerLint } from './commands/lint.js';
 import { registerConvert } from './commands/convert.js';
 import { registerSelect } from './commands/select.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert, registerSelect];
+const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerWorker, registerLint, registerConvert, registerSelect];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);
