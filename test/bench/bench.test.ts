@@ -18,7 +18,7 @@ import {
   type RunRecord,
 } from '../../src/bench/index.js';
 import { cliPath } from '../helpers/shared.js';
-import { makeBench, toolCmd } from './fixtures.js';
+import { makeBench, slowMixedTasks, toolCmd } from './fixtures.js';
 
 const pick = (records: readonly RunRecord[]) =>
   Object.fromEntries(records.map((r) => [r.id, [r.status, r.category, r.points]]));
@@ -182,14 +182,7 @@ test('bench: witness validation confirms or not, and unconfirmed answers score 0
 });
 
 test('bench: an interrupted run resumes with the same results', async () => {
-  const tasks = Array.from({ length: 6 }, (_, i) => ({
-    dir: 'loops',
-    name: `t${i}`,
-    expected: i % 2 ? 'false' : 'true',
-    mode: 'slow',
-    answer: i % 3 ? 'TRUE' : 'FALSE(unreach-call)',
-  }));
-  const root = makeBench(tasks);
+  const root = makeBench(slowMixedTasks(6));
   const args = (out: string, jobs = '1') => [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--name', 'fake', '--timeout', '10', '--jobs', jobs, '--out', out];
   // Reference: uninterrupted.
   const ref = spawnSync(process.execPath, args(join(root, 'ref'), '2'), { encoding: 'utf8' });

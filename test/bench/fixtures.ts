@@ -89,6 +89,17 @@ export function makeBench(tasks: readonly FakeTask[]): string {
   return root;
 }
 
+/** Tasks in slow mode (150 ms each) with right and wrong TRUE and FALSE answers. */
+export function slowMixedTasks(count: number): FakeTask[] {
+  return Array.from({ length: count }, (_, i) => ({
+    dir: 'loops',
+    name: `t${i}`,
+    expected: i % 2 ? 'false' : 'true',
+    mode: 'slow',
+    answer: i % 3 ? 'TRUE' : 'FALSE(unreach-call)',
+  }));
+}
+
 export function toolCmd(root: string): string {
   return `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'tool.mjs'))} {program} {prop} {data_model}`;
 }

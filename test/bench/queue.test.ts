@@ -9,7 +9,7 @@ import { runBench, templateTool, readRecords, type RunRecord } from '../../src/b
 import { localRun, taskFilesOf, type RunJob } from '../../src/bench/queue.js';
 import { expandRuns } from '../../src/bench/sets.js';
 import { cliPath } from '../helpers/shared.js';
-import { makeBench, toolCmd, type FakeTask } from './fixtures.js';
+import { makeBench, slowMixedTasks, toolCmd, type FakeTask } from './fixtures.js';
 import { freePort, skipWithoutRedis, startRedis, type TestRedis } from './redis.js';
 
 const pick = (records: readonly RunRecord[]) =>
@@ -118,13 +118,7 @@ test('queue: a worker killed in the middle of a run: another worker does it agai
 });
 
 test('queue: a coordinator killed and started again with --resume finishes the set', { skip: skipWithoutRedis }, async () => {
-  const tasks = Array.from({ length: 6 }, (_, i): FakeTask => ({
-    dir: 'loops',
-    name: `t${i}`,
-    expected: i % 2 ? 'false' : 'true',
-    mode: 'slow',
-    answer: i % 3 ? 'TRUE' : 'FALSE(unreach-call)',
-  }));
+  const tasks = slowMixedTasks(6);
   const root = makeBench(tasks);
   const out = join(root, 'out');
   const args = [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--name', 'fake', '--timeout', '10', '--out', out, '--queue', redis!.url];
