@@ -52,6 +52,7 @@ export function renderHtmlReport(inputs: readonly ReportInput[], chartJs = chart
         validation: r.validation?.status ?? null,
         reason: r.reason ?? null,
         log: r.log ?? null,
+        machine: r.machine ? `${r.machine.worker} on ${r.machine.host} (${r.machine.cpuModel}, ${r.machine.cores} cores)` : null,
       })),
     })),
   };
@@ -192,7 +193,7 @@ ${chartJs ? '' : '<p class="note">chart.js was not found when this page was writ
           const x = r.per[c.cat];
           const st = x.status === 'timeout' ? ' timeout' : x.status === 'error' ? ' error' : x.status === 'out of memory' ? ' oom' : '';
           td.className = 'l ' + x.category + (x.category === 'unknown' ? st : '');
-          td.title = [x.reason, x.validation ? 'witness: ' + x.validation : '', x.log ? 'log: ' + x.log : ''].filter(Boolean).join('; ');
+          td.title = [x.reason, x.validation ? 'witness: ' + x.validation : '', x.log ? 'log: ' + x.log : '', x.machine ? 'ran on ' + x.machine : ''].filter(Boolean).join('; ');
         }
         tr.append(td);
       }

@@ -86,6 +86,7 @@ test('queue: the same set through two workers gives the same statuses and scores
     assert.ok(existsSync(join(root, 'queued', 'runs', 'heap_f.yml_valid-memsafety', 'witness.yml')));
     assert.equal(readRecords(join(root, 'queued', 'results.jsonl')).length, VARIED.length);
     assert.match(readFileSync(queued.files.csv, 'utf8').split('\n')[1], /,w[12]$/);
+    assert.match(readFileSync(queued.files.html, 'utf8'), /"machine":"w[12] on [^"]+ \(.+, \d+ cores\)"/);
   } finally {
     for (const w of workers) await w.kill('SIGTERM');
   }

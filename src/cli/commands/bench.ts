@@ -96,7 +96,8 @@ export const registerBench: CommandRegistrar = (program, run) => {
         process.stdout.write(formatSummary([result.summary]) + '\n');
         process.stdout.write(`\nresults: ${result.files.results}\ntable: ${result.files.csv}\npage: ${result.files.html}\n`);
         if (!result.complete) {
-          process.stderr.write('interrupted: run again with --resume to complete the results\n');
+          const rest = flags.queue ? 'the workers go on with the queued runs; run again with --resume to collect them' : 'run again with --resume to complete the results';
+          process.stderr.write(`interrupted: ${rest}\n`);
           return 130;
         }
         return 0;
