@@ -79,8 +79,11 @@ export async function runWorker(o: WorkerOptions): Promise<{ runs: number }> {
       autorun: false,
     },
   );
-  // Errors while Redis reconnects are expected (the connection gives up by itself, see below).
+  // Errors while Redis reconnects are expected (the connection gives up by itself, see above).
   worker.on('error', () => undefined);
+  worker.on('failed', (job, e) => {
+    if (job && !(e instanceof WaitingError)) o.onEvent?.(`${job.data.run.id}: failed on this worker: ${e.message}`);
+  });
   const onAbort = () => stop.abort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
   if (o.signal?.aborted) stop.abort();

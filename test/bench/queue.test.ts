@@ -122,8 +122,10 @@ test('queue: a coordinator killed and started again with --resume finishes the s
   const tasks = slowMixedTasks(6);
   const root = makeBench(tasks);
   const out = join(root, 'out');
-  const args = [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--name', 'fake', '--timeout', '10', '--out', out, '--queue', redis!.url];
-  const w = await startWorker(redis!.url, 'w');
+  // The task files travel in the jobs here.
+  const args = [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--name', 'fake', '--timeout', '10', '--out', out, '--queue', redis!.url, '--ship-tasks'];
+  const workDir = mkdtempSync(join(tmpdir(), 'tarsier-worker-'));
+  const w = await startWorker(redis!.url, 'w', '--work-dir', workDir);
   try {
     const coordinator = spawn(process.execPath, args, { stdio: 'ignore' });
     const results = join(out, 'results.jsonl');
@@ -146,6 +148,7 @@ test('queue: a coordinator killed and started again with --resume finishes the s
       }),
     );
     assert.deepEqual(pick(records), expected);
+    assert.ok(existsSync(join(workDir, 'tasks')), 'the worker ran the shipped copies');
   } finally {
     await w.kill('SIGTERM');
   }
