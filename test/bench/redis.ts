@@ -43,7 +43,12 @@ export async function startRedis(): Promise<TestRedis> {
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
   });
-  for (let i = 0; i < 100 && !(await answersPing(port)); i++) await sleep(50);
+  let up = false;
+  for (let i = 0; i < 100 && !(up = await answersPing(port)); i++) await sleep(50);
+  if (!up) {
+    child.kill('SIGKILL');
+    throw new Error(`redis-server did not answer on port ${port}`);
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     async stop() {
