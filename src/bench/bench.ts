@@ -37,6 +37,8 @@ export interface BenchOptions {
   readonly shipTasks?: boolean;
   /** With `queue`: how often finished jobs are looked for, in ms. */
   readonly queuePollMs?: number;
+  /** Called with a line for the user while the runs go on (with `queue`: no worker is connected). */
+  readonly onNotice?: (line: string) => void;
   readonly pollMs?: number;
   readonly progress?: ProgressSink;
   /** Called with each warning about the SETs (skipped property entries, unreadable task files) as soon as they are read. */
@@ -174,6 +176,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
         },
         ...(o.shipTasks ? { shipTasks: true } : {}),
         ...(o.queuePollMs ? { pollMs: o.queuePollMs } : {}),
+        ...(o.onNotice ? { onNotice: o.onNotice } : {}),
         out,
         signal: abort.signal,
         ...(o.progress ? { progress: o.progress } : {}),

@@ -26,9 +26,22 @@ export interface QueueRunOptions {
   readonly onRecord: (record: RunRecord) => void;
   /** How often finished jobs are looked for, in ms (default 500). */
   readonly pollMs?: number;
+  /** Called with a line for the user (no worker is connected). */
+  readonly onNotice?: (line: string) => void;
 }
 
 const ADD_CHUNK = 200;
+/** How long to wait for a first worker before saying that none is there. */
+const WORKER_CHECK_MS = 3000;
+
+/** Workers connected to the queue, or undefined where Redis does not tell (CLIENT LIST disabled). */
+async function workerCount(queue: Queue<RunJob, RunJobResult>): Promise<number | undefined> {
+  try {
+    return await queue.getWorkersCount();
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Runs the runs on a BullMQ queue: adds one job per run (a job of an earlier,
@@ -83,7 +96,15 @@ async function work(queue: Queue<RunJob, RunJobResult>, o: QueueRunOptions): Pro
     );
   }
   const started = new Set<string>();
+  const since = Date.now();
+  let workersChecked = false;
   while (pending.size > 0 && !o.signal.aborted) {
+    if (!workersChecked && Date.now() - since >= WORKER_CHECK_MS) {
+      workersChecked = true;
+      if ((await workerCount(queue)) === 0) {
+        o.onNotice?.(`no worker is connected to ${o.url} yet; start one on each machine with: tarsier worker ${o.url}`);
+      }
+    }
     for (const id of await queue.getRanges(['active'])) {
       if (pending.has(id) && !started.has(id)) {
         started.add(id);

@@ -23,6 +23,15 @@ after(async () => {
   await redis?.stop();
 });
 
+/** Waits until `done()` holds; fails after a minute instead of hanging. */
+async function waitFor(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
 interface TestWorker {
   readonly child: ChildProcess;
   /** Kills the worker (SIGKILL: as if its machine died) and waits for it to end. */
@@ -62,7 +71,7 @@ const VARIED: FakeTask[] = [
   { dir: 'heap', name: 'h', expected: 'true', property: 'valid-memsafety', mode: 'garbage' },
 ];
 
-test('queue: the same set through two workers gives the same statuses and scores as a local run', { skip: skipWithoutRedis }, async () => {
+test('queue: the same set through two workers gives the same statuses and scores as a local run', { skip: skipWithoutRedis, timeout: 120_000 }, async () => {
   const root = makeBench(VARIED);
   const options = { sets: [join(root, 'set')], tool: templateTool(toolCmd(root), 'fake'), timeout: 10, jobs: 2 };
   const local = await runBench({ ...options, out: join(root, 'local') });
@@ -92,7 +101,7 @@ test('queue: the same set through two workers gives the same statuses and scores
   }
 });
 
-test('queue: a worker killed in the middle of a run: another worker does it again, and it is recorded once', { skip: skipWithoutRedis }, async () => {
+test('queue: a worker killed in the middle of a run: another worker does it again, and it is recorded once', { skip: skipWithoutRedis, timeout: 120_000 }, async () => {
   const tasks = Array.from({ length: 3 }, (_, i): FakeTask => ({ dir: 'x', name: `s${i}`, expected: 'true', mode: 'sleepy', answer: 'TRUE' }));
   const root = makeBench(tasks);
   const workDir = mkdtempSync(join(tmpdir(), 'tarsier-worker-a-'));
@@ -102,7 +111,7 @@ test('queue: a worker killed in the middle of a run: another worker does it agai
     const bench = runBench({ sets: [join(root, 'set')], tool: templateTool(toolCmd(root)), timeout: 10, jobs: 1, out: join(root, 'out'), queue: redis!.url, queuePollMs: 100 });
     // Kill A once its tool is running.
     const runs = join(workDir, 'runs');
-    while (!(existsSync(runs) && readdirSync(runs).some((d) => existsSync(join(runs, d, 'pid.txt'))))) await sleep(20);
+    await waitFor(() => existsSync(runs) && readdirSync(runs).some((d) => existsSync(join(runs, d, 'pid.txt'))), 'worker A to start a run');
     await a.kill();
     b = await startWorker(redis!.url, 'B', '--jobs', '2');
     const r = await bench;
@@ -118,18 +127,24 @@ test('queue: a worker killed in the middle of a run: another worker does it agai
   }
 });
 
-test('queue: a coordinator killed and started again with --resume finishes the set', { skip: skipWithoutRedis }, async () => {
+test('queue: a coordinator killed and started again with --resume finishes the set', { skip: skipWithoutRedis, timeout: 120_000 }, async () => {
   const tasks = slowMixedTasks(6);
   const root = makeBench(tasks);
   const out = join(root, 'out');
   // The task files travel in the jobs here.
   const args = [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--name', 'fake', '--timeout', '10', '--out', out, '--queue', redis!.url, '--ship-tasks'];
   const workDir = mkdtempSync(join(tmpdir(), 'tarsier-worker-'));
-  const w = await startWorker(redis!.url, 'w', '--work-dir', workDir);
+  let w: TestWorker | undefined;
   try {
-    const coordinator = spawn(process.execPath, args, { stdio: 'ignore' });
+    // No worker yet: the coordinator says so, and waits.
+    const coordinator = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    coordinator.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    await waitFor(() => err.includes('no worker is connected'), 'the note that no worker is connected');
+    assert.match(err, new RegExp(`no worker is connected to ${redis!.url} yet; start one on each machine with: tarsier worker ${redis!.url}\n`));
+    w = await startWorker(redis!.url, 'w', '--work-dir', workDir);
     const results = join(out, 'results.jsonl');
-    while (!(existsSync(results) && readFileSync(results, 'utf8').split('\n').length > 2)) await sleep(20);
+    await waitFor(() => existsSync(results) && readFileSync(results, 'utf8').split('\n').length > 2, 'two results');
     coordinator.kill('SIGKILL');
     await new Promise((r) => coordinator.once('exit', r));
     const partial = readRecords(results).length;
@@ -150,7 +165,7 @@ test('queue: a coordinator killed and started again with --resume finishes the s
     assert.deepEqual(pick(records), expected);
     assert.ok(existsSync(join(workDir, 'tasks')), 'the worker ran the shipped copies');
   } finally {
-    await w.kill('SIGTERM');
+    await w?.kill('SIGTERM');
   }
 });
 

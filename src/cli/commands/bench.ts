@@ -81,6 +81,7 @@ export const registerBench: CommandRegistrar = (program, run) => {
           ...(flags.queue ? { queue: flags.queue } : {}),
           ...(flags.shipTasks ? { shipTasks: true } : {}),
           onWarning: (w) => process.stderr.write(`warning: ${w.message}\n`),
+          onNotice: (line) => process.stderr.write(`${line}\n`),
           onPlan: ({ total, todo }) => {
             const wall = wallTimeout ?? defaultWallTimeout(timeout);
             const where = flags.queue ? `on the queue ${flags.queue}` : `${jobs} at a time`;
