@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runBench, templateTool, readRecords, type RunRecord } from '../../src/bench/index.js';
-import { localRun, taskFilesOf, type RunJob } from '../../src/bench/queue.js';
+import { localRun, parseRedisUrl, taskFilesOf, type RunJob } from '../../src/bench/queue.js';
 import { expandRuns } from '../../src/bench/sets.js';
 import { cliPath } from '../helpers/shared.js';
 import { makeBench, slowMixedTasks, toolCmd, type FakeTask } from './fixtures.js';
@@ -216,4 +216,13 @@ test('queue: task files travel by path (checked by content) or in the job', () =
   writeFileSync(run.inputFiles[0], '// mode: answer\n// answer: FALSE(unreach-call)\n');
   assert.throws(() => localRun(byPath, cache), /a\.c differs from the coordinator's file of the same path/);
   assert.deepEqual(localRun(shipped, cache).inputFiles, copy.inputFiles, 'shipped copies do not depend on the local file');
+});
+
+test('queue: Redis addresses', () => {
+  assert.deepEqual(parseRedisUrl('redis://10.0.0.5:6380/2'), { url: 'redis://10.0.0.5:6380/2', host: '10.0.0.5', port: 6380, db: 2 });
+  assert.deepEqual(parseRedisUrl('redis://:s%40cret@queue.lan'), { url: 'redis://:s%40cret@queue.lan', host: 'queue.lan', port: 6379, db: 0, password: 's@cret' });
+  assert.equal(parseRedisUrl('redis://[::1]:7000').host, '::1');
+  for (const bad of ['localhost:6379', 'redis://host/db', 'rediss://host', 'redis://']) {
+    assert.throws(() => parseRedisUrl(bad), new RegExp(`expected a Redis address redis://HOST:PORT\\[/DB\\], not '${bad.replace(/[/.]/g, '\\$&')}'`));
+  }
 });
