@@ -13,5 +13,5 @@ fi
 sudo=''
 [ "$(id -u)" -eq 0 ] || sudo='sudo'
 $sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq gcc gcc-multilib z3 cvc5 chromium >/dev/null
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq gcc gcc-multilib z3 cvc5 chromium redis-server >/dev/null
 echo "install-system-tools: gcc $(gcc -dumpversion), $(z3 --version), cvc5 $(cvc5 --version 2>/dev/null | head -1 | awk '{print $NF}'), $(chromium --version 2>/dev/null)"

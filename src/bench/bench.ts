@@ -1,28 +1,24 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TarsierError, usageError } from '../common/errors.js';
-import { runLimited, type Limits } from './limits.js';
-import type { ProgressSink } from './progress.js';
-import {
-  appendRecord,
-  classifyRun,
-  readRecords,
-  scoreRecord,
-  writeCsv,
-  type RunRecord,
-  type ValidationRecord,
-} from './results.js';
-import { expandRuns, expectedString, type RunSpec, type SetWarning } from './sets.js';
-import { formatSummary, summarize, type ToolSummary } from './summary.js';
-import { fillTemplate, readAnswer, type ResultStyle, type ToolSpec, checkTemplate } from './tools.js';
+import { runOnQueue } from './coordinator.js';
+import { executeRun, makeRecord, runFileName, type RunSettings } from './execute.js';
 import { writeHtmlReport } from './html.js';
+import { machineInfo } from './machine.js';
+import { checkRedis, parseRedisUrl } from './queue.js';
+import type { ProgressSink } from './progress.js';
+import { appendRecord, readRecords, writeCsv, type RunRecord } from './results.js';
+import { expandRuns, type RunSpec, type SetWarning } from './sets.js';
+import { formatSummary, summarize, type ToolSummary } from './summary.js';
+import { checkTemplate, validatorCommand, type ResultStyle, type ToolSpec, type ValidatorDescription } from './tools.js';
 
 export interface BenchOptions {
   readonly sets: readonly string[];
   readonly tool: ToolSpec;
   /** CPU seconds per run. */
   readonly timeout: number;
-  /** Wall-time guard in seconds (default: `timeout`, as the rules do; more on a loaded machine). */
+  /** Wall-time guard in seconds (default: `WALL_GUARD_FACTOR` times `timeout`). */
   readonly wallTimeout?: number;
   /** Bytes of memory per run (sum of RSS of the process tree). */
   readonly memory?: number;
@@ -33,8 +29,20 @@ export interface BenchOptions {
   /** Validator command template (`{witness}` and the run placeholders); see the rules' validation limits. */
   readonly validateCmd?: string;
   readonly validateStyle?: ResultStyle;
+  /** Validate with Tarsier's own `validate` command (instead of `validateCmd`). */
+  readonly validate?: 'tarsier';
+  /** Run on the workers of this BullMQ queue (`redis://HOST:PORT[/DB]`) instead of this machine. */
+  readonly queue?: string;
+  /** With `queue`: put the task files in the jobs, for workers that cannot reach them by the same paths. */
+  readonly shipTasks?: boolean;
+  /** With `queue`: how often finished jobs are looked for, in ms. */
+  readonly queuePollMs?: number;
+  /** Called with a line for the user while the runs go on (with `queue`: no worker is connected). */
+  readonly onNotice?: (line: string) => void;
   readonly pollMs?: number;
   readonly progress?: ProgressSink;
+  /** Called with each warning about the SETs (skipped property entries, unreadable task files) as soon as they are read. */
+  readonly onWarning?: (warning: SetWarning) => void;
   /** Called with the list of runs before any starts (e.g. for a header line). */
   readonly onPlan?: (info: { total: number; todo: number; warnings: readonly SetWarning[] }) => void;
 }
@@ -49,6 +57,8 @@ export interface BenchResult {
 }
 
 interface BenchMeta {
+  /** Names the benchmark's jobs on a queue (kept by --resume). */
+  id?: string;
   tool: string;
   signature: string;
   timeout: number;
@@ -57,17 +67,16 @@ interface BenchMeta {
   validate: string | null;
 }
 
-/** Validation limits of the rules: 90 s of 900 (violation), 300 s of 900 (correctness). */
-export const VALIDATION_SHARE = { violation: 0.1, correctness: 1 / 3 } as const;
-
 /**
- * Whether a result needs a confirmed witness to score (the rules' table,
- * without the category exceptions): every FALSE; TRUE only for unreach-call
- * and no-overflow, where correctness witnesses are required.
+ * The default wall-time guard is this many times the CPU-time limit. The guard
+ * only exists to stop a tool that waits without using CPU; the rules limit CPU
+ * time, and on a shared machine a run gets less than a core, so a guard equal
+ * to the CPU limit would end runs that still had CPU time left.
  */
-export function witnessRequired(run: Pick<RunSpec, 'property'>, status: string): boolean {
-  if (status.startsWith('false')) return true;
-  return status === 'true' && (run.property === 'unreach-call' || run.property === 'no-overflow');
+export const WALL_GUARD_FACTOR = 3;
+
+export function defaultWallTimeout(timeout: number): number {
+  return WALL_GUARD_FACTOR * timeout;
 }
 
 /**
@@ -79,9 +88,13 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   if (!(o.timeout > 0)) throw usageError('--timeout must be a positive number of seconds');
   if (!(o.jobs >= 1)) throw usageError('--jobs must be at least 1');
   if (o.wallTimeout !== undefined && !(o.wallTimeout >= o.timeout)) throw usageError('--wall-timeout must be at least --timeout');
+  if (o.validateCmd && o.validate) throw usageError('give either --validate or --validate-cmd, not both');
   if (o.validateCmd) checkTemplate(o.validateCmd, '--validate-cmd');
-  // Bad SETs fail before anything is written.
-  const { runs, warnings } = expandRuns(o.sets, o.properties ? { properties: o.properties } : {});
+  // An unreachable queue and bad SETs fail before anything is written.
+  if (o.queue) await checkRedis(parseRedisUrl(o.queue));
+  const { runs, warnings, tasks, properties } = expandRuns(o.sets, o.properties ? { properties: o.properties } : {});
+  for (const w of warnings) o.onWarning?.(w);
+  if (runs.length === 0) throw emptyPlan(o, tasks, properties);
   const out = resolve(o.out);
   const files = {
     results: join(out, 'results.jsonl'),
@@ -90,15 +103,29 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
     html: join(out, 'index.html'),
     meta: join(out, 'bench.json'),
   };
+  const validator: ValidatorDescription | undefined = o.validateCmd
+    ? { kind: 'template', template: o.validateCmd, resultStyle: o.validateStyle ?? 'auto' }
+    : o.validate === 'tarsier'
+      ? { kind: 'tarsier' }
+      : undefined;
+  const settings: RunSettings = {
+    tool: o.tool,
+    timeout: o.timeout,
+    wallTimeout: o.wallTimeout ?? defaultWallTimeout(o.timeout),
+    ...(o.memory ? { memory: o.memory } : {}),
+    ...(validator ? { validator: validatorCommand(validator) } : {}),
+    ...(o.pollMs ? { pollMs: o.pollMs } : {}),
+  };
   const meta: BenchMeta = {
     tool: o.tool.name,
     signature: o.tool.signature,
     timeout: o.timeout,
-    wallTimeout: o.wallTimeout ?? o.timeout,
+    wallTimeout: settings.wallTimeout,
     memory: o.memory ?? null,
-    validate: o.validateCmd ?? null,
+    validate: o.validateCmd ?? o.validate ?? null,
   };
   let previous: RunRecord[] = [];
+  let id: string | undefined;
   if (existsSync(files.results)) {
     if (!o.resume) {
       throw new TarsierError('bench', 'already holds results; use --resume to complete them, or another --out folder', { file: files.results }, 2);
@@ -111,9 +138,11 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
           throw new TarsierError('bench', `--resume with a different ${k} (${JSON.stringify(old[k])} before, ${JSON.stringify(meta[k])} now)`, { file: files.meta }, 2);
         }
       }
+      id = old.id;
     }
     previous = readRecords(files.results, { repair: true });
   }
+  meta.id = id ?? randomBytes(6).toString('hex');
   mkdirSync(join(out, 'logs'), { recursive: true });
   writeFileSync(files.meta, JSON.stringify(meta, null, 2) + '\n');
 
@@ -123,29 +152,39 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
 
   // Runs live in sessions of their own, so a Ctrl-C does not reach them: kill them here.
   const abort = new AbortController();
-  let interrupted = false;
-  const onSignal = () => {
-    interrupted = true;
-    abort.abort();
-  };
+  const onSignal = () => abort.abort();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const fresh: RunRecord[] = [];
+  const onRecord = (record: RunRecord) => {
+    appendRecord(files.results, record);
+    fresh.push(record);
+    o.progress?.finished(record);
+  };
   try {
-    let next = 0;
-    const worker = async () => {
-      while (!interrupted && next < todo.length) {
-        const run = todo[next++];
-        o.progress?.started(run.id);
-        const record = await executeRun(run, o, out, abort.signal);
-        // A run cut short by the interruption is not a result; --resume redoes it.
-        if (interrupted) break;
-        appendRecord(files.results, record);
-        fresh.push(record);
-        o.progress?.finished(record);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(o.jobs, Math.max(1, todo.length)) }, worker));
+    if (o.queue) {
+      await runOnQueue({
+        url: o.queue,
+        bench: meta.id,
+        todo,
+        settings: {
+          tool: o.tool.description,
+          timeout: settings.timeout,
+          wallTimeout: settings.wallTimeout,
+          memory: o.memory ?? null,
+          validator: validator ?? null,
+        },
+        ...(o.shipTasks ? { shipTasks: true } : {}),
+        ...(o.queuePollMs ? { pollMs: o.queuePollMs } : {}),
+        ...(o.onNotice ? { onNotice: o.onNotice } : {}),
+        out,
+        signal: abort.signal,
+        ...(o.progress ? { progress: o.progress } : {}),
+        onRecord,
+      });
+    } else {
+      await runHere(todo, settings, o.jobs, out, abort.signal, o.progress, onRecord);
+    }
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -159,68 +198,46 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   writeCsv(files.csv, records);
   writeFileSync(files.summary, formatSummary([summary]) + '\n');
   writeHtmlReport(files.html, [{ summary, records }]);
-  return { summary, records, warnings, complete: !interrupted && records.length === runs.length, files };
+  return { summary, records, warnings, complete: !abort.signal.aborted && records.length === runs.length, files };
 }
 
-function logName(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]+/g, '_') + '.log';
-}
-
-async function executeRun(run: RunSpec, o: BenchOptions, out: string, signal: AbortSignal): Promise<RunRecord> {
-  const runDir = join(out, 'runs', logName(run.id).replace(/\.log$/, ''));
-  // A fresh folder: a witness left by an interrupted attempt must not be validated.
-  rmSync(runDir, { recursive: true, force: true });
-  mkdirSync(runDir, { recursive: true });
-  const limits: Limits = { cpuTime: o.timeout, wallTime: o.wallTimeout ?? o.timeout, ...(o.memory ? { memory: o.memory } : {}) };
-  const { command, args } = o.tool.commandFor(run, { timeout: o.timeout, runDir });
-  const log = join('logs', logName(run.id));
-  const m = await runLimited(command, args, limits, { cwd: runDir, logFile: join(out, log), pollMs: o.pollMs, signal });
-  const { status, reason } = classifyRun(m, readAnswer(m.output, o.tool.resultStyle));
-  let validation: ValidationRecord | undefined;
-  if (o.validateCmd && (status === 'true' || status.startsWith('false'))) {
-    validation = await validate(run, status, o, runDir, out, signal);
-  }
-  const base = {
-    id: run.id,
-    task: run.task,
-    taskFile: run.taskFile,
-    directory: run.directory,
-    property: run.property,
-    propertyFile: run.propertyFile,
-    expected: expectedString(run.expected),
-    tool: o.tool.name,
-    status,
-    ...(reason ? { reason } : {}),
-    cpuTime: m.cpuTime,
-    wallTime: m.wallTime,
-    memory: m.memory,
-    exitCode: m.exitCode,
-    signal: m.signal,
-    ...(validation ? { validation } : {}),
-    log,
+/** Runs the runs on this machine, `jobs` at a time, until done or `signal` aborts. */
+async function runHere(
+  todo: readonly RunSpec[],
+  settings: RunSettings,
+  jobs: number,
+  out: string,
+  signal: AbortSignal,
+  progress: ProgressSink | undefined,
+  onRecord: (r: RunRecord) => void,
+): Promise<void> {
+  const machine = machineInfo('local');
+  let next = 0;
+  const worker = async () => {
+    while (!signal.aborted && next < todo.length) {
+      const run = todo[next++];
+      progress?.started(run.id);
+      const name = runFileName(run.id);
+      const log = join('logs', `${name}.log`);
+      const outcome = await executeRun(run, settings, {
+        runDir: join(out, 'runs', name),
+        logFile: join(out, log),
+        validationLogFile: join(out, 'logs', `${name}.validation.log`),
+      }, signal);
+      // A run cut short by the interruption is not a result; --resume redoes it.
+      if (signal.aborted) break;
+      onRecord(makeRecord(run, settings.tool.name, outcome, { log, machine }));
+    }
   };
-  return { ...base, ...scoreRecord(base) };
+  await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, todo.length)) }, worker));
 }
 
-async function validate(run: RunSpec, status: string, o: BenchOptions, runDir: string, out: string, signal: AbortSignal): Promise<ValidationRecord> {
-  if (!witnessRequired(run, status)) return { status: 'not-required' };
-  // The rules: witness.yml wins over witness.graphml.
-  const witness = ['witness.yml', 'witness.graphml'].map((f) => join(runDir, f)).find((f) => existsSync(f));
-  if (!witness) return { status: 'no-witness' };
-  const share = status === 'true' ? VALIDATION_SHARE.correctness : VALIDATION_SHARE.violation;
-  const timeout = Math.max(1, Math.round(o.timeout * share * 10) / 10);
-  const cmd = fillTemplate(o.validateCmd!, run, { timeout, runDir, witness });
-  const m = await runLimited('/bin/sh', ['-c', cmd], { cpuTime: timeout, wallTime: timeout, ...(o.memory ? { memory: o.memory } : {}) }, {
-    cwd: runDir,
-    logFile: join(out, 'logs', logName(run.id).replace(/\.log$/, '.validation.log')),
-    pollMs: o.pollMs,
-    signal,
-  });
-  const v = classifyRun(m, readAnswer(m.output, o.validateStyle ?? 'auto'));
-  // A validator confirms a violation witness by finding the violation (FALSE)
-  // and a correctness witness by proving the program with it (TRUE).
-  const confirmed = status === 'true' ? v.status === 'true' : v.status.startsWith('false');
-  return { status: confirmed ? 'confirmed' : 'not-confirmed', validatorStatus: v.status, cpuTime: m.cpuTime, witness };
+/** Why nothing would run: no task files, or none with the asked-for properties. */
+function emptyPlan(o: BenchOptions, tasks: number, properties: readonly string[]): TarsierError {
+  if (tasks === 0) return usageError(`no runs planned: no task files in ${o.sets.join(' ')}`);
+  if (properties.length === 0) return usageError(`no runs planned: none of the ${tasks} task files has a usable verification property`);
+  const asked = (o.properties ?? []).join(', ');
+  return usageError(`no runs planned: no task has the property ${asked} (the ${tasks} task files have ${properties.join(', ')})`);
 }
 
 export { formatSummary, summarize };

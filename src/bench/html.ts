@@ -52,6 +52,7 @@ export function renderHtmlReport(inputs: readonly ReportInput[], chartJs = chart
         validation: r.validation?.status ?? null,
         reason: r.reason ?? null,
         log: r.log ?? null,
+        machine: r.machine ? `${r.machine.worker} on ${r.machine.host} (${r.machine.cpuModel}, ${r.machine.cores} cores)` : null,
       })),
     })),
   };
@@ -115,11 +116,11 @@ ${chartJs ? '' : '<p class="note">chart.js was not found when this page was writ
 
   // Totals, ranked by score then success run time.
   const ranked = tools.map((t) => t.summary).sort((a, b) => b.score - a.score || a.cpuTimeCorrect - b.cpuTimeCorrect);
-  const heads = ['tool', 'score', 'correct true', 'correct false', 'incorrect true', 'incorrect false', 'unknown', 'timeout', 'out of memory', 'error', 'unconfirmed', 'CPU time of correct results (s)'];
+  const heads = ['tool', 'score', 'runs', 'correct true', 'correct false', 'incorrect true', 'incorrect false', 'unconfirmed', 'unknown', 'timeout', 'out of memory', 'error', 'CPU time of correct results (s)'];
   const totals = document.getElementById('totals');
   totals.append(el('tr', {}, ...heads.map((h, i) => el('th', { class: i ? '' : 'l' }, h))));
   for (const s of ranked) {
-    const cells = [num(s.score), s.correctTrue, s.correctFalse, s.incorrectTrue, s.incorrectFalse, s.unknown, s.timeouts, s.outOfMemory, s.errors, s.unconfirmed, s.cpuTimeCorrect.toFixed(1)];
+    const cells = [num(s.score), s.runs, s.correctTrue, s.correctFalse, s.incorrectTrue, s.incorrectFalse, s.unconfirmed, s.unknown, s.timeouts, s.outOfMemory, s.errors, s.cpuTimeCorrect.toFixed(1)];
     totals.append(el('tr', {}, el('td', { class: 'l' }, s.name), ...cells.map((c) => el('td', {}, c))));
   }
 
@@ -192,7 +193,7 @@ ${chartJs ? '' : '<p class="note">chart.js was not found when this page was writ
           const x = r.per[c.cat];
           const st = x.status === 'timeout' ? ' timeout' : x.status === 'error' ? ' error' : x.status === 'out of memory' ? ' oom' : '';
           td.className = 'l ' + x.category + (x.category === 'unknown' ? st : '');
-          td.title = [x.reason, x.validation ? 'witness: ' + x.validation : '', x.log ? 'log: ' + x.log : ''].filter(Boolean).join('; ');
+          td.title = [x.reason, x.validation ? 'witness: ' + x.validation : '', x.log ? 'log: ' + x.log : '', x.machine ? 'ran on ' + x.machine : ''].filter(Boolean).join('; ');
         }
         tr.append(td);
       }

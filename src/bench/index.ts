@@ -5,6 +5,10 @@ export { expandRuns, collectTaskFiles, type RunSpec, type SetWarning } from './s
 export {
   tarsierTool,
   tarsierValidateTemplate,
+  toolFromDescription,
+  validatorCommand,
+  type ToolDescription,
+  type ValidatorDescription,
   templateTool,
   fillTemplate,
   readAnswer,
@@ -20,6 +24,7 @@ export {
   readRecords,
   recordsToCsv,
   type RunRecord,
+  type RunLimit,
   type RunStatus,
   type ValidationRecord,
   type ValidationStatus,
@@ -27,5 +32,10 @@ export {
 export { summarize, formatSummary, scoreJson, baseCategory, type ToolSummary, type CategoryEntry } from './summary.js';
 export { renderHtmlReport, writeHtmlReport, type ReportInput } from './html.js';
 export { Progress, type ProgressSink } from './progress.js';
-export { runBench, witnessRequired, VALIDATION_SHARE, type BenchOptions, type BenchResult } from './bench.js';
+export { runBench, defaultWallTimeout, WALL_GUARD_FACTOR, type BenchOptions, type BenchResult } from './bench.js';
+export { executeRun, makeRecord, witnessRequired, VALIDATION_SHARE, type RunSettings, type RunPaths, type RunOutcome } from './execute.js';
+export { machineInfo, type MachineInfo } from './machine.js';
+export { parseRedisUrl, checkRedis, QUEUE_NAME, type RunJob, type RunJobResult, type RedisAddress } from './queue.js';
+export { runOnQueue, type QueueRunOptions } from './coordinator.js';
+export { runWorker, type WorkerOptions } from './worker.js';
 export { scoreDirectories, type ScoreDirectoriesOptions } from './rescore.js';

@@ -51,10 +51,12 @@ export class Progress implements ProgressSink {
     else if (r.category === 'wrong') this.wrong++;
     else this.other++;
     const mark = r.category === 'wrong' ? ' WRONG' : '';
-    const line = `[${this.done}/${this.total}] ${r.id}: ${r.status} (${r.category}, ${r.points >= 0 ? '+' : ''}${r.points}) ${r.cpuTime.toFixed(2)} s${mark}`;
+    // A run the wall-time guard stopped did not use its CPU time: say so, with the way out.
+    const guard = r.limit === 'wall-time' ? ` CPU, ended by the wall-time limit after ${r.wallTime.toFixed(2)} s wall (raise it with --wall-timeout)` : '';
+    const line = `[${this.done}/${this.total}] ${r.id}: ${r.status} (${r.category}, ${r.points >= 0 ? '+' : ''}${r.points}) ${r.cpuTime.toFixed(2)} s${guard}${mark}`;
     if (this.tty) {
-      // Keep wrong answers visible above the status line.
-      if (r.category === 'wrong') this.stream.write(`\r\x1b[K${line}\n`);
+      // Keep wrong answers and runs cut by the wall-time guard visible above the status line.
+      if (r.category === 'wrong' || guard) this.stream.write(`\r\x1b[K${line}\n`);
       this.draw();
     } else this.stream.write(line + '\n');
   }

@@ -4,6 +4,7 @@ import { scoreResult, type ResultCategory } from '../task/score.js';
 import type { PropertyKind } from '../task/property.js';
 import { parseVerdictString, verdictString, type Verdict } from '../task/verdict.js';
 import type { Measurement } from './limits.js';
+import type { MachineInfo } from './machine.js';
 import { parseExpectedString } from './sets.js';
 
 /** The classification of a run, as the rules list outcomes. */
@@ -19,6 +20,8 @@ export interface ValidationRecord {
   readonly witness?: string;
 }
 
+export type RunLimit = 'cpu-time' | 'wall-time' | 'memory';
+
 /** One line of results.jsonl. */
 export interface RunRecord {
   readonly id: string;
@@ -33,6 +36,8 @@ export interface RunRecord {
   readonly status: RunStatus;
   /** Why the run gave no answer (timeout, exit code, ...), or the tool's reason for UNKNOWN. */
   readonly reason?: string;
+  /** The limit that ended the run, if one did. */
+  readonly limit?: RunLimit;
   readonly cpuTime: number;
   readonly wallTime: number;
   /** Peak memory in bytes. */
@@ -43,6 +48,8 @@ export interface RunRecord {
   readonly category: ResultCategory;
   readonly points: number;
   readonly log?: string;
+  /** The worker and machine that ran it. */
+  readonly machine?: MachineInfo;
 }
 
 /** The answer a status stands for (timeouts and the like are unknown). */
@@ -55,10 +62,14 @@ export function statusVerdict(status: RunStatus): Verdict {
  * the answer read from the output; a tool that crashed or printed no answer
  * is an error.
  */
-export function classifyRun(m: Measurement, answer: Verdict | undefined): { status: RunStatus; reason?: string } {
-  if (m.termination === 'cputime') return { status: 'timeout', reason: `CPU time limit (${m.cpuTime} s used)` };
-  if (m.termination === 'walltime') return { status: 'timeout', reason: `wall-time limit (${m.wallTime} s, CPU ${m.cpuTime} s)` };
-  if (m.termination === 'memory') return { status: 'out of memory', reason: `memory limit (${Math.round(m.memory / 1048576)} MB used)` };
+export function classifyRun(m: Measurement, answer: Verdict | undefined): { status: RunStatus; reason?: string; limit?: RunLimit } {
+  if (m.termination === 'cputime') return { status: 'timeout', limit: 'cpu-time', reason: `CPU time limit (${m.cpuTime} s used)` };
+  if (m.termination === 'walltime') {
+    return { status: 'timeout', limit: 'wall-time', reason: `wall-time limit (${m.wallTime} s wall, ${m.cpuTime} s CPU; raise it with --wall-timeout)` };
+  }
+  if (m.termination === 'memory') {
+    return { status: 'out of memory', limit: 'memory', reason: `memory limit (${Math.round(m.memory / 1048576)} MB used)` };
+  }
   if (m.termination === 'aborted') return { status: 'error', reason: 'interrupted' };
   if (m.termination === 'spawn-error') return { status: 'error', reason: m.error ?? 'could not start the tool' };
   if (m.termination === 'signal') return { status: 'error', reason: `killed by ${m.signal}` };
@@ -128,6 +139,7 @@ const CSV_COLUMNS = [
   'memory_mb',
   'validation',
   'reason',
+  'worker',
 ] as const;
 
 function csvCell(v: unknown): string {
@@ -153,6 +165,7 @@ export function recordsToCsv(records: readonly RunRecord[]): string {
         (r.memory / 1048576).toFixed(1),
         r.validation?.status ?? '',
         r.reason ?? '',
+        r.machine?.worker ?? '',
       ]
         .map(csvCell)
         .join(','),

@@ -73,7 +73,8 @@ function walkYml(dir: string): string[] {
   return out;
 }
 
-function commonFolder(files: readonly string[]): string {
+/** The deepest folder that holds all the files. */
+export function commonFolder(files: readonly string[]): string {
   if (files.length === 0) return process.cwd();
   let parts = dirname(files[0]).split(sep);
   for (const f of files) {
@@ -93,13 +94,21 @@ export interface ExpandOptions {
 /**
  * Turns SETs into runs: one per (task, property) pair whose property file is a
  * verification property. Unusable property entries (coverage properties,
- * missing files) and unreadable task files are reported as warnings.
+ * missing files; one warning per property file) and unreadable task files are
+ * reported as warnings. `tasks` counts the task files read and `properties`
+ * lists the property kinds they have (before `options.properties` filters).
  */
-export function expandRuns(sets: readonly string[], options: ExpandOptions = {}): { runs: RunSpec[]; warnings: SetWarning[] } {
+export function expandRuns(
+  sets: readonly string[],
+  options: ExpandOptions = {},
+): { runs: RunSpec[]; warnings: SetWarning[]; tasks: number; properties: string[] } {
   const files = collectTaskFiles(sets);
   const base = commonFolder(files);
   const runs: RunSpec[] = [];
   const warnings: SetWarning[] = [];
+  const properties = new Set<string>();
+  // Skipped property entries, one warning per property file and reason (sets repeat them in every task).
+  const skipped = new Map<string, { file: string; reason: string; tasks: number }>();
   for (const file of files) {
     let task;
     try {
@@ -110,8 +119,16 @@ export function expandRuns(sets: readonly string[], options: ExpandOptions = {})
       continue;
     }
     const rel = relative(base, file).split(sep).join('/');
+    for (const p of task.skippedProperties) {
+      const reason = p.reason.replace(/^.*?: error: /, '');
+      const key = `${p.propertyFile}\0${reason}`;
+      const entry = skipped.get(key) ?? { file: p.propertyFile, reason, tasks: 0 };
+      entry.tasks++;
+      skipped.set(key, entry);
+    }
     for (const p of task.properties) {
       const propName = basename(p.propertyFile).replace(/\.prp$/, '');
+      properties.add(p.property);
       if (options.properties && !options.properties.includes(p.property) && !options.properties.includes(propName)) continue;
       runs.push({
         id: `${rel}#${propName}`,
@@ -128,7 +145,10 @@ export function expandRuns(sets: readonly string[], options: ExpandOptions = {})
       });
     }
   }
-  return { runs, warnings };
+  for (const { file, reason, tasks } of skipped.values()) {
+    warnings.push({ file, message: `${file}: property entry skipped in ${tasks} task${tasks === 1 ? '' : 's'}: ${reason}` });
+  }
+  return { runs, warnings, tasks: files.length, properties: [...properties].sort() };
 }
 
 export function expectedString(e: ExpectedResult | undefined): string | null {

@@ -18,7 +18,12 @@ export interface ToolSummary {
   readonly correctFalse: number;
   readonly incorrectTrue: number;
   readonly incorrectFalse: number;
-  /** Runs without a scored answer (unknown, timeout, out of memory, error, unmatched answers). */
+  /**
+   * Runs that answered nothing that scores: UNKNOWN, or an answer the task
+   * does not match (a violation of another property). Time-outs, out of
+   * memory, errors and unconfirmed answers have columns of their own: the
+   * outcome counts add up to `runs`.
+   */
   readonly unknown: number;
   /** Success run time: CPU seconds of the correct results. */
   readonly cpuTimeCorrect: number;
@@ -26,6 +31,8 @@ export interface ToolSummary {
   readonly confirmed: number;
   readonly unconfirmed: number;
   readonly timeouts: number;
+  /** Of the time-outs, those ended by the wall-time guard before the CPU-time limit. */
+  readonly wallTimeouts: number;
   readonly outOfMemory: number;
   readonly errors: number;
   /** Runs that were scored (tasks with an expected verdict). */
@@ -47,6 +54,7 @@ export function baseCategory(r: Pick<RunRecord, 'property' | 'directory'>): stri
  */
 export function summarize(name: string, records: readonly RunRecord[], source?: string): ToolSummary {
   const scored = records.filter((r) => r.category !== 'missing');
+  const outcomes = countOutcomes(scored);
   const t = tally(scored.map((r) => ({ answer: answerOf(r), category: r.category, points: r.points, cpuTime: r.cpuTime })));
   const groups = new Map<string, RunRecord[]>();
   for (const r of scored) {
@@ -74,17 +82,34 @@ export function summarize(name: string, records: readonly RunRecord[], source?: 
     correctFalse: t.correctFalse,
     incorrectTrue: t.incorrectTrue,
     incorrectFalse: t.incorrectFalse,
-    unknown: t.unknown + t.unconfirmedTrue + t.unconfirmedFalse,
+    unknown: outcomes.unknown,
     cpuTimeCorrect: Math.round(t.cpuTimeCorrect * 1000) / 1000,
     confirmed: scored.filter((r) => r.category === 'correct' && r.validation?.status === 'confirmed').length,
     unconfirmed: t.unconfirmedTrue + t.unconfirmedFalse,
-    timeouts: scored.filter((r) => r.status === 'timeout').length,
-    outOfMemory: scored.filter((r) => r.status === 'out of memory').length,
-    errors: scored.filter((r) => r.status === 'error').length,
+    timeouts: outcomes.timeout,
+    wallTimeouts: scored.filter((r) => r.status === 'timeout' && r.limit === 'wall-time').length,
+    outOfMemory: outcomes.outOfMemory,
+    errors: outcomes.error,
     runs: scored.length,
     unscored: records.length - scored.length,
     categories,
   };
+}
+
+/**
+ * Splits the runs without a scored answer (category `unknown`) by what ended
+ * them, so that each run is counted in exactly one column.
+ */
+function countOutcomes(scored: readonly RunRecord[]): { unknown: number; timeout: number; outOfMemory: number; error: number } {
+  const c = { unknown: 0, timeout: 0, outOfMemory: 0, error: 0 };
+  for (const r of scored) {
+    if (r.category !== 'unknown') continue;
+    if (r.status === 'timeout') c.timeout++;
+    else if (r.status === 'out of memory') c.outOfMemory++;
+    else if (r.status === 'error') c.error++;
+    else c.unknown++;
+  }
+  return c;
 }
 
 function answerOf(r: RunRecord): 'true' | 'false' | 'unknown' {
@@ -109,30 +134,42 @@ function table(rows: string[][]): string[] {
 export function formatSummary(tools: readonly ToolSummary[]): string {
   const ranked = rankByScore(tools);
   const lines: string[] = [];
-  // Witness columns only when witnesses were validated.
+  // The outcome columns add up to `runs`; `unconfirmed` only when witnesses were validated.
   const validated = ranked.some((t) => t.confirmed + t.unconfirmed > 0);
-  const head = ['tool', 'score', 'correct true', 'correct false', 'wrong true', 'wrong false', 'unknown', 'timeout', 'out of mem', 'error'];
-  if (validated) head.push('confirmed', 'unconfirmed');
-  head.push('CPU s (correct)');
+  const head = ['tool', 'score', 'runs', 'correct true', 'correct false', 'wrong true', 'wrong false'];
+  if (validated) head.push('unconfirmed');
+  head.push('unknown', 'timeout', 'out of mem', 'error', 'CPU s (correct)');
   lines.push(
     ...table([
       head,
       ...ranked.map((t) => [
         t.name,
         fmt(t.score),
+        String(t.runs),
         String(t.correctTrue),
         String(t.correctFalse),
         String(t.incorrectTrue),
         String(t.incorrectFalse),
+        ...(validated ? [String(t.unconfirmed)] : []),
         String(t.unknown),
         String(t.timeouts),
         String(t.outOfMemory),
         String(t.errors),
-        ...(validated ? [String(t.confirmed), String(t.unconfirmed)] : []),
         t.cpuTimeCorrect.toFixed(1),
       ]),
     ]),
   );
+  for (const t of ranked) {
+    const who = ranked.length > 1 ? `${t.name}: ` : '';
+    if (validated) {
+      lines.push(`${who}witnesses: ${t.confirmed} confirmed, ${t.unconfirmed} not confirmed (a correct answer without a confirmed witness scores 0)`);
+    }
+    if (t.wallTimeouts > 0) {
+      lines.push(
+        `${who}${t.wallTimeouts} of the ${t.timeouts} time-outs were ended by the wall-time limit before their CPU time was used up (a loaded machine?); raise the guard with --wall-timeout`,
+      );
+    }
+  }
   const names = [...new Set(ranked.flatMap((t) => t.categories.map((c) => c.name)))];
   const order = (n: string) => (n === 'Overall' ? 0 : n.includes('.') ? 2 : 1);
   names.sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));

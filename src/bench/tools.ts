@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../common/errors.js';
@@ -10,9 +9,18 @@ export type ResultStyle = 'auto' | 'verification-result' | 'sv-comp-result';
 
 export const RESULT_STYLES: readonly ResultStyle[] = ['auto', 'verification-result', 'sv-comp-result'];
 
+/**
+ * A tool as data, so that it can travel in a queued job and be rebuilt on
+ * another machine: Tarsier (the worker's own) or a command template.
+ */
+export type ToolDescription =
+  | { readonly kind: 'tarsier'; readonly name: string }
+  | { readonly kind: 'template'; readonly name: string; readonly template: string; readonly resultStyle: ResultStyle };
+
 /** A tool to benchmark: how to start it on a run, and how to read its answer. */
 export interface ToolSpec {
   readonly name: string;
+  readonly description: ToolDescription;
   /** A text identifying the command (kept in the result folder to refuse mixing tools on --resume). */
   readonly signature: string;
   readonly resultStyle: ResultStyle;
@@ -37,10 +45,11 @@ export function tarsierCli(): string {
  * Tarsier itself: `node bin/tarsier.js verify TASK.yml --property KIND --timeout S`,
  * run in the run folder, with the witness written there as witness.yml.
  */
-export function tarsierTool(): ToolSpec {
+export function tarsierTool(name = 'tarsier'): ToolSpec {
   const cli = tarsierCli();
   return {
-    name: 'tarsier',
+    name,
+    description: { kind: 'tarsier', name },
     signature: `tarsier verify (${cli})`,
     resultStyle: 'verification-result',
     commandFor(run, context) {
@@ -103,8 +112,10 @@ export function checkTemplate(template: string, option: string): void {
 export function templateTool(template: string, name?: string, resultStyle: ResultStyle = 'auto'): ToolSpec {
   checkTemplate(template, '--tool-cmd');
   const first = (template.trim().split(/\s+/)[0] ?? 'tool').replace(/^["']|["']$/g, '');
+  const toolName = name ?? first.split('/').pop()!;
   return {
-    name: name ?? first.split('/').pop()!,
+    name: toolName,
+    description: { kind: 'template', name: toolName, template, resultStyle },
     signature: `template: ${template}`,
     resultStyle,
     commandFor(run, context) {
@@ -143,16 +154,28 @@ export function readAnswer(output: string, style: ResultStyle): Verdict | undefi
   return undefined;
 }
 
+/** Rebuilds a tool from its description (on a worker: with the worker's own Tarsier). */
+export function toolFromDescription(d: ToolDescription): ToolSpec {
+  return d.kind === 'tarsier' ? tarsierTool(d.name) : templateTool(d.template, d.name, d.resultStyle);
+}
+
+/** A witness validator as data: Tarsier's `validate` command or a command template. */
+export type ValidatorDescription =
+  | { readonly kind: 'tarsier' }
+  | { readonly kind: 'template'; readonly template: string; readonly resultStyle: ResultStyle };
+
 /**
- * The validator template for `--validate tarsier`: `tarsier validate TASK
- * --property KIND --witness W --timeout S`. Refused while this Tarsier has no
- * `validate` command.
+ * The validator template for `--validate tarsier`: `node bin/tarsier.js
+ * validate TASK --property KIND --witness W --timeout S`, with this
+ * machine's Node and Tarsier.
  */
 export function tarsierValidateTemplate(): string {
-  const cli = tarsierCli();
-  const probe = spawnSync(process.execPath, [cli, 'validate', '--help'], { encoding: 'utf8' });
-  if (probe.status !== 0 || !/--witness/.test(probe.stdout)) {
-    throw usageError('--validate tarsier: this Tarsier has no validate command yet; give a validator with --validate-cmd');
-  }
-  return `${shellQuote(process.execPath)} ${shellQuote(cli)} validate {task} --property {property} --witness {witness} --timeout {timeout}`;
+  return `${shellQuote(process.execPath)} ${shellQuote(tarsierCli())} validate {task} --property {property} --witness {witness} --timeout {timeout}`;
+}
+
+/** The command template and answer style of a validator on this machine. */
+export function validatorCommand(d: ValidatorDescription): { template: string; resultStyle: ResultStyle } {
+  return d.kind === 'tarsier'
+    ? { template: tarsierValidateTemplate(), resultStyle: 'verification-result' }
+    : { template: d.template, resultStyle: d.resultStyle };
 }

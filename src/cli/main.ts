@@ -5,6 +5,7 @@ import { registerImp } from './commands/imp.js';
 import { registerVerify } from './commands/verify.js';
 import { registerBench } from './commands/bench.js';
 import { registerScore } from './commands/score.js';
+import { registerWorker } from './commands/worker.js';
 import { registerParse } from './commands/parse.js';
 import { registerLint } from './commands/lint.js';
 import { registerConvert } from './commands/convert.js';
@@ -14,7 +15,7 @@ import { registerReport } from './commands/report.js';
 import { registerServe } from './commands/serve.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert, registerSelect, registerValidate, registerReport, registerServe];
+const commands: CommandRegistrar[] = [registerVerify, registerValidate, registerParse, registerImp, registerBench, registerScore, registerWorker, registerLint, registerConvert, registerSelect, registerReport, registerServe];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);

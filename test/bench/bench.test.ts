@@ -3,9 +3,22 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runBench, templateTool, readRecords, runLimited, scoreDirectories, scoreJson, type RunRecord } from '../../src/bench/index.js';
+import {
+  runBench,
+  templateTool,
+  readRecords,
+  runLimited,
+  scoreDirectories,
+  scoreJson,
+  Progress,
+  expandRuns,
+  fillTemplate,
+  tarsierValidateTemplate,
+  validatorCommand,
+  type RunRecord,
+} from '../../src/bench/index.js';
 import { cliPath } from '../helpers/shared.js';
-import { makeBench, toolCmd } from './fixtures.js';
+import { makeBench, slowMixedTasks, toolCmd } from './fixtures.js';
 
 const pick = (records: readonly RunRecord[]) =>
   Object.fromEntries(records.map((r) => [r.id, [r.status, r.category, r.points]]));
@@ -38,8 +51,8 @@ test('bench: answers are classified and scored as the rules say, with CSV, summa
   assert.equal(h.reason, 'no result in the output (exit code 0)');
   const s = r.summary;
   assert.deepEqual(
-    [s.score, s.correctTrue, s.correctFalse, s.incorrectTrue, s.incorrectFalse, s.unknown, s.errors, s.runs],
-    [-60, 1, 2, 1, 2, 2, 1, 8],
+    [s.score, s.correctTrue, s.correctFalse, s.incorrectTrue, s.incorrectFalse, s.unknown, s.timeouts, s.outOfMemory, s.errors, s.runs],
+    [-60, 1, 2, 1, 2, 1, 0, 0, 1, 8],
   );
   const cat = (n: string) => s.categories.find((c) => c.name === n)!;
   assert.deepEqual([cat('unreach-call.loops').tasks, cat('unreach-call.loops').score], [4, -45]);
@@ -47,14 +60,16 @@ test('bench: answers are classified and scored as the rules say, with CSV, summa
   // Overall: (-45/4 + -15/4) * 8 / 2 = -60.
   assert.equal(cat('Overall').score, -60);
   const csv = readFileSync(r.files.csv, 'utf8').split('\n');
-  assert.equal(csv[0], 'id,task,property,directory,expected,status,category,points,cpu_time_s,wall_time_s,memory_mb,validation,reason');
+  assert.equal(csv[0], 'id,task,property,directory,expected,status,category,points,cpu_time_s,wall_time_s,memory_mb,validation,reason,worker');
   assert.equal(csv.length, 10);
   assert.match(csv.find((l) => l.startsWith('loops/a.yml'))!, /^loops\/a\.yml#unreach-call,loops\/a\.yml,unreach-call,loops,true,true,correct,2,\d+\.\d\d,/);
   const html = readFileSync(r.files.html, 'utf8');
   assert.match(html, /<canvas id="quantile">/);
   assert.ok(html.includes('Chart.js'), 'chart.js is inlined');
   assert.ok(!/<script[^>]+src=/.test(html), 'no external scripts');
-  assert.match(readFileSync(r.files.summary, 'utf8'), /^tool\s+score/);
+  const text = readFileSync(r.files.summary, 'utf8').split('\n');
+  assert.match(text[0], /^tool\s+score\s+runs\s+correct true\s+correct false\s+wrong true\s+wrong false\s+unknown\s+timeout\s+out of mem\s+error\s+CPU s \(correct\)$/);
+  assert.match(text[1], /^fake\s+-60\s+8\s+1\s+2\s+1\s+2\s+1\s+0\s+0\s+1\s+\d+\.\d$/);
 });
 
 test('bench: placeholders of --tool-cmd are filled', async () => {
@@ -69,15 +84,28 @@ test('bench: placeholders of --tool-cmd are filled', async () => {
   assert.equal(r.records[0].status, 'true');
 });
 
-test('limits: a tool that hangs without using CPU is stopped by the wall-time guard', async () => {
-  const root = makeBench([{ dir: 'x', name: 'hang', expected: 'true', mode: 'hang' }]);
-  const r = await runBench({ sets: [join(root, 'set')], tool: templateTool(toolCmd(root)), timeout: 1, jobs: 1, out: join(root, 'out') });
-  const rec = r.records[0];
+test('limits: a tool that hangs without using CPU is stopped by the wall-time guard, which says so', async () => {
+  const root = makeBench([
+    { dir: 'x', name: 'hang', expected: 'true', mode: 'hang' },
+    { dir: 'x', name: 'ok', expected: 'true', answer: 'TRUE' },
+  ]);
+  let progress = '';
+  const sink = new Progress(2, { write: (t: string) => ((progress += t), true) } as unknown as NodeJS.WritableStream, false);
+  // The default guard is three times the CPU limit.
+  const r = await runBench({ sets: [join(root, 'set')], tool: templateTool(toolCmd(root)), timeout: 1, jobs: 2, out: join(root, 'out'), progress: sink });
+  const rec = r.records.find((x) => x.id === 'hang.yml#unreach-call')!;
   assert.equal(rec.status, 'timeout');
-  assert.match(rec.reason!, /^wall-time limit/);
-  assert.ok(rec.wallTime >= 1 && rec.wallTime < 3, `wall ${rec.wallTime}`);
+  assert.equal(rec.limit, 'wall-time');
+  assert.match(rec.reason!, /^wall-time limit \(3\.\d+ s wall, 0\.\d+ s CPU; raise it with --wall-timeout\)$/);
+  assert.ok(rec.wallTime >= 3 && rec.wallTime < 6, `wall ${rec.wallTime}`);
   assert.ok(rec.cpuTime < 0.9, `cpu ${rec.cpuTime}`);
   assert.equal(rec.points, 0);
+  assert.match(progress, /hang\.yml#unreach-call: timeout \(unknown, \+0\) 0\.\d\d s CPU, ended by the wall-time limit after 3\.\d\d s wall \(raise it with --wall-timeout\)\n/);
+  // The summary counts it once, as a time-out, and names the cause.
+  const summary = readFileSync(r.files.summary, 'utf8').split('\n');
+  assert.match(summary[1], /^node\s+2\s+2\s+1\s+0\s+0\s+0\s+0\s+1\s+0\s+0\s/);
+  assert.equal(summary[2], '1 of the 1 time-outs were ended by the wall-time limit before their CPU time was used up (a loaded machine?); raise the guard with --wall-timeout');
+  assert.deepEqual([r.summary.timeouts, r.summary.wallTimeouts, r.summary.unknown], [1, 1, 0]);
   await assert.rejects(
     runBench({ sets: [join(root, 'set')], tool: templateTool(toolCmd(root)), timeout: 2, wallTimeout: 1, jobs: 1, out: join(root, 'out2') }),
     /--wall-timeout must be at least --timeout/,
@@ -146,20 +174,15 @@ test('bench: witness validation confirms or not, and unconfirmed answers score 0
   // Memory safety: correctness witnesses are not supported, so a TRUE needs none.
   assert.deepEqual([by['x/memsafe.yml'].validation?.status, by['x/memsafe.yml'].points], ['not-required', 2]);
   assert.deepEqual([r.summary.confirmed, r.summary.unconfirmed], [1, 1]);
+  // Columns add up to the runs: the unconfirmed answer is in its own column, not also under unknown.
   const text = readFileSync(r.files.summary, 'utf8').split('\n');
-  assert.match(text[0], /error\s+confirmed\s+unconfirmed\s+CPU s \(correct\)$/);
-  assert.match(text[1], /^node\s+3\s+1\s+1\s+0\s+0\s+1\s+0\s+0\s+0\s+1\s+1\s+\d+\.\d$/);
+  assert.match(text[0], /wrong false\s+unconfirmed\s+unknown\s+timeout\s+out of mem\s+error\s+CPU s \(correct\)$/);
+  assert.match(text[1], /^node\s+3\s+3\s+1\s+1\s+0\s+0\s+1\s+0\s+0\s+0\s+0\s+\d+\.\d$/);
+  assert.equal(text[2], 'witnesses: 1 confirmed, 1 not confirmed (a correct answer without a confirmed witness scores 0)');
 });
 
 test('bench: an interrupted run resumes with the same results', async () => {
-  const tasks = Array.from({ length: 6 }, (_, i) => ({
-    dir: 'loops',
-    name: `t${i}`,
-    expected: i % 2 ? 'false' : 'true',
-    mode: 'slow',
-    answer: i % 3 ? 'TRUE' : 'FALSE(unreach-call)',
-  }));
-  const root = makeBench(tasks);
+  const root = makeBench(slowMixedTasks(6));
   const args = (out: string, jobs = '1') => [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--name', 'fake', '--timeout', '10', '--jobs', jobs, '--out', out];
   // Reference: uninterrupted.
   const ref = spawnSync(process.execPath, args(join(root, 'ref'), '2'), { encoding: 'utf8' });
@@ -257,4 +280,49 @@ test('bench: Ctrl-C stops the runs it started (they live in sessions of their ow
   assert.ok(state === 'gone' || state === 'Z', `tool process state ${state}`);
   // The cut run is not a result.
   assert.equal(readFileSync(join(out, 'results.jsonl'), { encoding: 'utf8', flag: 'a+' }), '');
+});
+
+test('bench: skipped property entries are warned about, and an empty plan is an error', () => {
+  const root = makeBench([
+    { dir: 'x', name: 'a', expected: 'true', answer: 'TRUE' },
+    { dir: 'x', name: 'b', expected: 'true', answer: 'TRUE' },
+  ]);
+  const bench = (...extra: string[]) =>
+    spawnSync(process.execPath, [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--out', join(root, `out${extra.length}`), ...extra], { encoding: 'utf8' });
+  const coverage = join(root, 'set', 'properties', 'coverage-error-call.prp');
+  const ok = bench();
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(ok.stderr.split('\n')[0], `warning: ${coverage}: property entry skipped in 2 tasks: property file '../properties/coverage-error-call.prp' does not exist`);
+  assert.match(ok.stderr.split('\n')[1], /^2 runs planned, 2 to do \(node, 900 s CPU, 2700 s wall, 15000 MB, 1 at a time\)$/);
+  const none = bench('--property', 'foo');
+  assert.equal(none.status, 2);
+  assert.equal(
+    none.stderr.split('\n').slice(1).join('\n'),
+    'tarsier: error: no runs planned: no task has the property foo (the 2 task files have unreach-call)\n',
+  );
+  assert.equal(existsSync(join(root, 'out2')), false, 'nothing written');
+  writeFileSync(join(root, 'set', 'Empty.set'), '# nothing yet\n');
+  const empty = spawnSync(process.execPath, [cliPath, 'bench', join(root, 'set', 'Empty.set'), '--tool-cmd', toolCmd(root)], { encoding: 'utf8' });
+  assert.equal(empty.status, 2);
+  assert.equal(empty.stderr, `tarsier: error: no runs planned: no task files in ${join(root, 'set', 'Empty.set')}\n`);
+});
+
+test('bench: --validate tarsier runs tarsier validate TASK --property KIND --witness W --timeout S', () => {
+  const root = makeBench([{ dir: 'x', name: 'a', expected: 'false', answer: 'FALSE(unreach-call)' }]);
+  const run = expandRuns([join(root, 'set')]).runs[0];
+  const { template, resultStyle } = validatorCommand({ kind: 'tarsier' });
+  assert.equal(template, tarsierValidateTemplate());
+  assert.equal(resultStyle, 'verification-result');
+  assert.equal(
+    fillTemplate(template, run, { timeout: 9, runDir: '/r', witness: '/r/witness.yml' }),
+    `${process.execPath} ${cliPath} validate ${run.taskFile} --property unreach-call --witness /r/witness.yml --timeout 9`,
+  );
+  // Accepted (no longer refused), and recorded so that --resume keeps the same validator.
+  const out = join(root, 'out');
+  const r = spawnSync(process.execPath, [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--validate', 'tarsier', '--out', out], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')).validate, 'tarsier');
+  const both = spawnSync(process.execPath, [cliPath, 'bench', join(root, 'set'), '--tool-cmd', toolCmd(root), '--validate', 'tarsier', '--validate-cmd', 'v {witness}'], { encoding: 'utf8' });
+  assert.equal(both.status, 2);
+  assert.equal(both.stderr, 'tarsier: error: give either --validate or --validate-cmd, not both\n');
 });

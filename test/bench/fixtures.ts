@@ -9,7 +9,8 @@ import { join } from 'node:path';
  * hangpid (write its pid to pid.txt in the working folder, then hang),
  * hog (allocate memory until killed), garbage (print noise), busy (two child
  * processes burn CPU), slow (sleep 150 ms, then answer), witness (write
- * witness.yml to the working folder, then answer), args (print its arguments).
+ * witness.yml to the working folder, then answer), args (print its arguments),
+ * sleepy (write its pid to pid.txt, sleep 1 s without CPU, then answer).
  */
 export const FAKE_TOOL = String.raw`
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ else if (mode === 'garbage') console.log('Verification result: PROBABLY\n\u0001\
 else if (mode === 'busy') { for (let i = 0; i < 2; i++) spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }); setTimeout(() => {}, 1e9); }
 else if (mode === 'slow') setTimeout(say, 150);
 else if (mode === 'witness') { writeFileSync('witness.yml', '- entry_type: violation_sequence\n'); say(); }
+else if (mode === 'sleepy') { writeFileSync('pid.txt', String(process.pid)); setTimeout(say, 1000); }
 else if (mode === 'args') { console.log('ARGS ' + JSON.stringify({ program, prop, dataModel })); say(); }
 `;
 
@@ -85,6 +87,17 @@ export function makeBench(tasks: readonly FakeTask[]): string {
     );
   }
   return root;
+}
+
+/** Tasks in slow mode (150 ms each) with right and wrong TRUE and FALSE answers. */
+export function slowMixedTasks(count: number): FakeTask[] {
+  return Array.from({ length: count }, (_, i) => ({
+    dir: 'loops',
+    name: `t${i}`,
+    expected: i % 2 ? 'false' : 'true',
+    mode: 'slow',
+    answer: i % 3 ? 'TRUE' : 'FALSE(unreach-call)',
+  }));
 }
 
 export function toolCmd(root: string): string {

@@ -23,8 +23,11 @@ test('sets: folders, task files and .set files give one run per verification pro
       ['loops/b.yml#unreach-call', 'loops', 'unreach-call', { verdict: false }],
     ],
   );
-  // The coverage property of each task file is absent: skipped, not an error.
-  assert.deepEqual(warnings, []);
+  // The coverage property of each task file is absent: skipped with one warning for all tasks, not an error.
+  const coverage = join(set, 'properties', 'coverage-error-call.prp');
+  assert.deepEqual(warnings, [
+    { file: coverage, message: `${coverage}: property entry skipped in 3 tasks: property file '../properties/coverage-error-call.prp' does not exist` },
+  ]);
   writeFileSync(join(set, 'Loops.set'), '# loops only\nloops/*.yml\n\n');
   assert.deepEqual(expandRuns([join(set, 'Loops.set')]).runs.map((r) => r.task), ['a.yml', 'b.yml']);
   assert.deepEqual(expandRuns([set], { properties: ['valid-memsafety'] }).runs.map((r) => r.id), ['heap/c.yml#valid-memsafety']);
@@ -34,7 +37,10 @@ test('sets: folders, task files and .set files give one run per verification pro
   writeFileSync(join(set, 'loops', 'z.yml'), "format_version: '2.0'\ninput_files: missing.c\n");
   const r = expandRuns([set]);
   assert.equal(r.runs.length, 3);
-  assert.deepEqual(r.warnings.map((w) => w.message), [`${join(set, 'loops', 'z.yml')}:2:14: error: input file 'missing.c' does not exist`]);
+  assert.deepEqual(r.warnings.map((w) => w.message), [
+    `${join(set, 'loops', 'z.yml')}:2:14: error: input file 'missing.c' does not exist`,
+    `${coverage}: property entry skipped in 3 tasks: property file '../properties/coverage-error-call.prp' does not exist`,
+  ]);
   const run = r.runs[1];
   assert.equal(
     fillTemplate('v --prop {prop} --{bits} --dm {data_model} {program} {task} {timeout} {unknown}', run, { timeout: 30, runDir: '/r' }),
@@ -54,7 +60,13 @@ test('output adapters read the last answer line', () => {
 test('sets: the shared sv-benchmarks folder gives 266 runs with expected verdicts', { skip: skipWithoutShared }, () => {
   const { runs, warnings } = expandRuns([sharedPath('bench', 'sv-benchmarks', 'c')]);
   assert.equal(runs.length, 266);
-  assert.equal(warnings.length, 0);
+  // Test-Comp coverage entries are skipped, one warning per property file.
+  assert.deepEqual(
+    warnings.map((w) => w.message.replace(/^.*\//, '').replace(/ \d+ tasks?/, ' N tasks')),
+    ['branches', 'conditions', 'statements', 'error-call'].map(
+      (c) => `coverage-${c}.prp: property entry skipped in N tasks: a Test-Comp coverage property (COVER) is not a verification property`,
+    ),
+  );
   assert.equal(runs.filter((r) => r.property === 'unreach-call').length, 161);
   assert.ok(runs.every((r) => r.expected !== undefined));
 });

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { usageError } from '../../common/errors.js';
-import { Progress, RESULT_STYLES, runBench, tarsierTool, tarsierValidateTemplate, templateTool, type ResultStyle } from '../../bench/index.js';
+import { defaultWallTimeout, Progress, RESULT_STYLES, runBench, tarsierTool, templateTool, type ResultStyle } from '../../bench/index.js';
 import { formatSummary } from '../../bench/summary.js';
 import type { CommandRegistrar } from '../command.js';
 
@@ -17,7 +17,9 @@ interface BenchFlags {
   out: string;
   resume?: boolean;
   validateCmd?: string;
-  validate?: string;
+  validate?: 'tarsier';
+  queue?: string;
+  shipTasks?: boolean;
 }
 
 /** `15GB`, `512MB`, `2GiB`, `800M`, or a plain number of megabytes; in bytes. */
@@ -40,14 +42,16 @@ export const registerBench: CommandRegistrar = (program, run) => {
     .option('--name <name>', 'name of the tool in tables (default: tarsier, or the first word of --tool-cmd)')
     .addOption(new Option('--result-style <style>', 'how to read the answer of a --tool-cmd tool').choices([...RESULT_STYLES]).default('auto'))
     .option('--property <kind...>', 'only these properties (e.g. unreach-call no-overflow)')
-    .option('--timeout <seconds>', 'CPU-time limit per run; also the wall-time guard', '900')
-    .option('--wall-timeout <seconds>', 'wall-time guard per run when it should differ from --timeout (a loaded machine)')
+    .option('--timeout <seconds>', 'CPU-time limit per run', '900')
+    .option('--wall-timeout <seconds>', 'wall-time guard per run (default: 3 times --timeout)')
     .option('--memory <size>', 'memory limit per run (sum of RSS of the process tree), e.g. 15GB', '15GB')
     .option('--jobs <n>', 'runs at the same time', '1')
     .option('--out <dir>', 'result folder', 'bench-results')
     .option('--resume', 'keep the runs already in OUT/results.jsonl and do only the missing ones')
     .option('--validate-cmd <template>', 'witness validator: command template with {witness} and the placeholders above; confirms when it answers the same verdict')
     .addOption(new Option('--validate <tool>', 'validate witnesses with a known validator').choices(['tarsier']))
+    .option('--queue <redis-url>', 'run on the workers of a BullMQ queue (redis://HOST:PORT[/DB]; start them with tarsier worker)')
+    .option('--ship-tasks', 'with --queue: put the task files in the jobs (workers without the tasks at the same paths)')
     .action(
       run(async (sets: string[], flags: BenchFlags) => {
         if (flags.tool && flags.toolCmd) throw usageError('give either --tool or --tool-cmd, not both');
@@ -58,12 +62,8 @@ export const registerBench: CommandRegistrar = (program, run) => {
         const jobs = Number(flags.jobs);
         if (!Number.isInteger(jobs) || jobs < 1) throw usageError(`--jobs needs a positive whole number, not '${flags.jobs}'`);
         const memory = parseMemory(flags.memory);
-        const tool = flags.toolCmd ? templateTool(flags.toolCmd, flags.name, flags.resultStyle) : { ...tarsierTool(), ...(flags.name ? { name: flags.name } : {}) };
-        let validateCmd = flags.validateCmd;
-        if (flags.validate === 'tarsier') {
-          if (validateCmd) throw usageError('give either --validate or --validate-cmd, not both');
-          validateCmd = tarsierValidateTemplate();
-        }
+        const tool = flags.toolCmd ? templateTool(flags.toolCmd, flags.name, flags.resultStyle) : tarsierTool(flags.name);
+        if (flags.shipTasks && !flags.queue) throw usageError('--ship-tasks needs --queue');
         const isTty = Boolean(process.stderr.isTTY);
         let progress: Progress | undefined;
         const result = await runBench({
@@ -76,10 +76,16 @@ export const registerBench: CommandRegistrar = (program, run) => {
           out: flags.out,
           ...(flags.resume ? { resume: true } : {}),
           ...(flags.property ? { properties: flags.property } : {}),
-          ...(validateCmd ? { validateCmd } : {}),
-          onPlan: ({ total, todo, warnings }) => {
-            for (const w of warnings) process.stderr.write(`warning: ${w.message}\n`);
-            process.stderr.write(`${total} runs planned, ${todo} to do (${tool.name}, ${timeout} s CPU, ${Math.round(memory / 1e6)} MB, ${jobs} at a time)\n`);
+          ...(flags.validateCmd ? { validateCmd: flags.validateCmd } : {}),
+          ...(flags.validate ? { validate: flags.validate } : {}),
+          ...(flags.queue ? { queue: flags.queue } : {}),
+          ...(flags.shipTasks ? { shipTasks: true } : {}),
+          onWarning: (w) => process.stderr.write(`warning: ${w.message}\n`),
+          onNotice: (line) => process.stderr.write(`${line}\n`),
+          onPlan: ({ total, todo }) => {
+            const wall = wallTimeout ?? defaultWallTimeout(timeout);
+            const where = flags.queue ? `on the queue ${flags.queue}` : `${jobs} at a time`;
+            process.stderr.write(`${total} runs planned, ${todo} to do (${tool.name}, ${timeout} s CPU, ${wall} s wall, ${Math.round(memory / 1e6)} MB, ${where})\n`);
             progress = new Progress(total, process.stderr, isTty, total - todo);
           },
           progress: {
@@ -91,7 +97,8 @@ export const registerBench: CommandRegistrar = (program, run) => {
         process.stdout.write(formatSummary([result.summary]) + '\n');
         process.stdout.write(`\nresults: ${result.files.results}\ntable: ${result.files.csv}\npage: ${result.files.html}\n`);
         if (!result.complete) {
-          process.stderr.write('interrupted: run again with --resume to complete the results\n');
+          const rest = flags.queue ? 'the workers go on with the queued runs; run again with --resume to collect them' : 'run again with --resume to complete the results';
+          process.stderr.write(`interrupted: ${rest}\n`);
           return 130;
         }
         return 0;
