@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { dataModelDependence } from './data-model.js';
 import { DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, harnessSource, type NondetValue } from './harness.js';
 
-export type ReplayProperty = 'unreach-call' | 'no-overflow';
+export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination';
 export type DataModel = 'ILP32' | 'LP64';
 
 export interface ReplayOptions {
@@ -19,6 +19,12 @@ export interface ReplayOptions {
   errorFunction?: string;
   /** Wall-clock limit of the run of the compiled program (default 10 s). */
   timeoutMs?: number;
+  /**
+   * Termination: the values from this index on repeat forever after the
+   * last one (the cycle of a lasso); the violation is confirmed when the run
+   * is still going at the time limit, without signed overflow or division by zero.
+   */
+  cycleStart?: number;
   /** gcc executable (default `gcc`, or `TARSIER_GCC`). */
   gcc?: string;
 }
@@ -109,10 +115,10 @@ export function replayCounterexample(
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-replay-'));
   try {
     const harness = join(dir, 'tarsier_harness.c');
-    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error'));
+    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', options.cycleStart));
     const exe = join(dir, 'replay');
     const flags = [mode, '-O0', '-w', '-fno-builtin', '-fcommon'];
-    if (options.property === 'no-overflow') {
+    if (options.property === 'no-overflow' || options.property === 'termination') {
       flags.push('-fsanitize=signed-integer-overflow,integer-divide-by-zero', '-fno-sanitize-recover=all');
     } else {
       // Unreach-call: signed overflow is not the property; wrap as the model does.
@@ -137,7 +143,15 @@ export function replayCounterexample(
     });
     const stderr = run.stderr ?? '';
     const base = { mode, exitCode: run.status, stderr: stderr.slice(0, 4000) };
-    if (run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
+    const timedOut = run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
+    if (options.property === 'termination') {
+      if (timedOut && !stderr.includes(DIVERGED_MARKER) && !OVERFLOW_MESSAGE.test(stderr)) {
+        return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): still running after ${(options.timeoutMs ?? 10000) / 1000} s with the cycle's values repeated` };
+      }
+      const why = stderr.includes(DIVERGED_MARKER) ? 'the run took another path' : `the program ended (exit ${run.status ?? run.signal})`;
+      return { ...base, status: 'not-confirmed', reason: `replay: ${why}` };
+    }
+    if (timedOut) {
       return { ...base, status: 'not-confirmed', reason: 'replay: the program did not end within the time limit' };
     }
     if (stderr.includes(DIVERGED_MARKER)) {

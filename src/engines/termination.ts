@@ -1,0 +1,448 @@
+// Termination and non-termination of one IMP procedure (the lowered `main`).
+//
+// Proving termination:
+//   1. bounded: BMC shows that no execution runs longer than the unrolling
+//      (every loop and recursion ends within the bound);
+//   2. ranking: every loop gets a lexicographic linear ranking function,
+//      synthesised by Farkas' lemma on a linear abstraction of one iteration
+//      (analysis/) and then CHECKED on the exact bit-vector transition
+//      relation of the iteration (wrap-around included) under the supporting
+//      invariants; inner loops are summarised by havocking what they assign.
+// Finding non-termination: per loop, BMC searches a stem to the loop head and
+// one iteration that returns to exactly the same state (a fixed point); the
+// lasso is then executed concretely (IMP interpreter) with the stem's nondet
+// values and the cycle's values repeated, and only a state that repeats
+// exactly at the loop head, at the same place of the repeated values, counts.
+
+import type { SourceLocation } from '../common/location.js';
+import {
+  boolType,
+  syntheticLoc,
+  type Expr,
+  type ImpProgram,
+  type ImpType,
+  type Procedure,
+  type Stmt,
+  type VarDecl,
+  type WhileStmt,
+} from '../ivl/ast.js';
+import { boolValue, bvValue, executeImp, intValue, valueKey, zeroValue, type ImpState, type ImpValue } from '../ivl/interp.js';
+import { linToString } from '../analysis/linear.js';
+import { loopRelation, postName, preName, type StateVar } from '../analysis/loop-relation.js';
+import { feasiblePaths, synthesizeRanking, type RankingComponent } from '../analysis/ranking.js';
+import type { Solver } from '../smt/solver.js';
+import { mkAnd, mkApp, mkBv, mkIte, mkNot, mkOr, mkSignExtend, mkZeroExtend, type Term } from '../smt/terms.js';
+import { assignedVars, encodeProcedure } from '../vc/encode.js';
+import { translateExpr } from '../vc/translate.js';
+import { bmc, type ProgramAtBound, type TraceHavoc } from './bmc.js';
+import { EncodeError } from './encode.js';
+
+export interface TerminationOptions {
+  /** Milliseconds left of the time budget. */
+  readonly deadline: () => number;
+  /** A fresh solver (for the ranking programs and checks). */
+  readonly solver: () => Solver;
+  /** Whether an IMP assert at `loc` is a cut of recursion (an unwinding assertion), not a program check. */
+  readonly isCut?: (loc: SourceLocation) => boolean;
+  /**
+   * Hook for invariants proved elsewhere (abstract interpretation, Houdini):
+   * conditions that hold at every visit of the loop's head. They only narrow
+   * the states a ranking function must rank; they must be sound.
+   */
+  readonly supportingInvariants?: (loop: WhileStmt) => readonly Expr[];
+  readonly entry?: string;
+  readonly log?: (message: string) => void;
+}
+
+/** The ranking function proved for one loop, components most significant first. */
+export interface LoopRanking {
+  readonly loc: SourceLocation;
+  readonly components: readonly string[];
+}
+
+export type TerminationProof =
+  | { readonly proved: true; readonly method: 'bounded' | 'ranking'; readonly bound?: number; readonly loops: readonly LoopRanking[] }
+  | { readonly proved: false; readonly reason: string; readonly loops: readonly LoopRanking[] };
+
+const RANK_WIDTH = 128;
+
+function entryProcedure(program: ImpProgram, entry: string): Procedure {
+  const p = program.procedures.find((q) => q.name === entry);
+  if (!p || !p.body) throw new Error(`termination: no procedure '${entry}' with a body`);
+  return p;
+}
+
+/** The loops of a statement list, inner loops before the loops containing them. */
+function loopsInsideOut(ss: readonly Stmt[], out: WhileStmt[] = []): WhileStmt[] {
+  for (const s of ss) {
+    if (s.kind === 'while') {
+      loopsInsideOut(s.body, out);
+      out.push(s);
+    } else if (s.kind === 'if') {
+      loopsInsideOut(s.then, out);
+      loopsInsideOut(s.else, out);
+    } else if (s.kind === 'block') loopsInsideOut(s.body, out);
+  }
+  return out;
+}
+
+function hasAssert(ss: readonly Stmt[], pred: (s: Extract<Stmt, { kind: 'assert' }>) => boolean): boolean {
+  return ss.some((s) => {
+    if (s.kind === 'assert') return pred(s);
+    if (s.kind === 'if') return hasAssert(s.then, pred) || hasAssert(s.else, pred);
+    if (s.kind === 'while' || s.kind === 'block') return hasAssert(s.body, pred);
+    return false;
+  });
+}
+
+function typesOf(program: ImpProgram, proc: Procedure): Map<string, ImpType> {
+  const m = new Map<string, ImpType>();
+  for (const d of [...program.globals, ...proc.params, ...proc.returns, ...proc.locals]) m.set(d.name, d.type);
+  return m;
+}
+
+/** Every execution ends within the unrolling: BMC finds no reachable unwinding goal. */
+export async function provedBounded(
+  program: ProgramAtBound,
+  options: TerminationOptions & { readonly maxBound?: number },
+): Promise<number | undefined> {
+  const isCut = options.isCut ?? (() => false);
+  const r = await bmc(program, {
+    deadline: options.deadline,
+    // A failing program assert is reach_error (the execution ends); a cut is an unwinding goal.
+    assertRole: (loc) => (isCut(loc) ? 'bound' : 'assume'),
+    induction: false,
+    candidates: false,
+    maxBound: options.maxBound ?? 64,
+    entry: options.entry,
+    log: options.log,
+  });
+  return r.verdict === 'true' && r.method !== 'k-induction' ? r.bound : undefined;
+}
+
+/** The integer value of a ranking component at a state, in RANK_WIDTH-bit arithmetic (no overflow: coefficients are bounded). */
+function rankTerm(f: RankingComponent, vars: readonly StateVar[], state: ReadonlyMap<string, Term>): Term {
+  let t = mkBv(f.constant, RANK_WIDTH);
+  for (const v of vars) {
+    const c = f.coeffs.get(preName(v.name));
+    if (c === undefined) continue;
+    const x = state.get(v.name)!;
+    const wide =
+      v.reading === 'bool'
+        ? mkIte(x, mkBv(1, RANK_WIDTH), mkBv(0, RANK_WIDTH))
+        : v.reading === 'signed'
+          ? mkSignExtend(RANK_WIDTH - v.width, x)
+          : mkZeroExtend(RANK_WIDTH - v.width, x);
+    t = mkApp('bvadd', t, mkApp('bvmul', mkBv(c, RANK_WIDTH), wide));
+  }
+  return t;
+}
+
+/**
+ * Checks the lexicographic ranking function on the exact (bit-vector)
+ * transition relation of one iteration: every iteration from a state
+ * satisfying the invariants decreases some component i that was >= 0,
+ * while components before i do not increase. That makes iterations
+ * well-founded (each component can decrease only finitely often while the
+ * earlier ones stay put or fall).
+ */
+async function checkRanking(
+  solver: Solver,
+  program: ImpProgram,
+  proc: Procedure,
+  loop: WhileStmt,
+  vars: readonly StateVar[],
+  components: readonly RankingComponent[],
+  invariants: readonly Expr[],
+  prefix: string,
+  timeoutMs: number,
+): Promise<boolean> {
+  const enc = encodeProcedure(program, proc, {
+    body: [{ kind: 'assume', cond: loop.cond, loc: loop.loc }, ...loop.body],
+    checkPostconditions: false,
+    assumePreconditions: false,
+    prefix,
+  });
+  const pre = enc.entry;
+  const post = enc.exit.env;
+  const lookup = (n: string) => {
+    const t = pre.get(n);
+    if (!t) throw new Error(`unknown variable '${n}'`);
+    return t;
+  };
+  const inv = invariants.map((e) => translateExpr(e, { lookup, lookupOld: lookup }));
+  const cases: Term[] = [];
+  const kept: Term[] = [];
+  const zero = mkBv(0, RANK_WIDTH);
+  for (const f of components) {
+    const a = rankTerm(f, vars, pre);
+    const b = rankTerm(f, vars, post);
+    cases.push(mkAnd(...kept, mkApp('bvslt', b, a), mkApp('bvsge', a, zero)));
+    kept.push(mkApp('bvsle', b, a));
+  }
+  await solver.push();
+  try {
+    await solver.assert(mkAnd(...enc.assertions, enc.exit.reached, ...inv, mkNot(mkOr(...cases))));
+    const r = await solver.checkSat(undefined, { timeoutMs });
+    return r.status === 'unsat';
+  } finally {
+    await solver.pop();
+  }
+}
+
+function describe(f: RankingComponent): string {
+  return linToString(f, (v) => v.slice(preName('').length));
+}
+
+/** Ranks every loop of the entry procedure (inner loops first); stops at the first loop without a checked ranking function. */
+export async function provedByRanking(program: ImpProgram, options: TerminationOptions): Promise<TerminationProof> {
+  const log = options.log ?? (() => {});
+  const proc = entryProcedure(program, options.entry ?? 'main');
+  const loops: LoopRanking[] = [];
+  const isCut = options.isCut;
+  if (isCut && hasAssert(proc.body!, (s) => isCut(s.loc))) {
+    return { proved: false, reason: 'the program is recursive beyond the unrolled depth (no ranking functions for recursion)', loops };
+  }
+  if (proc.body!.some((s) => s.kind === 'call') || program.procedures.length > 1) {
+    return { proved: false, reason: 'calls are not inlined', loops };
+  }
+  const types = typesOf(program, proc);
+  const solver = options.solver();
+  try {
+    let index = 0;
+    for (const loop of loopsInsideOut(proc.body!)) {
+      const where = `${loop.loc.line}:${loop.loc.column}`;
+      const left = options.deadline();
+      if (left <= 0) return { proved: false, reason: 'time limit reached while ranking loops', loops };
+      const rel = loopRelation(loop, types);
+      if ('error' in rel) return { proved: false, reason: `loop at ${where}: ${rel.error}`, loops };
+      const timeoutMs = Math.max(1000, Math.min(left, 30000));
+      const paths = await feasiblePaths(solver, rel.paths, timeoutMs);
+      const problem = { vars: rel.vars.map((v) => ({ pre: preName(v.name), post: postName(v.name) })), paths };
+      const components = paths.length === 0 ? [] : await synthesizeRanking(solver, problem, { timeoutMs });
+      if (!components) return { proved: false, reason: `loop at ${where}: no linear or lexicographic ranking function found`, loops };
+      const printed = components.map(describe);
+      const invariants = options.supportingInvariants?.(loop) ?? [];
+      const checked =
+        components.length === 0
+          ? await checkRanking(solver, program, proc, loop, rel.vars, [{ coeffs: new Map(), constant: 0n }], invariants, `T${index}.`, timeoutMs)
+          : await checkRanking(solver, program, proc, loop, rel.vars, components, invariants, `T${index}.`, timeoutMs);
+      index++;
+      log(`termination: loop at ${where}: ranking [${printed.join(', ')}] ${checked ? 'holds' : 'fails'} on bit-vectors`);
+      if (!checked) {
+        return { proved: false, reason: `loop at ${where}: the ranking function [${printed.join(', ')}] does not hold with bit-vector semantics (wrap-around)`, loops };
+      }
+      loops.push({ loc: loop.loc, components: printed });
+    }
+  } finally {
+    await solver.dispose();
+  }
+  return { proved: true, method: 'ranking', loops };
+}
+
+// ---------------------------------------------------------------- lassos
+
+/** A confirmed infinite execution: the stem's havoc values, then the cycle's repeated forever. */
+export interface Lasso {
+  /** The loop whose head the cycle returns to. */
+  readonly loopLoc: SourceLocation;
+  readonly stem: readonly TraceHavoc[];
+  readonly cycle: readonly TraceHavoc[];
+  /** One line: how it was confirmed. */
+  readonly proof: string;
+}
+
+const LASSO_FILE = '<termination-lasso>';
+const ARM = '$lasso_arm';
+const snapshot = (v: string) => `$lasso_s_${v}`;
+
+function replaceLoop(ss: readonly Stmt[], target: WhileStmt, by: Stmt): Stmt[] {
+  return ss.map((s) => {
+    if (s === target) return by;
+    if (s.kind === 'if') return { ...s, then: replaceLoop(s.then, target, by), else: replaceLoop(s.else, target, by) };
+    if (s.kind === 'while' || s.kind === 'block') return { ...s, body: replaceLoop(s.body, target, by) };
+    return s;
+  });
+}
+
+/**
+ * The program with `loop` instrumented: an iteration chosen by a nondet flag
+ * records the variables the loop assigns, and an assert after that
+ * iteration fails when they are all back to the recorded values.
+ */
+function fixedPointProgram(program: ImpProgram, proc: Procedure, loop: WhileStmt): ImpProgram | undefined {
+  const types = typesOf(program, proc);
+  const tracked = [...assignedVars(loop.body, new Map())].filter((v) => {
+    const t = types.get(v);
+    return t && t.kind !== 'map' && t.kind !== 'real';
+  });
+  if ([...assignedVars(loop.body, new Map())].some((v) => types.get(v)?.kind === 'map')) return undefined;
+  const loc = syntheticLoc(LASSO_FILE);
+  const v = (name: string): Expr => ({ kind: 'var', name, loc });
+  const same = tracked.map<Expr>((x) => ({ kind: 'binary', op: '==', left: v(x), right: v(snapshot(x)), loc }));
+  const allSame = same.reduce<Expr>((a, b) => ({ kind: 'binary', op: '&&', left: a, right: b, loc }), { kind: 'bool_lit', value: true, loc });
+  const body: Stmt[] = [
+    { kind: 'havoc', target: ARM, loc },
+    { kind: 'if', cond: v(ARM), then: tracked.map((x) => ({ kind: 'assign', target: snapshot(x), value: v(x), loc })), else: [], loc },
+    ...loop.body,
+    { kind: 'if', cond: v(ARM), then: [{ kind: 'assert', cond: { kind: 'unary', op: '!', arg: allSame, loc }, loc }], else: [], loc },
+  ];
+  const instrumented: WhileStmt = { ...loop, body };
+  const locals: VarDecl[] = [
+    ...proc.locals,
+    { kind: 'var_decl', name: ARM, type: boolType, loc },
+    ...tracked.map<VarDecl>((x) => ({ kind: 'var_decl', name: snapshot(x), type: types.get(x)!, loc })),
+  ];
+  const p: Procedure = { ...proc, locals, body: replaceLoop(proc.body!, loop, instrumented) };
+  return { ...program, procedures: program.procedures.map((q) => (q === proc ? p : q)) };
+}
+
+function countLoopsAt(ss: readonly Stmt[], loc: SourceLocation): number {
+  let n = 0;
+  for (const s of ss) {
+    if (s.kind === 'while') n += (sameLoc(s.loc, loc) ? 1 : 0) + countLoopsAt(s.body, loc);
+    else if (s.kind === 'if') n += countLoopsAt(s.then, loc) + countLoopsAt(s.else, loc);
+    else if (s.kind === 'block') n += countLoopsAt(s.body, loc);
+  }
+  return n;
+}
+
+function sameLoc(a: SourceLocation, b: SourceLocation): boolean {
+  return a.file === b.file && a.line === b.line && a.column === b.column && a.offset === b.offset;
+}
+
+function havocValue(h: TraceHavoc): ImpValue {
+  switch (h.type.kind) {
+    case 'bv':
+      return bvValue(h.value, h.type.width);
+    case 'bool':
+      return boolValue(h.value !== 0n);
+    case 'int':
+      return intValue(h.value);
+    default:
+      throw new NotConfirmed(`a havoc of ${h.type.kind} cannot be replayed`);
+  }
+}
+
+class NotConfirmed extends Error {}
+class Repeated extends Error {
+  constructor(readonly first: number, readonly again: number) {
+    super('state repeated');
+  }
+}
+
+function stateKey(state: ImpState): string {
+  return [...state.keys()].sort().map((k) => `${k}=${valueKey(state.get(k)!)}`).join(';');
+}
+
+/**
+ * Runs the program with the stem's values and then the cycle's values over
+ * and over; confirmed when the state at the loop's head repeats exactly at
+ * the same position in the repeated values (from then on the run repeats
+ * forever). Returns the proof line, or throws NotConfirmed.
+ */
+export function confirmLasso(program: ImpProgram, entry: string, loopLoc: SourceLocation, stem: readonly TraceHavoc[], cycle: readonly TraceHavoc[], maxSteps = 5_000_000): string {
+  const proc = entryProcedure(program, entry);
+  if (countLoopsAt(proc.body!, loopLoc) !== 1) throw new NotConfirmed('the loop location is not unique in the program');
+  const inputs = new Map<string, ImpValue>();
+  for (const d of [...program.globals, ...proc.params, ...proc.returns, ...proc.locals]) inputs.set(d.name, zeroValue(d.type));
+  let consumed = 0;
+  const next = (name: string): ImpValue => {
+    let h: TraceHavoc | undefined;
+    if (consumed < stem.length) h = stem[consumed];
+    else if (cycle.length > 0) h = cycle[(consumed - stem.length) % cycle.length];
+    if (!h) throw new NotConfirmed('the run needs more nondet values than the lasso has');
+    if (h.target !== name) throw new NotConfirmed(`the run took another path (havoc of ${name}, expected ${h.target})`);
+    consumed++;
+    return havocValue(h);
+  };
+  const seen = new Map<string, number>();
+  let visits = 0;
+  try {
+    const r = executeImp(program, entry, inputs, {
+      maxSteps,
+      checkInvariants: false,
+      havoc: (name) => next(name),
+      onLoopHead: (loc, state) => {
+        if (!sameLoc(loc, loopLoc) || consumed < stem.length) return;
+        visits++;
+        const phase = cycle.length === 0 ? 0 : (consumed - stem.length) % cycle.length;
+        const key = `${phase}|${stateKey(state)}`;
+        const first = seen.get(key);
+        if (first !== undefined) throw new Repeated(first, visits);
+        if (seen.size < 100_000) seen.set(key, visits);
+      },
+    });
+    throw new NotConfirmed(`the concrete run ended (${r.status}${r.message ? ': ' + r.message : ''}) after ${r.steps} steps`);
+  } catch (e) {
+    if (e instanceof Repeated) {
+      return `the state at the loop head repeats exactly (visit ${e.first} and ${e.again} after the stem)`;
+    }
+    throw e;
+  }
+}
+
+/** Searches a lasso through each loop (outer loops first); undefined with the reason when none is confirmed. */
+export async function findLasso(
+  programAt: (bound: number) => ImpProgram,
+  options: TerminationOptions & { readonly maxBound?: number },
+): Promise<Lasso | { readonly reason: string }> {
+  const log = options.log ?? (() => {});
+  const entry = options.entry ?? 'main';
+  const base = programAt(1);
+  const proc = entryProcedure(base, entry);
+  const loops = loopsInsideOut(proc.body!).reverse();
+  if (loops.length === 0) return { reason: 'the program has no loop' };
+  const isCut = options.isCut ?? (() => false);
+  const reasons: string[] = [];
+  for (let i = 0; i < loops.length; i++) {
+    const loop = loops[i]!;
+    const where = `${loop.loc.line}:${loop.loc.column}`;
+    const share = options.deadline() / (loops.length - i);
+    if (share <= 0) break;
+    const start = Date.now();
+    const instrumented = (bound: number): ImpProgram => {
+      const p = programAt(bound);
+      const q = entryProcedure(p, entry);
+      const l = loopsInsideOut(q.body!).find((x) => sameLoc(x.loc, loop.loc));
+      const out = l && fixedPointProgram(p, q, l);
+      if (!out) throw new EncodeError('the loop cannot be instrumented at this bound');
+      return out;
+    };
+    if (!fixedPointProgram(base, proc, loop)) {
+      reasons.push(`loop at ${where}: assigns arrays`);
+      continue;
+    }
+    const r = await bmc(instrumented, {
+      deadline: () => Math.min(options.deadline(), share - (Date.now() - start)),
+      assertRole: (loc) => (loc.file === LASSO_FILE ? 'error' : isCut(loc) ? 'assume' : 'assume'),
+      induction: false,
+      candidates: false,
+      maxBound: options.maxBound ?? 32,
+      entry,
+      log: options.log,
+    });
+    if (r.verdict !== 'false') {
+      reasons.push(`loop at ${where}: no fixed point found (${r.verdict === 'unknown' ? r.reason : 'none reachable'})`);
+      continue;
+    }
+    const all = r.counterexample.havocs;
+    let armed = -1;
+    all.forEach((h, k) => {
+      if (h.target === ARM && h.value !== 0n) armed = k;
+    });
+    const own = (h: TraceHavoc) => h.target !== ARM;
+    const stem = all.slice(0, Math.max(0, armed)).filter(own);
+    const cycle = all.slice(armed + 1).filter(own);
+    try {
+      const proof = confirmLasso(programAt(r.bound), entry, loop.loc, stem, cycle);
+      log(`termination: lasso at loop ${where}: ${proof}`);
+      return { loopLoc: loop.loc, stem, cycle, proof };
+    } catch (e) {
+      if (!(e instanceof NotConfirmed)) throw e;
+      reasons.push(`loop at ${where}: fixed point not confirmed: ${e.message}`);
+      log(`termination: loop at ${where}: fixed point not confirmed: ${e.message}`);
+    }
+  }
+  return { reason: reasons.join('; ') || 'no loop was searched (time limit)' };
+}
