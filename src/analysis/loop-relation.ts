@@ -28,6 +28,12 @@ export interface LoopRelation {
   readonly vars: readonly StateVar[];
   /** One constraint system per feasible-looking path: over `preName(v)`, `postName(v)` and fresh names. */
   readonly paths: readonly (readonly LinearConstraint[])[];
+  /**
+   * The ranges of the pre-state readings (true facts of bit-vectors). Kept
+   * apart: with them, "x grows up to its maximum" ranks a loop over the
+   * integers, which wrap-around defeats; try without them first.
+   */
+  readonly ranges: readonly LinearConstraint[];
 }
 
 export const preName = (v: string): string => `pre:${v}`;
@@ -131,7 +137,7 @@ export function varsOfStmts(ss: readonly Stmt[], out: Set<string> = new Set()): 
 function unsignedVars(ss: readonly Stmt[], cond: Expr): Set<string> {
   const out = new Set<string>();
   const visit = (e: Expr): void => {
-    if (e.kind === 'app' && UNSIGNED_OPS.has(e.fn)) {
+    if (e.kind === 'app' && (UNSIGNED_OPS.has(e.fn) || e.fn.startsWith('zext'))) {
       for (const a of e.args) if (a.kind === 'var') out.add(a.name);
     }
     if (e.kind === 'app') e.args.forEach(visit);
@@ -407,22 +413,22 @@ export function loopRelation(
   if (vars.length === 0) return { error: 'the loop has no integer state' };
   const builder = new Builder(types, readings, maxPaths);
   const env = new Map<string, LinearExpr>();
-  const pre: LinearConstraint[] = [];
+  const ranges: LinearConstraint[] = [];
   for (const v of vars) {
     env.set(v.name, linVar(preName(v.name)));
-    // The integer reading of a bit-vector is in its range (a true fact that bounds many loops).
     const r = readingRange(v);
-    pre.push(le(linConst(r.min), linVar(preName(v.name))), le(linVar(preName(v.name)), linConst(r.max)));
+    ranges.push(le(linConst(r.min), linVar(preName(v.name))), le(linVar(preName(v.name)), linConst(r.max)));
   }
   let paths: PathState[];
   try {
-    paths = builder.stmts([{ kind: 'assume', cond: loop.cond, loc: loop.loc }, ...loop.body], [{ constraints: pre, env }]);
+    paths = builder.stmts([{ kind: 'assume', cond: loop.cond, loc: loop.loc }, ...loop.body], [{ constraints: [], env }]);
   } catch (e) {
     if (e instanceof TooManyPaths) return { error: `the loop body has more than ${maxPaths} paths` };
     throw e;
   }
   return {
     vars,
+    ranges,
     paths: paths.map((p) => [...p.constraints, ...vars.map((v) => eq(linVar(postName(v.name)), p.env.get(v.name)!))]),
   };
 }

@@ -31,7 +31,7 @@ export interface RankingProblem {
 export type RankingComponent = LinearExpr;
 
 export interface RankingOptions {
-  /** Largest coefficient magnitude accepted after scaling to integers (default 2^24). */
+  /** Largest coefficient magnitude accepted after scaling to integers (default 2^24; the constant may reach 2^64). */
   readonly maxCoefficient?: bigint;
   /** Time limit of one solver call in ms. */
   readonly timeoutMs?: number;
@@ -161,7 +161,8 @@ async function component(
       constant = constant >= 0n ? constant / g : -((-constant + g - 1n) / g);
     }
     const max = options.maxCoefficient ?? 1n << 24n;
-    for (const c of [...ints.values(), constant]) if (c > max || -c > max) return undefined;
+    for (const c of ints.values()) if (c > max || -c > max) return undefined;
+    if (constant > 1n << 64n || -constant > 1n << 64n) return undefined;
     return { coeffs: ints, constant };
   } finally {
     await solver.pop();

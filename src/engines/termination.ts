@@ -216,23 +216,34 @@ export async function provedByRanking(program: ImpProgram, options: TerminationO
       if (left <= 0) return { proved: false, reason: 'time limit reached while ranking loops', loops };
       const rel = loopRelation(loop, types);
       if ('error' in rel) return { proved: false, reason: `loop at ${where}: ${rel.error}`, loops };
-      const timeoutMs = Math.max(1000, Math.min(left, 30000));
-      const paths = await feasiblePaths(solver, rel.paths, timeoutMs);
-      const problem = { vars: rel.vars.map((v) => ({ pre: preName(v.name), post: postName(v.name) })), paths };
-      const components = paths.length === 0 ? [] : await synthesizeRanking(solver, problem, { timeoutMs });
-      if (!components) return { proved: false, reason: `loop at ${where}: no linear or lexicographic ranking function found`, loops };
-      const printed = components.map(describe);
+      const timeoutMs = Math.floor(Math.max(1000, Math.min(left, 30000)));
       const invariants = options.supportingInvariants?.(loop) ?? [];
-      const checked =
-        components.length === 0
-          ? await checkRanking(solver, program, proc, loop, rel.vars, [{ coeffs: new Map(), constant: 0n }], invariants, `T${index}.`, timeoutMs)
-          : await checkRanking(solver, program, proc, loop, rel.vars, components, invariants, `T${index}.`, timeoutMs);
-      index++;
-      log(`termination: loop at ${where}: ranking [${printed.join(', ')}] ${checked ? 'holds' : 'fails'} on bit-vectors`);
-      if (!checked) {
-        return { proved: false, reason: `loop at ${where}: the ranking function [${printed.join(', ')}] does not hold with bit-vector semantics (wrap-around)`, loops };
+      const problemVars = rel.vars.map((v) => ({ pre: preName(v.name), post: postName(v.name) }));
+      let found: string[] | undefined;
+      let tried: string[] | undefined;
+      // First without the bit-vector ranges (their rankings tend to count up to a maximum, which wraps), then with them.
+      for (const withRanges of [false, true]) {
+        const paths = await feasiblePaths(solver, withRanges ? rel.paths.map((p) => [...rel.ranges, ...p]) : rel.paths, timeoutMs);
+        const components = paths.length === 0 ? [] : await synthesizeRanking(solver, { vars: problemVars, paths }, { timeoutMs });
+        if (!components) continue;
+        const printed = components.map(describe);
+        // No feasible path: the loop body cannot run; the constant 0 "decreases" vacuously iff no iteration exists.
+        const toCheck = components.length > 0 ? components : [{ coeffs: new Map(), constant: 0n }];
+        const checked = await checkRanking(solver, program, proc, loop, rel.vars, toCheck, invariants, `T${index++}.`, timeoutMs);
+        log(`termination: loop at ${where}: ranking [${printed.join(', ')}] ${checked ? 'holds' : 'fails'} on bit-vectors`);
+        if (checked) {
+          found = printed;
+          break;
+        }
+        tried = printed;
       }
-      loops.push({ loc: loop.loc, components: printed });
+      if (!found) {
+        const why = tried
+          ? `the ranking function [${tried.join(', ')}] does not hold with bit-vector semantics (wrap-around)`
+          : 'no linear or lexicographic ranking function found';
+        return { proved: false, reason: `loop at ${where}: ${why}`, loops };
+      }
+      loops.push({ loc: loop.loc, components: found });
     }
   } finally {
     await solver.dispose();

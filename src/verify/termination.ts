@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import type { CProgram } from '../c/index.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { EncodeError, findLasso, provedBounded, provedByRanking, type TerminationOptions } from '../engines/index.js';
+import { EncodeError, findLasso, provedBounded, provedByRanking, type Lasso, type TerminationOptions } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { goalAt, loopAt, type SourceMap } from '../lower/source-map.js';
 import { replayCounterexample } from '../replay/index.js';
@@ -44,12 +44,15 @@ export interface TerminationTask {
 
 type Outcome = Pick<VerifyResult, 'verdict' | 'reason'> & Partial<VerifyResult>;
 
+function unknown(reason: string, extra: Partial<VerifyResult> = {}): Outcome {
+  return { verdict: { kind: 'unknown', reason }, reason, ...extra };
+}
+
 /** Largest recursion depth lowered for the bounded proof (the inlined program grows with it). */
 const MAX_RECURSION_DEPTH = 32;
 const MAX_STATEMENTS = 200_000;
 
 export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
-  const unknown = (reason: string, extra: Partial<VerifyResult> = {}): Outcome => ({ verdict: { kind: 'unknown', reason }, reason, ...extra });
   const lowerAt = (depth: number) => lowerC(t.c, { property: 'unreach-call', dataModel: t.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
   if (first.unsupported) return unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
@@ -70,7 +73,6 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   };
   const isCut = (loc: SourceLocation) => goalAt(sourceMap, loc)?.kind === 'recursion';
   const solverName = availableProcessSolver(['z3']) ?? 'z3-wasm';
-  const start = t.deadline();
   const base: TerminationOptions = { deadline: t.deadline, solver: () => createSolver(solverName), isCut, log: t.log };
   // __VERIFIER_assume(0) loops forever by the rules: an execution the model cuts there does not end.
   const text = readFileSync(t.program, 'utf8');
@@ -78,10 +80,6 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   const reasons: string[] = [];
 
   if (!cutsByAssume) {
-    const bounded = await provedBounded(programAt, { ...base, deadline: () => Math.min(t.deadline(), t.deadline() - start * 0.7) });
-    if (bounded !== undefined) {
-      return { verdict: { kind: 'true' }, reason: `every execution ends: none runs longer than the unrolling bound ${bounded} (BMC, complete unrolling)`, bound: bounded };
-    }
     const ranked = await provedByRanking(first.imp, base);
     const rankingFunctions: RankingFunctionReport[] = ranked.loops.map((l) => ({
       loop: formatLocation({ ...l.loc, file: t.programAsWritten }),
@@ -100,8 +98,23 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
     reasons.push('the program calls __VERIFIER_assume, which loops forever when its condition is false');
   }
 
-  const lasso = await findLasso(programAt, base);
-  if ('reason' in lasso) return unknown(`termination not proved (${reasons.join('; ')}); non-termination not found (${lasso.reason})`);
+  // Half of what is left for lassos, the rest for a complete unrolling (recursion, loops without ranking function).
+  const lassoUntil = t.deadline() * 0.5;
+  const lasso = await findLasso(programAt, { ...base, deadline: () => t.deadline() - lassoUntil });
+  if (!('reason' in lasso)) return lassoVerdict(t, lasso, sourceMap, text);
+  reasons.push(`non-termination not found (${lasso.reason})`);
+  if (!cutsByAssume) {
+    const bounded = await provedBounded(programAt, base);
+    if (bounded !== undefined) {
+      return { verdict: { kind: 'true' }, reason: `every execution ends: none runs longer than the unrolling bound ${bounded} (BMC, complete unrolling)`, bound: bounded };
+    }
+    reasons.push('BMC found executions longer than the bounds tried');
+  }
+  return unknown(`termination not proved: ${reasons.join('; ')}`);
+}
+
+/** FALSE(termination) for a lasso that gcc confirms too, with its witness; UNKNOWN otherwise. */
+function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, text: string): Outcome {
   const loop = loopAt(sourceMap, lasso.loopLoc);
   if (!loop) return unknown('a lasso was found at a loop without C location');
   const stem = nondetStepsOf(lasso.stem, sourceMap);
