@@ -381,6 +381,12 @@ class Builder {
   }
 }
 
+/** `c ==> e` when `c` is the loop's condition (a flag variable) is just `e` in an iteration. */
+function underCondition(inv: Expr, cond: Expr): Expr {
+  if (inv.kind === 'binary' && inv.op === '==>' && inv.left.kind === 'var' && cond.kind === 'var' && inv.left.name === cond.name) return inv.right;
+  return inv;
+}
+
 /** The range of a state variable's integer reading. */
 export function readingRange(v: StateVar): { min: bigint; max: bigint } {
   if (v.reading === 'bool') return { min: 0n, max: 1n };
@@ -390,7 +396,7 @@ export function readingRange(v: StateVar): { min: bigint; max: bigint } {
 
 /**
  * The linear relation of one iteration of `loop` (condition true, then the
- * body), or a reason why there is none (too many paths, no scalar state).
+ * body) from states satisfying its `invariants`, or a reason why there is none (too many paths, no scalar state).
  * `types` gives the type of every variable in scope.
  */
 export function loopRelation(
@@ -398,6 +404,7 @@ export function loopRelation(
   types: ReadonlyMap<string, ImpType>,
   maxPaths = 256,
 ): LoopRelation | { readonly error: string } {
+  // The loop's invariants (proved elsewhere) narrow the pre-states; disjunctive ones are left out.
   const mentioned = varsOfStmts([loop]);
   const unsigned = unsignedVars(loop.body, loop.cond);
   const vars: StateVar[] = [];
@@ -421,7 +428,10 @@ export function loopRelation(
   }
   let paths: PathState[];
   try {
-    paths = builder.stmts([{ kind: 'assume', cond: loop.cond, loc: loop.loc }, ...loop.body], [{ constraints: [], env }]);
+    paths = builder.stmts([{ kind: 'assume', cond: loop.cond, loc: loop.loc }, ...loop.body], [{ constraints: loop.invariants.flatMap((inv) => {
+      const d = builder.cond(underCondition(inv, loop.cond), env, true);
+      return d.length === 1 ? d[0]! : [];
+    }), env }]);
   } catch (e) {
     if (e instanceof TooManyPaths) return { error: `the loop body has more than ${maxPaths} paths` };
     throw e;

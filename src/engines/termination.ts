@@ -36,6 +36,8 @@ import { assignedVars, encodeProcedure } from '../vc/encode.js';
 import { translateExpr } from '../vc/translate.js';
 import { bmc, type ProgramAtBound, type TraceHavoc } from './bmc.js';
 import { EncodeError } from './encode.js';
+import { inductiveBounds, withInvariants } from './supporting-invariants.js';
+import { printExpr } from '../ivl/printer.js';
 
 export interface TerminationOptions {
   /** Milliseconds left of the time budget. */
@@ -141,7 +143,8 @@ function rankTerm(f: RankingComponent, vars: readonly StateVar[], state: Readonl
 /**
  * Checks the lexicographic ranking function on the exact (bit-vector)
  * transition relation of one iteration: every iteration from a state
- * satisfying the invariants decreases some component i that was >= 0,
+ * satisfying the loop's invariants (proved inductive; inner loops are cut
+ * with theirs) decreases some component i that was >= 0,
  * while components before i do not increase. That makes iterations
  * well-founded (each component can decrease only finitely often while the
  * earlier ones stay put or fall).
@@ -153,7 +156,6 @@ async function checkRanking(
   loop: WhileStmt,
   vars: readonly StateVar[],
   components: readonly RankingComponent[],
-  invariants: readonly Expr[],
   prefix: string,
   timeoutMs: number,
 ): Promise<boolean> {
@@ -170,7 +172,7 @@ async function checkRanking(
     if (!t) throw new Error(`unknown variable '${n}'`);
     return t;
   };
-  const inv = invariants.map((e) => translateExpr(e, { lookup, lookupOld: lookup }));
+  const inv = loop.invariants.map((e) => translateExpr(e, { lookup, lookupOld: lookup }));
   const cases: Term[] = [];
   const kept: Term[] = [];
   const zero = mkBv(0, RANK_WIDTH);
@@ -209,15 +211,23 @@ export async function provedByRanking(program: ImpProgram, options: TerminationO
   const types = typesOf(program, proc);
   const solver = options.solver();
   try {
-    let index = 0;
+    // Supporting invariants: the hook's and the inductive bounds found here (up to a quarter of the time).
+    const until = options.deadline() * 0.75;
+    const bounds = await inductiveBounds(program, proc, solver, () => options.deadline() - until);
+    const supporting = new Map<WhileStmt, Expr[]>();
     for (const loop of loopsInsideOut(proc.body!)) {
+      supporting.set(loop, [...(options.supportingInvariants?.(loop) ?? []), ...(bounds?.get(loop) ?? [])]);
+    }
+    const annotated: Procedure = { ...proc, body: withInvariants(proc.body!, supporting) };
+    let index = 0;
+    for (const loop of loopsInsideOut(annotated.body!)) {
       const where = `${loop.loc.line}:${loop.loc.column}`;
       const left = options.deadline();
       if (left <= 0) return { proved: false, reason: 'time limit reached while ranking loops', loops };
       const rel = loopRelation(loop, types);
       if ('error' in rel) return { proved: false, reason: `loop at ${where}: ${rel.error}`, loops };
-      const timeoutMs = Math.floor(Math.max(1000, Math.min(left, 30000)));
-      const invariants = options.supportingInvariants?.(loop) ?? [];
+      const timeoutMs = Math.floor(Math.max(1000, Math.min(left / 4, 10000)));
+      if (loop.invariants.length > 0) log(`termination: loop at ${where}: supporting invariants ${loop.invariants.map(printExpr).join(', ')}`);
       const problemVars = rel.vars.map((v) => ({ pre: preName(v.name), post: postName(v.name) }));
       let found: string[] | undefined;
       let tried: string[] | undefined;
@@ -229,7 +239,7 @@ export async function provedByRanking(program: ImpProgram, options: TerminationO
         const printed = components.map(describe);
         // No feasible path: the loop body cannot run; the constant 0 "decreases" vacuously iff no iteration exists.
         const toCheck = components.length > 0 ? components : [{ coeffs: new Map(), constant: 0n }];
-        const checked = await checkRanking(solver, program, proc, loop, rel.vars, toCheck, invariants, `T${index++}.`, timeoutMs);
+        const checked = await checkRanking(solver, program, annotated, loop, rel.vars, toCheck, `T${index++}.`, timeoutMs);
         log(`termination: loop at ${where}: ranking [${printed.join(', ')}] ${checked ? 'holds' : 'fails'} on bit-vectors`);
         if (checked) {
           found = printed;
