@@ -38,6 +38,7 @@ import { bmc, type ProgramAtBound, type TraceHavoc } from './bmc.js';
 import { EncodeError } from './encode.js';
 import { inductiveBounds, withInvariants } from './supporting-invariants.js';
 import { printExpr } from '../ivl/printer.js';
+import { closedRecurrentSet, havocKey } from './recurrent-set.js';
 
 export interface TerminationOptions {
   /** Milliseconds left of the time budget. */
@@ -286,12 +287,16 @@ function replaceLoop(ss: readonly Stmt[], target: WhileStmt, by: Stmt): Stmt[] {
   });
 }
 
+/** What the iteration chosen by the lasso search must do: come back to its start state, or just stay in the loop. */
+type LassoGoal = 'fixed-point' | 'continues';
+
 /**
  * The program with `loop` instrumented: an iteration chosen by a nondet flag
  * records the variables the loop assigns, and an assert after that
- * iteration fails when they are all back to the recorded values.
+ * iteration fails when they are all back to the recorded values
+ * (`fixed-point`) or when the loop's condition still holds (`continues`).
  */
-function fixedPointProgram(program: ImpProgram, proc: Procedure, loop: WhileStmt): ImpProgram | undefined {
+function lassoProgram(program: ImpProgram, proc: Procedure, loop: WhileStmt, goal: LassoGoal): ImpProgram | undefined {
   const types = typesOf(program, proc);
   const tracked = [...assignedVars(loop.body, new Map())].filter((v) => {
     const t = types.get(v);
@@ -306,7 +311,7 @@ function fixedPointProgram(program: ImpProgram, proc: Procedure, loop: WhileStmt
     { kind: 'havoc', target: ARM, loc },
     { kind: 'if', cond: v(ARM), then: tracked.map((x) => ({ kind: 'assign', target: snapshot(x), value: v(x), loc })), else: [], loc },
     ...loop.body,
-    { kind: 'if', cond: v(ARM), then: [{ kind: 'assert', cond: { kind: 'unary', op: '!', arg: allSame, loc }, loc }], else: [], loc },
+    { kind: 'if', cond: v(ARM), then: [{ kind: 'assert', cond: { kind: 'unary', op: '!', arg: goal === 'fixed-point' ? allSame : loop.cond, loc }, loc }], else: [], loc },
   ];
   const instrumented: WhileStmt = { ...loop, body };
   const locals: VarDecl[] = [
@@ -346,23 +351,30 @@ function havocValue(h: TraceHavoc): ImpValue {
 }
 
 class NotConfirmed extends Error {}
-class Repeated extends Error {
-  constructor(readonly first: number, readonly again: number) {
-    super('state repeated');
-  }
-}
+class StopRun extends Error {}
 
 function stateKey(state: ImpState): string {
   return [...state.keys()].sort().map((k) => `${k}=${valueKey(state.get(k)!)}`).join(';');
 }
 
+interface LassoRun {
+  /** Visits of the loop head after the stem at which the same state and position in the cycle came back. */
+  readonly repeat?: { readonly first: number; readonly again: number };
+  /** Loop-head visits after the stem. */
+  readonly visits: number;
+  /** The loop-head state where the first cycle iteration starts. */
+  readonly start?: ImpState;
+  /** How the run ended, if it did. */
+  readonly ended?: string;
+}
+
 /**
  * Runs the program with the stem's values and then the cycle's values over
- * and over; confirmed when the state at the loop's head repeats exactly at
- * the same position in the repeated values (from then on the run repeats
- * forever). Returns the proof line, or throws NotConfirmed.
+ * and over, watching the loop's head after the stem: stops when a state
+ * comes back at the same position in the repeated values (from then on the
+ * run repeats forever), after `maxVisits` visits, or when the run ends.
  */
-export function confirmLasso(program: ImpProgram, entry: string, loopLoc: SourceLocation, stem: readonly TraceHavoc[], cycle: readonly TraceHavoc[], maxSteps = 5_000_000): string {
+function runLasso(program: ImpProgram, entry: string, loopLoc: SourceLocation, stem: readonly TraceHavoc[], cycle: readonly TraceHavoc[], maxVisits: number): LassoRun {
   const proc = entryProcedure(program, entry);
   if (countLoopsAt(proc.body!, loopLoc) !== 1) throw new NotConfirmed('the loop location is not unique in the program');
   const inputs = new Map<string, ImpValue>();
@@ -379,28 +391,77 @@ export function confirmLasso(program: ImpProgram, entry: string, loopLoc: Source
   };
   const seen = new Map<string, number>();
   let visits = 0;
+  let start: ImpState | undefined;
+  let repeat: LassoRun['repeat'];
   try {
     const r = executeImp(program, entry, inputs, {
-      maxSteps,
+      maxSteps: 20_000_000,
       checkInvariants: false,
       havoc: (name) => next(name),
       onLoopHead: (loc, state) => {
         if (!sameLoc(loc, loopLoc) || consumed < stem.length) return;
         visits++;
+        // The last visit before the cycle's first value is taken (the first visit when the cycle takes none).
+        if (consumed === stem.length && (cycle.length > 0 || !start)) start = state;
         const phase = cycle.length === 0 ? 0 : (consumed - stem.length) % cycle.length;
         const key = `${phase}|${stateKey(state)}`;
         const first = seen.get(key);
-        if (first !== undefined) throw new Repeated(first, visits);
+        if (first !== undefined) {
+          repeat = { first, again: visits };
+          throw new StopRun();
+        }
         if (seen.size < 100_000) seen.set(key, visits);
+        if (visits >= maxVisits) throw new StopRun();
       },
     });
-    throw new NotConfirmed(`the concrete run ended (${r.status}${r.message ? ': ' + r.message : ''}) after ${r.steps} steps`);
+    return { visits, start, ended: `${r.status}${r.message ? ': ' + r.message : ''} after ${r.steps} steps` };
   } catch (e) {
-    if (e instanceof Repeated) {
-      return `the state at the loop head repeats exactly (visit ${e.first} and ${e.again} after the stem)`;
-    }
+    if (e instanceof StopRun) return { visits, start, repeat };
     throw e;
   }
+}
+
+/** The proof line of a lasso whose run repeats a state exactly; throws NotConfirmed otherwise. */
+export function confirmLasso(program: ImpProgram, entry: string, loopLoc: SourceLocation, stem: readonly TraceHavoc[], cycle: readonly TraceHavoc[]): string {
+  const run = runLasso(program, entry, loopLoc, stem, cycle, 1_000_000);
+  if (!run.repeat) throw new NotConfirmed(run.ended ? `the concrete run ended (${run.ended})` : `no state repeated in ${run.visits} iterations`);
+  return `the state at the loop head repeats exactly (visit ${run.repeat.first} and ${run.repeat.again} after the stem)`;
+}
+
+/** Visits of the loop head a lasso proved by a recurrent set must also survive concretely. */
+const RECURRENT_VISITS = 500;
+
+/**
+ * A lasso proved by a closed recurrent set: the run's state at the start of
+ * the cycle lies in a set that one iteration with the cycle's values never
+ * leaves; the run is also executed for hundreds of iterations.
+ */
+async function recurrentLasso(
+  program: ImpProgram,
+  entry: string,
+  loop: WhileStmt,
+  stem: readonly TraceHavoc[],
+  cycle: readonly TraceHavoc[],
+  solver: Solver,
+  timeoutMs: number,
+): Promise<string> {
+  const run = runLasso(program, entry, loop.loc, stem, cycle, RECURRENT_VISITS);
+  if (run.ended) throw new NotConfirmed(`the concrete run ended (${run.ended})`);
+  if (run.repeat) return `the state at the loop head repeats exactly (visit ${run.repeat.first} and ${run.repeat.again} after the stem)`;
+  if (!run.start) throw new NotConfirmed('the run did not reach the cycle');
+  const fixed = new Map<string, ImpValue>();
+  for (const h of cycle) {
+    const key = havocKey(h.loc, h.target);
+    const v = havocValue(h);
+    const old = fixed.get(key);
+    if (old && valueKey(old) !== valueKey(v)) throw new NotConfirmed('one nondet call returns different values within the cycle');
+    fixed.set(key, v);
+  }
+  const proc = entryProcedure(program, entry);
+  const set = await closedRecurrentSet(program, proc, loop, run.start, fixed, solver, timeoutMs);
+  if (!set) throw new NotConfirmed('no closed recurrent set found');
+  const shown = set.length === 0 ? 'true' : set.map(printExpr).join(' && ');
+  return `closed recurrent set {${shown}} with the cycle's values fixed; ${run.visits} iterations run concretely`;
 }
 
 /** Searches a lasso through each loop (outer loops first); undefined with the reason when none is confirmed. */
@@ -414,7 +475,6 @@ export async function findLasso(
   const proc = entryProcedure(base, entry);
   const loops = loopsInsideOut(proc.body!).reverse();
   if (loops.length === 0) return { reason: 'the program has no loop' };
-  const isCut = options.isCut ?? (() => false);
   const reasons: string[] = [];
   for (let i = 0; i < loops.length; i++) {
     const loop = loops[i]!;
@@ -422,47 +482,66 @@ export async function findLasso(
     const share = options.deadline() / (loops.length - i);
     if (share <= 0) break;
     const start = Date.now();
-    const instrumented = (bound: number): ImpProgram => {
+    const instrumented = (bound: number, goal: LassoGoal): ImpProgram => {
       const p = programAt(bound);
       const q = entryProcedure(p, entry);
       const l = loopsInsideOut(q.body!).find((x) => sameLoc(x.loc, loop.loc));
-      const out = l && fixedPointProgram(p, q, l);
+      const out = l && lassoProgram(p, q, l, goal);
       if (!out) throw new EncodeError('the loop cannot be instrumented at this bound');
       return out;
     };
-    if (!fixedPointProgram(base, proc, loop)) {
+    if (!lassoProgram(base, proc, loop, 'fixed-point')) {
       reasons.push(`loop at ${where}: assigns arrays`);
       continue;
     }
-    const r = await bmc(instrumented, {
-      deadline: () => Math.min(options.deadline(), share - (Date.now() - start)),
-      assertRole: (loc) => (loc.file === LASSO_FILE ? 'error' : isCut(loc) ? 'assume' : 'assume'),
-      induction: false,
-      candidates: false,
-      maxBound: options.maxBound ?? 32,
-      entry,
-      log: options.log,
-    });
-    if (r.verdict !== 'false') {
-      reasons.push(`loop at ${where}: no fixed point found (${r.verdict === 'unknown' ? r.reason : 'none reachable'})`);
-      continue;
-    }
-    const all = r.counterexample.havocs;
-    let armed = -1;
-    all.forEach((h, k) => {
-      if (h.target === ARM && h.value !== 0n) armed = k;
-    });
-    const own = (h: TraceHavoc) => h.target !== ARM;
-    const stem = all.slice(0, Math.max(0, armed)).filter(own);
-    const cycle = all.slice(armed + 1).filter(own);
+    // The fixed-point search gets 60 % of the loop's share, the search for a continuing iteration the rest.
+    const search = async (goal: LassoGoal, until: number) =>
+      bmc((bound) => instrumented(bound, goal), {
+        deadline: () => Math.min(options.deadline(), share * until - (Date.now() - start)),
+        // Program asserts (reach_error) and recursion cuts end the path: not part of an infinite run.
+        assertRole: (loc) => (loc.file === LASSO_FILE ? 'error' : 'assume'),
+        induction: false,
+        candidates: false,
+        maxBound: options.maxBound ?? 32,
+        entry,
+        log: options.log,
+      });
+    const split = (havocs: readonly TraceHavoc[]) => {
+      let armed = -1;
+      havocs.forEach((h, k) => {
+        if (h.target === ARM && h.value !== 0n) armed = k;
+      });
+      const own = (h: TraceHavoc) => h.target !== ARM;
+      return { stem: havocs.slice(0, Math.max(0, armed)).filter(own), cycle: havocs.slice(armed + 1).filter(own) };
+    };
+    const r = await search('fixed-point', 0.6);
+    if (r.verdict === 'false') {
+      const { stem, cycle } = split(r.counterexample.havocs);
+      try {
+        const proof = confirmLasso(programAt(r.bound), entry, loop.loc, stem, cycle);
+        log(`termination: lasso at loop ${where}: ${proof}`);
+        return { loopLoc: loop.loc, stem, cycle, proof };
+      } catch (e) {
+        if (!(e instanceof NotConfirmed)) throw e;
+        reasons.push(`loop at ${where}: fixed point not confirmed: ${e.message}`);
+      }
+    } else reasons.push(`loop at ${where}: no fixed point found (${r.verdict === 'unknown' ? r.reason : 'none reachable'})`);
+    // No fixed point: an iteration that stays in the loop, generalised to a closed recurrent set.
+    const c = await search('continues', 1);
+    if (c.verdict !== 'false') continue;
+    const { stem, cycle } = split(c.counterexample.havocs);
+    const solver = options.solver();
     try {
-      const proof = confirmLasso(programAt(r.bound), entry, loop.loc, stem, cycle);
+      const p = programAt(c.bound);
+      const l = loopsInsideOut(entryProcedure(p, entry).body!).find((x) => sameLoc(x.loc, loop.loc))!;
+      const proof = await recurrentLasso(p, entry, l, stem, cycle, solver, Math.floor(Math.max(1000, Math.min(10000, options.deadline() / 4))));
       log(`termination: lasso at loop ${where}: ${proof}`);
       return { loopLoc: loop.loc, stem, cycle, proof };
     } catch (e) {
       if (!(e instanceof NotConfirmed)) throw e;
-      reasons.push(`loop at ${where}: fixed point not confirmed: ${e.message}`);
-      log(`termination: loop at ${where}: fixed point not confirmed: ${e.message}`);
+      reasons.push(`loop at ${where}: ${e.message}`);
+    } finally {
+      await solver.dispose();
     }
   }
   return { reason: reasons.join('; ') || 'no loop was searched (time limit)' };
