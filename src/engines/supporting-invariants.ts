@@ -138,7 +138,7 @@ export async function inductiveBounds(
     await solver.push();
     try {
       await solver.assert(mkAnd(...enc.assertions, mkOr(...goals.map((g) => g.violation))));
-      const r = await solver.checkSat(undefined, { timeoutMs: Math.floor(Math.max(500, Math.min(deadline(), 10000))) });
+      const r = await solver.checkSat(undefined, { timeoutMs: Math.floor(Math.max(500, Math.min(deadline(), 5000))) });
       if (r.status === 'unsat') return live;
       if (r.status !== 'sat') return undefined;
       const values = await solver.getValues(goals.map((g) => g.violation));

@@ -201,47 +201,71 @@ function describe(f: RankingComponent): string {
 export async function provedByRanking(program: ImpProgram, options: TerminationOptions): Promise<TerminationProof> {
   const log = options.log ?? (() => {});
   const proc = entryProcedure(program, options.entry ?? 'main');
-  const loops: LoopRanking[] = [];
   const isCut = options.isCut;
   if (isCut && hasAssert(proc.body!, (s) => isCut(s.loc))) {
-    return { proved: false, reason: 'the program is recursive beyond the unrolled depth (no ranking functions for recursion)', loops };
+    return { proved: false, reason: 'the program is recursive beyond the unrolled depth (no ranking functions for recursion)', loops: [] };
   }
   if (proc.body!.some((s) => s.kind === 'call') || program.procedures.length > 1) {
-    return { proved: false, reason: 'calls are not inlined', loops };
+    return { proved: false, reason: 'calls are not inlined', loops: [] };
   }
-  const types = typesOf(program, proc);
   const solver = options.solver();
+  const ranker = new LoopRanker(program, solver, log);
   try {
-    // Supporting invariants: the hook's and the inductive bounds found here (up to a quarter of the time).
-    const until = options.deadline() * 0.75;
+    const hook = (loop: WhileStmt) => options.supportingInvariants?.(loop) ?? [];
+    // First with the hook's invariants only (cheap); for the loops left, also with inductive bounds found here.
+    const first = await ranker.rankAll({ ...proc, body: withInvariants(proc.body!, new Map(loopsInsideOut(proc.body!).map((l) => [l, hook(l)]))) }, options.deadline);
+    if (first.proved) return first;
+    const until = options.deadline() * 0.6;
     const bounds = await inductiveBounds(program, proc, solver, () => options.deadline() - until);
-    const supporting = new Map<WhileStmt, Expr[]>();
-    for (const loop of loopsInsideOut(proc.body!)) {
-      supporting.set(loop, [...(options.supportingInvariants?.(loop) ?? []), ...(bounds?.get(loop) ?? [])]);
-    }
-    const annotated: Procedure = { ...proc, body: withInvariants(proc.body!, supporting) };
-    let index = 0;
+    if (!bounds) return first;
+    const supporting = new Map(loopsInsideOut(proc.body!).map((l) => [l, [...hook(l), ...(bounds.get(l) ?? [])]]));
+    return await ranker.rankAll({ ...proc, body: withInvariants(proc.body!, supporting) }, options.deadline);
+  } finally {
+    await solver.dispose();
+  }
+}
+
+/** Ranks the loops of one procedure, its loops annotated with their supporting invariants; remembers the loops already proved. */
+class LoopRanker {
+  private readonly proved = new Map<string, LoopRanking>();
+  private index = 0;
+
+  constructor(
+    private readonly program: ImpProgram,
+    private readonly solver: Solver,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  async rankAll(annotated: Procedure, deadline: () => number): Promise<TerminationProof> {
+    const types = typesOf(this.program, annotated);
+    const loops: LoopRanking[] = [];
     for (const loop of loopsInsideOut(annotated.body!)) {
+      const key = `${loop.loc.line}:${loop.loc.column}:${loop.loc.offset}`;
+      const known = this.proved.get(key);
+      if (known) {
+        loops.push(known);
+        continue;
+      }
       const where = `${loop.loc.line}:${loop.loc.column}`;
-      const left = options.deadline();
+      const left = deadline();
       if (left <= 0) return { proved: false, reason: 'time limit reached while ranking loops', loops };
       const rel = loopRelation(loop, types);
       if ('error' in rel) return { proved: false, reason: `loop at ${where}: ${rel.error}`, loops };
       const timeoutMs = Math.floor(Math.max(1000, Math.min(left / 4, 10000)));
-      if (loop.invariants.length > 0) log(`termination: loop at ${where}: supporting invariants ${loop.invariants.map(printExpr).join(', ')}`);
+      if (loop.invariants.length > 0) this.log(`termination: loop at ${where}: supporting invariants ${loop.invariants.map(printExpr).join(', ')}`);
       const problemVars = rel.vars.map((v) => ({ pre: preName(v.name), post: postName(v.name) }));
       let found: string[] | undefined;
       let tried: string[] | undefined;
       // First without the bit-vector ranges (their rankings tend to count up to a maximum, which wraps), then with them.
       for (const withRanges of [false, true]) {
-        const paths = await feasiblePaths(solver, withRanges ? rel.paths.map((p) => [...rel.ranges, ...p]) : rel.paths, timeoutMs);
-        const components = paths.length === 0 ? [] : await synthesizeRanking(solver, { vars: problemVars, paths }, { timeoutMs });
+        const paths = await feasiblePaths(this.solver, withRanges ? rel.paths.map((p) => [...rel.ranges, ...p]) : rel.paths, timeoutMs);
+        const components = paths.length === 0 ? [] : await synthesizeRanking(this.solver, { vars: problemVars, paths }, { timeoutMs });
         if (!components) continue;
         const printed = components.map(describe);
         // No feasible path: the loop body cannot run; the constant 0 "decreases" vacuously iff no iteration exists.
         const toCheck = components.length > 0 ? components : [{ coeffs: new Map(), constant: 0n }];
-        const checked = await checkRanking(solver, program, annotated, loop, rel.vars, toCheck, `T${index++}.`, timeoutMs);
-        log(`termination: loop at ${where}: ranking [${printed.join(', ')}] ${checked ? 'holds' : 'fails'} on bit-vectors`);
+        const checked = await checkRanking(this.solver, this.program, annotated, loop, rel.vars, toCheck, `T${this.index++}.`, timeoutMs);
+        this.log(`termination: loop at ${where}: ranking [${printed.join(', ')}] ${checked ? 'holds' : 'fails'} on bit-vectors`);
         if (checked) {
           found = printed;
           break;
@@ -254,12 +278,12 @@ export async function provedByRanking(program: ImpProgram, options: TerminationO
           : 'no linear or lexicographic ranking function found';
         return { proved: false, reason: `loop at ${where}: ${why}`, loops };
       }
-      loops.push({ loc: loop.loc, components: found });
+      const ranking = { loc: loop.loc, components: found };
+      this.proved.set(key, ranking);
+      loops.push(ranking);
     }
-  } finally {
-    await solver.dispose();
+    return { proved: true, method: 'ranking', loops };
   }
-  return { proved: true, method: 'ranking', loops };
 }
 
 // ---------------------------------------------------------------- lassos

@@ -73,7 +73,11 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   };
   const isCut = (loc: SourceLocation) => goalAt(sourceMap, loc)?.kind === 'recursion';
   const solverName = availableProcessSolver(['z3']) ?? 'z3-wasm';
-  const base: TerminationOptions = { deadline: t.deadline, solver: () => createSolver(solverName), isCut, log: t.log };
+  // The budget is CPU time of this process; the solver runs in another process, so also bound the wall-clock time.
+  const wall0 = Date.now();
+  const budget = t.deadline();
+  const deadline = () => Math.min(t.deadline(), budget - (Date.now() - wall0));
+  const base: TerminationOptions = { deadline, solver: () => createSolver(solverName), isCut, log: t.log };
   // __VERIFIER_assume(0) loops forever by the rules: an execution the model cuts there does not end.
   const text = readFileSync(t.program, 'utf8');
   const cutsByAssume = /\b__VERIFIER_assume\s*\(/.test(text);
@@ -99,8 +103,8 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   }
 
   // Half of what is left for lassos, the rest for a complete unrolling (recursion, loops without ranking function).
-  const lassoUntil = t.deadline() * 0.5;
-  const lasso = await findLasso(programAt, { ...base, deadline: () => t.deadline() - lassoUntil });
+  const lassoUntil = deadline() * 0.5;
+  const lasso = await findLasso(programAt, { ...base, deadline: () => deadline() - lassoUntil });
   if (!('reason' in lasso)) return lassoVerdict(t, lasso, sourceMap, text);
   reasons.push(`non-termination not found (${lasso.reason})`);
   if (!cutsByAssume) {
