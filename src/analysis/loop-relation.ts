@@ -61,112 +61,91 @@ interface PathState {
 /** Disjunctive normal form of a condition: a list of conjunctions; `[[]]` is true, `[]` is false. */
 type Dnf = LinearConstraint[][];
 
-function varsOfExpr(e: Expr, out: Set<string>): void {
+/** The direct sub-expressions of an expression. */
+function children(e: Expr): readonly Expr[] {
   switch (e.kind) {
-    case 'var':
-      out.add(e.name);
-      return;
     case 'unary':
-      varsOfExpr(e.arg, out);
-      return;
+      return [e.arg];
     case 'binary':
-      varsOfExpr(e.left, out);
-      varsOfExpr(e.right, out);
-      return;
+      return [e.left, e.right];
     case 'app':
-      e.args.forEach((a) => varsOfExpr(a, out));
-      return;
+      return e.args;
     case 'ite':
-      varsOfExpr(e.cond, out);
-      varsOfExpr(e.then, out);
-      varsOfExpr(e.else, out);
-      return;
+      return [e.cond, e.then, e.else];
     case 'select':
-      varsOfExpr(e.map, out);
-      varsOfExpr(e.index, out);
-      return;
+      return [e.map, e.index];
     case 'store':
-      varsOfExpr(e.map, out);
-      varsOfExpr(e.index, out);
-      varsOfExpr(e.value, out);
-      return;
+      return [e.map, e.index, e.value];
     default:
-      return;
+      return [];
   }
 }
 
-/** Every variable a statement list reads or writes. */
-export function varsOfStmts(ss: readonly Stmt[], out: Set<string> = new Set()): Set<string> {
+/**
+ * Calls `visit` on every expression of the statements, outermost first;
+ * `visit` returns false to skip an expression's sub-expressions.
+ */
+export function visitExprs(ss: readonly Stmt[], visit: (e: Expr) => boolean | void): void {
+  const expr = (e: Expr): void => {
+    if (visit(e) !== false) children(e).forEach(expr);
+  };
   for (const s of ss) {
     switch (s.kind) {
       case 'assign':
-        out.add(s.target);
-        varsOfExpr(s.value, out);
-        break;
-      case 'havoc':
-        out.add(s.target);
+        expr(s.value);
         break;
       case 'assume':
       case 'assert':
-        varsOfExpr(s.cond, out);
+        expr(s.cond);
         break;
       case 'if':
-        varsOfExpr(s.cond, out);
-        varsOfStmts(s.then, out);
-        varsOfStmts(s.else, out);
+        expr(s.cond);
+        visitExprs(s.then, visit);
+        visitExprs(s.else, visit);
         break;
       case 'while':
-        varsOfExpr(s.cond, out);
-        varsOfStmts(s.body, out);
+        expr(s.cond);
+        visitExprs(s.body, visit);
         break;
       case 'block':
-        varsOfStmts(s.body, out);
+        visitExprs(s.body, visit);
         break;
       case 'call':
-        s.targets.forEach((t) => out.add(t));
-        s.args.forEach((a) => varsOfExpr(a, out));
+        s.args.forEach(expr);
         break;
       default:
         break;
     }
   }
+}
+
+/** Every variable a statement list reads or writes. */
+export function varsOfStmts(ss: readonly Stmt[], out: Set<string> = new Set()): Set<string> {
+  visitExprs(ss, (e) => {
+    if (e.kind === 'var') out.add(e.name);
+  });
+  const targets = (xs: readonly Stmt[]): void => {
+    for (const s of xs) {
+      if (s.kind === 'assign' || s.kind === 'havoc') out.add(s.target);
+      else if (s.kind === 'call') s.targets.forEach((t) => out.add(t));
+      else if (s.kind === 'if') {
+        targets(s.then);
+        targets(s.else);
+      } else if (s.kind === 'while' || s.kind === 'block') targets(s.body);
+    }
+  };
+  targets(ss);
   return out;
 }
 
-/** Variables compared or divided as unsigned somewhere in the statements. */
-function unsignedVars(ss: readonly Stmt[], cond: Expr): Set<string> {
+/** Variables compared, divided or zero-extended as unsigned somewhere in the statements. */
+function unsignedVars(ss: readonly Stmt[]): Set<string> {
   const out = new Set<string>();
-  const visit = (e: Expr): void => {
+  visitExprs(ss, (e) => {
     if (e.kind === 'app' && (UNSIGNED_OPS.has(e.fn) || e.fn.startsWith('zext'))) {
       for (const a of e.args) if (a.kind === 'var') out.add(a.name);
     }
-    if (e.kind === 'app') e.args.forEach(visit);
-    else if (e.kind === 'unary') visit(e.arg);
-    else if (e.kind === 'binary') {
-      visit(e.left);
-      visit(e.right);
-    } else if (e.kind === 'ite') {
-      visit(e.cond);
-      visit(e.then);
-      visit(e.else);
-    }
-  };
-  const walk = (xs: readonly Stmt[]): void => {
-    for (const s of xs) {
-      if (s.kind === 'assign') visit(s.value);
-      else if (s.kind === 'assume' || s.kind === 'assert') visit(s.cond);
-      else if (s.kind === 'if') {
-        visit(s.cond);
-        walk(s.then);
-        walk(s.else);
-      } else if (s.kind === 'while') {
-        visit(s.cond);
-        walk(s.body);
-      } else if (s.kind === 'block') walk(s.body);
-    }
-  };
-  visit(cond);
-  walk(ss);
+  });
   return out;
 }
 
@@ -406,7 +385,7 @@ export function loopRelation(
 ): LoopRelation | { readonly error: string } {
   // The loop's invariants (proved elsewhere) narrow the pre-states; disjunctive ones are left out.
   const mentioned = varsOfStmts([loop]);
-  const unsigned = unsignedVars(loop.body, loop.cond);
+  const unsigned = unsignedVars([loop]);
   const vars: StateVar[] = [];
   const readings = new Map<string, Reading>();
   for (const name of [...mentioned].sort()) {

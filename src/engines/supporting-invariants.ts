@@ -9,7 +9,7 @@
 // plugged in through TerminationOptions.supportingInvariants.
 
 import { syntheticLoc, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type WhileStmt } from '../ivl/ast.js';
-import { varsOfStmts } from '../analysis/loop-relation.js';
+import { varsOfStmts, visitExprs } from '../analysis/loop-relation.js';
 import type { Solver } from '../smt/solver.js';
 import { mkAnd, mkOr } from '../smt/terms.js';
 import { encodeProcedure } from '../vc/encode.js';
@@ -18,44 +18,16 @@ const CANDIDATE_FILE = '<termination-invariant>';
 /** At most this many constants of the program are used in bounds. */
 const MAX_CONSTANTS = 8;
 
+/** The bit-vector constants of the statements, read as signed (a negated literal counts as negative). */
 function literals(ss: readonly Stmt[], out: Set<bigint>): void {
-  const visit = (e: Expr): void => {
-    switch (e.kind) {
-      case 'bv_lit':
-        out.add(BigInt.asIntN(e.width, e.value));
-        return;
-      case 'unary':
-        if (e.op === '-' && e.arg.kind === 'bv_lit') out.add(-BigInt.asIntN(e.arg.width, e.arg.value));
-        else visit(e.arg);
-        return;
-      case 'binary':
-        visit(e.left);
-        visit(e.right);
-        return;
-      case 'app':
-        e.args.forEach(visit);
-        return;
-      case 'ite':
-        visit(e.cond);
-        visit(e.then);
-        visit(e.else);
-        return;
-      default:
-        return;
+  visitExprs(ss, (e) => {
+    if (e.kind === 'bv_lit') out.add(BigInt.asIntN(e.width, e.value));
+    else if (e.kind === 'unary' && e.op === '-' && e.arg.kind === 'bv_lit') {
+      out.add(-BigInt.asIntN(e.arg.width, e.arg.value));
+      return false;
     }
-  };
-  for (const s of ss) {
-    if (s.kind === 'assign') visit(s.value);
-    else if (s.kind === 'assume' || s.kind === 'assert') visit(s.cond);
-    else if (s.kind === 'if') {
-      visit(s.cond);
-      literals(s.then, out);
-      literals(s.else, out);
-    } else if (s.kind === 'while') {
-      visit(s.cond);
-      literals(s.body, out);
-    } else if (s.kind === 'block') literals(s.body, out);
-  }
+    return true;
+  });
 }
 
 /** Candidate bounds for one loop: each scalar bit-vector variable it mentions against the constants and against the others. */
