@@ -13,3 +13,4 @@ export { lowerProgram, goalAt, nondetAt, loopAt, branchAt, locKey, type LoweredP
 export { verify, bmc, replayCounterexample, probeGcc, type VerifyOptions, type VerifyResult, type BmcOptions, type BmcResult, type NondetValue, type ReplayOptions, type ReplayResult } from './verify/api.js';
 export { provedByRanking, provedBounded, findLasso, type TerminationOptions, type TerminationProof, type LoopRanking, type Lasso } from './engines/index.js';
 export { loopRelation, synthesizeRanking, feasiblePaths, type LoopRelation, type RankingProblem, type RankingComponent, type LinearExpr, type LinearConstraint } from './analysis/index.js';
+export { buildReport, renderReportBody, renderReportPage, reportFromFiles, attachReportInteractions, servePlayground, createPlaygroundServer, type ServeOptions, type ReportData, type ReportInput, type ReportMarker } from './report/index.js';

@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { usageError } from '../../common/errors.js';
+import { writeReportFile } from '../../report/index.js';
 import { formatResultLine } from '../../task/index.js';
 import { verifyWithHardLimit } from '../../verify/worker.js';
 import type { CommandRegistrar } from '../command.js';
@@ -12,6 +13,7 @@ interface VerifyFlags {
   witness: string;
   format: 'text' | 'json';
   verbose?: boolean;
+  report?: string;
 }
 
 export const registerVerify: CommandRegistrar = (program, run) => {
@@ -26,6 +28,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
     .option('--witness <path>', 'where to write the violation witness', 'witness.yml')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--verbose', 'tell what each engine did and how long it took')
+    .option('--report <file>', 'with a violation witness: also write the HTML report of it on the program (see tarsier report)')
     .action(
       run(async (input: string, flags: VerifyFlags) => {
         const timeoutS = Number(flags.timeout);
@@ -45,6 +48,10 @@ export const registerVerify: CommandRegistrar = (program, run) => {
           return 0;
         }
         const line = formatResultLine(r.verdict);
+        if (flags.report) {
+          if (r.witnessPath) writeReportFile(r.program, r.witnessPath, flags.report);
+          else process.stderr.write(`${flags.report}: not written: no witness (Tarsier writes one for FALSE only)\n`);
+        }
         if (flags.format === 'json') {
           process.stdout.write(
             JSON.stringify({
