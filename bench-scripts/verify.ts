@@ -1,4 +1,4 @@
-// `npm run bench:verify -- --timeout 60 [--jobs 2] [--filter text] [--solver auto|z3-wasm|z3|cvc5] [--out results.json]`
+// `npm run bench:verify -- --timeout 60 [--jobs 2] [--filter text] [--property P] [--solver auto|z3-wasm|z3|cvc5] [--out results.json]`
 // Runs `tarsier verify` on every (task, property) row of
 // ../shared/bench/sv-benchmarks/MANIFEST.csv as a child process, scores the
 // answers with the competition's table and prints per-directory counts, the
@@ -25,7 +25,7 @@ interface Row {
   directory: string;
 }
 
-function args(): { timeout: number; jobs: number; filter?: string; out?: string; shared: string; solver?: string } {
+function args(): { timeout: number; jobs: number; filter?: string; property?: string; out?: string; shared: string; solver?: string } {
   const a = process.argv.slice(2);
   const get = (name: string) => {
     const i = a.indexOf(name);
@@ -35,6 +35,7 @@ function args(): { timeout: number; jobs: number; filter?: string; out?: string;
     timeout: Number(get('--timeout') ?? 60),
     jobs: Number(get('--jobs') ?? 2),
     filter: get('--filter'),
+    property: get('--property'),
     out: get('--out'),
     solver: get('--solver'),
     shared: get('--shared') ?? process.env.TARSIER_SHARED ?? resolve(repoRoot, '../shared'),
@@ -115,6 +116,8 @@ async function main(): Promise<void> {
   }
   let rows = readManifest(bench);
   if (o.filter) rows = rows.filter((r) => r.task.includes(o.filter!) || r.property.includes(o.filter!));
+  // --property P: only the rows of that property (e.g. termination).
+  if (o.property) rows = rows.filter((r) => r.property === o.property);
   const tmp = mkdtempSync(join(tmpdir(), 'tarsier-bench-verify-'));
   const results: Outcome[] = new Array(rows.length);
   let next = 0;

@@ -12,4 +12,6 @@ export { selectInvariants, houdini, encodeSeed, encodeSound, encodeFor, withInva
 export { lowerProgram, goalAt, nondetAt, loopAt, branchAt, locKey, type LoweredProgram, type LowerOptions, type LowerProperty, type Unsupported, type SourceMap, type GoalInfo, type GoalKind as LoweredGoalKind, type NondetInfo, type BranchInfo, type LoopInfo as LoweredLoopInfo } from './lower/index.js';
 export { verify, bmc, replayCounterexample, probeGcc, type VerifyOptions, type VerifyResult, type BmcOptions, type BmcResult, type NondetValue, type ReplayOptions, type ReplayResult } from './verify/api.js';
 export { validate, type ValidateOptions, type ValidateResult, type InvariantResult, type InvariantStatus, type Outcome as WitnessOutcome, type WaypointReading } from './validate/index.js';
+export { provedByRanking, provedBounded, findLasso, type TerminationOptions, type TerminationProof, type LoopRanking, type Lasso } from './engines/index.js';
+export { loopRelation, synthesizeRanking, feasiblePaths, type LoopRelation, type RankingProblem, type RankingComponent, type LinearExpr, type LinearConstraint } from './analysis/index.js';
 export { buildReport, renderReportBody, renderReportPage, reportFromFiles, attachReportInteractions, servePlayground, createPlaygroundServer, type ServeOptions, type ReportData, type ReportInput, type ReportMarker } from './report/index.js';

@@ -19,3 +19,5 @@ export type { BmcOptions, BmcResult, Counterexample, LoopInvariants, TraceHavoc,
 export { EncodeError, unrollProgram } from './unroll.js';
 export type { AssertRole, GoalTag, LoopCandidate, UnrollOptions, Unrolled } from './unroll.js';
 export type { LoopCandidateSource } from './candidates.js';
+export { provedBounded, provedByRanking, findLasso, confirmLasso } from './termination.js';
+export type { TerminationOptions, TerminationProof, LoopRanking, Lasso } from './termination.js';

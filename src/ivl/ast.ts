@@ -309,3 +309,19 @@ export function syntheticLoc(file = '<generated>'): SourceLocation {
 export function findProcedure(p: ImpProgram, name: string): Procedure | undefined {
   return p.procedures.find((q) => q.name === name);
 }
+
+/** Number of statements of a program (a size measure). */
+export function programSize(p: ImpProgram): number {
+  let n = 0;
+  const walk = (ss: readonly Stmt[]): void => {
+    for (const s of ss) {
+      n++;
+      if (s.kind === 'if') {
+        walk(s.then);
+        walk(s.else);
+      } else if (s.kind === 'while' || s.kind === 'block') walk(s.body);
+    }
+  };
+  for (const q of p.procedures) walk(q.body ?? []);
+  return n;
+}

@@ -10,7 +10,7 @@ import { dataModelDependence } from './data-model.js';
 import { DIVERGED_MARKER, HARNESS_EXIT, LIVE_BLOCKS_MARKER, REACHED_MARKER, harnessSource, type NondetValue } from './harness.js';
 import { MEMORY_PROPERTIES, memoryFlags, memoryVerdict, type MemoryProperty } from './memory.js';
 
-export type ReplayProperty = 'unreach-call' | 'no-overflow' | MemoryProperty;
+export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | MemoryProperty;
 export type DataModel = 'ILP32' | 'LP64';
 
 export interface ReplayOptions {
@@ -20,6 +20,12 @@ export interface ReplayOptions {
   errorFunction?: string;
   /** Wall-clock limit of the run of the compiled program (default 10 s). */
   timeoutMs?: number;
+  /**
+   * Termination: the values from this index on repeat forever after the
+   * last one (the cycle of a lasso); the violation is confirmed when the run
+   * is still going at the time limit, without signed overflow or division by zero.
+   */
+  cycleStart?: number;
   /** gcc executable (default `gcc`, or `TARSIER_GCC`). */
   gcc?: string;
 }
@@ -111,12 +117,12 @@ export function replayCounterexample(
   try {
     const harness = join(dir, 'tarsier_harness.c');
     const memory = (MEMORY_PROPERTIES as readonly string[]).includes(options.property) ? (options.property as MemoryProperty) : undefined;
-    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory === 'valid-memcleanup' }));
+    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory === 'valid-memcleanup', cycleStart: options.cycleStart }));
     const exe = join(dir, 'replay');
     const flags = [mode, '-O0', '-w', '-fno-builtin', '-fcommon'];
     if (memory) {
       flags.push(...memoryFlags(memory));
-    } else if (options.property === 'no-overflow') {
+    } else if (options.property === 'no-overflow' || options.property === 'termination') {
       flags.push('-fsanitize=signed-integer-overflow,integer-divide-by-zero', '-fno-sanitize-recover=all');
     } else {
       // Unreach-call: signed overflow is not the property; wrap as the model does.
@@ -145,7 +151,15 @@ export function replayCounterexample(
     });
     const stderr = run.stderr ?? '';
     const base = { mode, exitCode: run.status, stderr: stderr.slice(0, 4000) };
-    if (run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
+    const timedOut = run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
+    if (options.property === 'termination') {
+      if (timedOut && !stderr.includes(DIVERGED_MARKER) && !OVERFLOW_MESSAGE.test(stderr)) {
+        return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): still running after ${(options.timeoutMs ?? 10000) / 1000} s with the cycle's values repeated` };
+      }
+      const why = stderr.includes(DIVERGED_MARKER) ? 'the run took another path' : `the program ended (exit ${run.status ?? run.signal})`;
+      return { ...base, status: 'not-confirmed', reason: `replay: ${why}` };
+    }
+    if (timedOut) {
       return { ...base, status: 'not-confirmed', reason: 'replay: the program did not end within the time limit' };
     }
     if (stderr.includes(DIVERGED_MARKER)) {

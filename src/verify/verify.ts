@@ -11,7 +11,7 @@ import { TarsierError, usageError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
 import { bmc, EncodeError, type AssertRole } from '../engines/index.js';
-import type { ImpProgram, Stmt } from '../ivl/ast.js';
+import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { goalAt, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import type { LowerProperty } from '../lower/index.js';
 import { replayCounterexample, type MemoryProperty, type NondetValue, type ReplayResult } from '../replay/index.js';
@@ -27,6 +27,7 @@ import { processTreeCpuMs } from '../smt/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
 import { lowerC, parseC, lintViolationWitness } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } from './witness.js';
+import { verifyTermination, type RankingFunctionReport } from './termination.js';
 
 export const TOOL_NAME = 'tarsier';
 
@@ -65,6 +66,8 @@ export interface VerifyResult {
   /** For FALSE: the nondet values of the replayed counterexample, in call order. */
   readonly counterexample?: readonly NondetValue[];
   /** CPU seconds used during the call by this process and the processes it started (solvers, gcc). */
+  /** Termination TRUE by ranking: the ranking function proved for each loop. */
+  readonly rankingFunctions?: readonly RankingFunctionReport[];
   readonly cpuTimeS: number;
   readonly wallTimeS: number;
 }
@@ -78,20 +81,6 @@ export interface Resolved {
 }
 
 const MAX_PROGRAM_SIZE = 400_000;
-
-/** Number of statements of a program (a size measure). */
-function programSize(p: ImpProgram): number {
-  let n = 0;
-  const walk = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      n++;
-      if (s.kind === 'if') { walk(s.then); walk(s.else); }
-      else if (s.kind === 'while' || s.kind === 'block') walk(s.body);
-    }
-  };
-  for (const q of p.procedures) walk(q.body ?? []);
-  return n;
-}
 
 const SUPPORTED: readonly PropertyKind[] = ['unreach-call', 'no-overflow'];
 /** Properties the lowering instruments. */
@@ -175,6 +164,18 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
 
   // Parse first: an unparsable program is an input error whatever the property.
   const c = parseC(r.program, r.dataModel);
+  if (kind === 'termination' && r.property.entryFunction === 'main') {
+    const reserve = Math.min(15000, Math.max(500, timeoutS * 1000 * 0.1));
+    const o = await verifyTermination({
+      ...r,
+      c,
+      deadline: () => timeoutS * 1000 - reserve - cpuSeconds(cpu0) * 1000,
+      log,
+      options,
+      toolName: TOOL_NAME,
+    });
+    return done(o.verdict, o.reason, o);
+  }
   if (!LOWERED.includes(kind as LowerProperty)) return unknown(`property ${kind} is not supported yet`);
   if (kind === 'unreach-call' && r.property.errorFunction !== 'reach_error' && r.property.errorFunction !== '__VERIFIER_error') {
     return unknown(`unreach-call of '${r.property.errorFunction}' is not supported (only reach_error and __VERIFIER_error)`);

@@ -4,8 +4,8 @@
 // parenthesis, and a final segment with the `target` at the violation.
 
 import type { SourceLocation } from '../common/location.js';
-import type { Counterexample } from '../engines/index.js';
-import { nondetAt, type GoalInfo, type NondetInfo, type SourceMap } from '../lower/source-map.js';
+import type { Counterexample, TraceHavoc } from '../engines/index.js';
+import { nondetAt, type GoalInfo, type LoopInfo, type NondetInfo, type SourceMap } from '../lower/source-map.js';
 import type { NondetValue } from '../replay/index.js';
 import type { Location, Metadata, Segment, ViolationSequenceEntry, Waypoint } from '../witness/model.js';
 import { violationSequenceToGraphml, writeGraphml } from '../witness/index.js';
@@ -18,8 +18,13 @@ export interface NondetStep {
 
 /** The nondet calls of the path, in order, with their C values. */
 export function nondetSteps(cex: Counterexample, sourceMap: SourceMap): NondetStep[] {
+  return nondetStepsOf(cex.havocs, sourceMap);
+}
+
+/** The havocs that are nondet calls, with their C values (other havocs, e.g. of uninitialised locals, are left out). */
+export function nondetStepsOf(havocs: readonly TraceHavoc[], sourceMap: SourceMap): NondetStep[] {
   const out: NondetStep[] = [];
-  for (const h of cex.havocs) {
+  for (const h of havocs) {
     const info = nondetAt(sourceMap, h.loc);
     if (!info) continue;
     let v = h.value;
@@ -49,17 +54,7 @@ export interface WitnessInput {
 
 /** Builds the violation sequence; steps without a known `)` location are left out (the witness is then less guiding, not wrong). */
 export function buildViolationWitness(input: WitnessInput): ViolationSequenceEntry {
-  const segments: Segment[] = [];
-  for (const s of input.steps) {
-    if (!s.info.closeParenLoc) continue;
-    const w: Waypoint = {
-      type: 'function_return',
-      action: 'follow',
-      location: location(s.info.closeParenLoc, input.fileName, s.info.function),
-      constraint: { value: `\\result == ${s.value}`, format: 'acsl_expression' },
-    };
-    segments.push({ waypoints: [w] });
-  }
+  const segments = returnSegments(input.steps, input.fileName, 'follow');
   segments.push({
     waypoints: [
       {
@@ -84,4 +79,50 @@ export function violationGraphml(entry: ViolationSequenceEntry, programFile: str
     if (e.data['assumption.resultfunction'] !== undefined) e.data['assumption.resultfunction'] = callees[i++] ?? e.data['assumption.resultfunction'];
   }
   return writeGraphml(graphml);
+}
+
+/** One segment per nondet step with a known `)`: a `function_return` waypoint pinning the value. */
+function returnSegments(steps: readonly NondetStep[], fileName: string, action: 'follow' | 'cycle'): Segment[] {
+  const segments: Segment[] = [];
+  for (const s of steps) {
+    if (!s.info.closeParenLoc) continue;
+    const w: Waypoint = {
+      type: 'function_return',
+      action,
+      location: location(s.info.closeParenLoc, fileName, s.info.function),
+      constraint: { value: `\\result == ${s.value}`, format: 'acsl_expression' },
+    };
+    segments.push({ waypoints: [w] });
+  }
+  return segments;
+}
+
+export interface LassoWitnessInput {
+  readonly stem: readonly NondetStep[];
+  readonly cycle: readonly NondetStep[];
+  /** The C loop the cycle returns to. */
+  readonly loop: LoopInfo;
+  readonly fileName: string;
+  /** Metadata of format version 2.1 (cycle segments exist only there). */
+  readonly metadata: Metadata;
+}
+
+/**
+ * A non-termination witness (2.1): the stem's nondet values as `follow`
+ * segments, then cycle segments repeated forever: the loop's condition is
+ * true, then the values of the nondet calls of one iteration.
+ */
+export function buildLassoWitness(input: LassoWitnessInput): ViolationSequenceEntry {
+  const head: Segment = {
+    waypoints: [
+      {
+        type: 'branching',
+        action: 'cycle',
+        location: location(input.loop.loc, input.fileName, input.loop.function),
+        constraint: { value: true },
+      },
+    ],
+  };
+  const content = [...returnSegments(input.stem, input.fileName, 'follow'), head, ...returnSegments(input.cycle, input.fileName, 'cycle')];
+  return { entry_type: 'violation_sequence', metadata: input.metadata, content };
 }

@@ -89,9 +89,9 @@ test('nested loops inside an inlined function: FALSE needs bound 4', { skip: noG
 });
 
 test('an unsupported property is UNKNOWN with the reason', async () => {
-  const r = await verify(fx('overflow.c'), { prp: fx('termination.prp'), timeoutS: 10, witnessPath: null });
+  const r = await verify(fx('overflow.c'), { prp: fx('no-data-race.prp'), timeoutS: 10, witnessPath: null });
   assert.equal(r.verdict.kind, 'unknown');
-  assert.match(r.reason, /termination is not supported/);
+  assert.match(r.reason, /no-data-race is not supported/);
 });
 
 test('CLI: verdict last, exit 0; bad inputs give one line and a non-zero exit', () => {

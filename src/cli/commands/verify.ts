@@ -68,6 +68,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
               witness: r.witnessPath ?? null,
               replay: r.replay ? r.replay.status : null,
               bound: r.bound ?? null,
+              ...(r.rankingFunctions ? { rankingFunctions: r.rankingFunctions } : {}),
               cpuTimeS: Number(r.cpuTimeS.toFixed(3)),
               wallTimeS: Number(r.wallTimeS.toFixed(3)),
             }) + '\n',

@@ -1,0 +1,166 @@
+// `verify` for the property termination (`LTL(F end)`): TRUE when every
+// execution provably ends, FALSE(termination) with a non-termination witness
+// (format 2.1, cycle segments) when a lasso is confirmed concretely and by gcc.
+//
+// Order: complete unrolling (BMC: no execution longer than the bound), then
+// ranking functions per loop (checked on bit-vectors), then the lasso search.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CProgram } from '../c/index.js';
+import type { SourceLocation } from '../common/location.js';
+import { formatLocation } from '../common/location.js';
+import { EncodeError, findLasso, provedBounded, provedByRanking, type Lasso, type TerminationOptions } from '../engines/index.js';
+import { programSize, type ImpProgram } from '../ivl/ast.js';
+import { goalAt, loopAt, type SourceMap } from '../lower/source-map.js';
+import { replayCounterexample } from '../replay/index.js';
+import { availableProcessSolver, createSolver } from '../smt/index.js';
+import type { DataModel, Property } from '../task/index.js';
+import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
+import { lintViolationWitness, lowerC } from './frontend.js';
+import { buildLassoWitness, nondetStepsOf, replayValues } from './witness.js';
+import type { VerifyOptions, VerifyResult } from './verify.js';
+
+/** A loop's ranking function as reported (`--verbose`, JSON `rankingFunctions`). */
+export interface RankingFunctionReport {
+  /** The C loop, `file:line:column`. */
+  readonly loop: string;
+  /** Lexicographic components, most significant first, over the IMP variables (`name@function`). */
+  readonly components: readonly string[];
+}
+
+export interface TerminationTask {
+  readonly c: CProgram;
+  readonly program: string;
+  readonly programAsWritten: string;
+  readonly property: Property;
+  readonly dataModel: DataModel;
+  /** CPU milliseconds left. */
+  readonly deadline: () => number;
+  readonly log: (message: string) => void;
+  readonly options: VerifyOptions;
+  readonly toolName: string;
+}
+
+type Outcome = Pick<VerifyResult, 'verdict' | 'reason'> & Partial<VerifyResult>;
+
+function unknown(reason: string, extra: Partial<VerifyResult> = {}): Outcome {
+  return { verdict: { kind: 'unknown', reason }, reason, ...extra };
+}
+
+/** Largest recursion depth lowered for the bounded proof (the inlined program grows with it). */
+const MAX_RECURSION_DEPTH = 32;
+const MAX_STATEMENTS = 200_000;
+
+export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
+  // Lowered with the overflow checks: the bounded proof must not take a
+  // signed overflow (undefined in C) as the way an execution ends.
+  const lowerAt = (depth: number) => lowerC(t.c, { property: 'no-overflow', dataModel: t.dataModel, recursionDepth: depth });
+  const first = lowerAt(1);
+  if (first.unsupported) return unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
+  let sourceMap: SourceMap = first.sourceMap;
+  const programs = new Map<number, ImpProgram>([[1, first.imp]]);
+  const programAt = (bound: number): ImpProgram => {
+    const depth = Math.min(bound, MAX_RECURSION_DEPTH);
+    let p = programs.get(depth);
+    if (!p) {
+      const l = lowerAt(depth);
+      if (l.unsupported) throw new EncodeError(`unsupported at recursion depth ${depth}: ${l.unsupported.construct}`);
+      if (programSize(l.imp) > MAX_STATEMENTS) throw new EncodeError(`inlining recursion ${depth} deep makes the program too large`);
+      p = l.imp;
+      sourceMap = l.sourceMap;
+      programs.set(depth, p);
+    }
+    return p;
+  };
+  const isCut = (loc: SourceLocation) => goalAt(sourceMap, loc)?.kind === 'recursion';
+  const isOverflow = (loc: SourceLocation) => goalAt(sourceMap, loc)?.kind === 'overflow';
+  const solverName = availableProcessSolver(['z3']) ?? 'z3-wasm';
+  // The budget is CPU time of this process; the solver runs in another process, so also bound the wall-clock time.
+  const wall0 = Date.now();
+  const budget = t.deadline();
+  const deadline = () => Math.min(t.deadline(), budget - (Date.now() - wall0));
+  const base: TerminationOptions = { deadline, solver: () => createSolver(solverName), isCut, log: t.log };
+  // __VERIFIER_assume(0) loops forever by the rules: an execution the model cuts there does not end.
+  const text = readFileSync(t.program, 'utf8');
+  const cutsByAssume = /\b__VERIFIER_assume\s*\(/.test(text);
+  const reasons: string[] = [];
+
+  if (!cutsByAssume) {
+    const ranked = await provedByRanking(first.imp, base);
+    const rankingFunctions: RankingFunctionReport[] = ranked.loops.map((l) => ({
+      loop: formatLocation({ ...l.loc, file: t.programAsWritten }),
+      components: l.components,
+    }));
+    for (const r of rankingFunctions) t.log(`termination: ranking function of the loop at ${r.loop}: [${r.components.join(', ')}]`);
+    if (ranked.proved) {
+      return {
+        verdict: { kind: 'true' },
+        reason: `every loop has a ranking function checked on bit-vectors (${rankingFunctions.length} loop${rankingFunctions.length === 1 ? '' : 's'})`,
+        rankingFunctions,
+      };
+    }
+    reasons.push(ranked.reason);
+  } else {
+    reasons.push('the program calls __VERIFIER_assume, which loops forever when its condition is false');
+  }
+
+  // Half of what is left for lassos, the rest for a complete unrolling (recursion, loops without ranking function).
+  const lassoUntil = deadline() * 0.5;
+  const lasso = await findLasso(programAt, { ...base, deadline: () => deadline() - lassoUntil });
+  if (!('reason' in lasso)) return lassoVerdict(t, lasso, sourceMap, text);
+  reasons.push(`non-termination not found (${lasso.reason})`);
+  if (!cutsByAssume) {
+    const bounded = await provedBounded(programAt, { ...base, isViolation: isOverflow });
+    if (bounded !== undefined) {
+      return { verdict: { kind: 'true' }, reason: `every execution ends: none runs longer than the unrolling bound ${bounded} (BMC, complete unrolling)`, bound: bounded };
+    }
+    reasons.push('BMC found executions longer than the bounds tried');
+  }
+  return unknown(`termination not proved: ${reasons.join('; ')}`);
+}
+
+/** FALSE(termination) for a lasso that gcc confirms too, with its witness; UNKNOWN otherwise. */
+function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, text: string): Outcome {
+  const loop = loopAt(sourceMap, lasso.loopLoc);
+  if (!loop) return unknown('a lasso was found at a loop without C location');
+  const stem = nondetStepsOf(lasso.stem, sourceMap);
+  const cycle = nondetStepsOf(lasso.cycle, sourceMap);
+  const replay = replayCounterexample(t.program, replayValues([...stem, ...cycle]), {
+    property: 'termination',
+    dataModel: t.dataModel,
+    cycleStart: stem.length,
+    timeoutMs: 3000,
+  });
+  t.log(`replay: ${replay.status}: ${replay.reason}`);
+  if (replay.status !== 'confirmed') return unknown(`lasso not confirmed by gcc: ${replay.reason}`, { replay });
+
+  let witnessPath: string | undefined;
+  if (t.options.witnessPath !== null) {
+    const metadata = makeMetadata({
+      formatVersion: '2.1',
+      producer: { name: t.toolName, version: t.options.toolVersion ?? '0.1.0', configuration: 'termination' },
+      task: {
+        inputFiles: [t.programAsWritten],
+        inputFileHashes: { [t.programAsWritten]: sha256OfFile(t.program) },
+        specification: t.property.specification,
+        dataModel: t.dataModel,
+        language: 'C',
+      },
+      creationTime: t.options.creationTime,
+    });
+    const entry = buildLassoWitness({ stem, cycle, loop, fileName: t.programAsWritten, metadata });
+    const witness = writeWitness({ format: 'yaml', entries: [entry] });
+    const problems = lintViolationWitness(witness, t.programAsWritten, text);
+    if (problems.length > 0) return unknown(`the non-termination witness does not lint clean: ${problems[0]}`, { replay });
+    witnessPath = resolve(t.options.witnessPath ?? 'witness.yml');
+    writeFileSync(witnessPath, witness);
+  }
+  const where = formatLocation({ ...loop.loc, file: t.programAsWritten });
+  return {
+    verdict: { kind: 'false', property: 'termination' },
+    reason: `the loop at ${where} runs forever after a stem of ${stem.length} nondet values (${lasso.proof}; ${replay.reason})`,
+    replay,
+    witnessPath,
+  };
+}
