@@ -14,6 +14,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { POINTS, parseVerdictString, scoreResult, type PropertyKind, type Verdict } from '../src/task/index.js';
 
+const GNU_TIME = '/usr/bin/time';
+const CPU_MARK = 'tarsier-bench-cpu';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = join(repoRoot, 'bin', 'tarsier.js');
 
@@ -72,9 +74,13 @@ function runOne(bench: string, row: Row, timeout: number, tmp: string, index: nu
   return new Promise((done) => {
     const t0 = Date.now();
     const witness = join(tmp, `w${index}.yml`);
+    // GNU time reports the CPU time of the whole process tree (start-up,
+    // worker threads, solver processes, gcc), as the reference figures count it.
+    const timed = existsSync(GNU_TIME);
     const child = spawn(
-      process.execPath,
+      timed ? GNU_TIME : process.execPath,
       [
+        ...(timed ? ['-f', `${CPU_MARK} %U %S`, process.execPath] : []),
         cli, 'verify', join(bench, row.task), '--property', row.property, '--timeout', String(timeout), '--witness', witness, '--format', 'json',
         ...(solver ? ['--solver', solver] : []),
       ],
@@ -100,6 +106,8 @@ function runOne(bench: string, row: Row, timeout: number, tmp: string, index: nu
       } catch {
         reason = `exit ${code}: ${(err || out).trim().split('\n')[0] ?? ''}`;
       }
+      const m = new RegExp(`^${CPU_MARK} ([\\d.]+) ([\\d.]+)$`, 'm').exec(err);
+      if (m) cpu = Math.min(timeout, Number(m[1]) + Number(m[2]));
       const expected = row.expected === 'true' ? { verdict: true } : row.expected === 'false' ? { verdict: false, subproperty: row.subproperty || undefined } : undefined;
       const s = scoreResult(expected, verdict, { property: row.property as PropertyKind });
       done({ row, verdict, reason, cpu, wall, points: s.points, category: s.category });

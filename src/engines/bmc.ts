@@ -108,7 +108,7 @@ function encode(p: ImpProgram, options: UnrollOptions): Encoded {
   const unrolled = unrollProgram(p, options);
   let enc: ProcedureEncoding;
   try {
-    enc = encodeProcedure(unrolled.program, unrolled.proc, { prefix: `b${++encodings}.`, loops: 'error', checkOnly: unrolled.checkOnly });
+    enc = encodeProcedure(unrolled.program, unrolled.proc, { prefix: `b${++encodings}.`, loops: 'error', checkOnly: unrolled.checkOnly, skipUnreachable: true });
   } catch (e) {
     if (e instanceof Error) throw new EncodeError(e.message);
     throw e;

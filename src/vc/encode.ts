@@ -87,6 +87,8 @@ export interface EncodeOptions {
   readonly prefix?: string;
   /** What a `while` becomes: cut with its invariants (default), or an error (for callers that promise loop-free code). */
   readonly loops?: 'cut' | 'error';
+  /** Leave out code that is unreachable by constant propagation (its goals are not listed). */
+  readonly skipUnreachable?: boolean;
   /** Asserts that are only checked: executions go on past them whether they hold or not (e.g. candidate invariants). */
   readonly checkOnly?: ReadonlySet<Stmt>;
 }
@@ -292,8 +294,12 @@ class Encoder {
   }
 
   private stmts(ss: readonly Stmt[], st: State): State {
-    // Unreachable code is encoded too: its goals are then trivially proved.
-    for (const s of ss) st = this.stmt(s, st);
+    // Unreachable code is encoded too (its goals are then trivially proved),
+    // unless the caller only wants reachable goals.
+    for (const s of ss) {
+      if (st.pc === FALSE && this.options.skipUnreachable) break;
+      st = this.stmt(s, st);
+    }
     return st;
   }
 

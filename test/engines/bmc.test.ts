@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
 import { parseImp, parseImpExpr } from '../../src/ivl/index.js';
 import { bmc } from '../../src/engines/index.js';
+import { findExecutable } from '../../src/smt/index.js';
 
 function load(name: string) {
   const file = join(repoRoot, 'test', 'fixtures', 'engines', name);
@@ -169,4 +170,21 @@ test('a survivor holds on every arrival: a candidate true at entry but broken by
   assert.deepEqual(r.invariants[0]!.exprs.map((e) => JSON.stringify(e, (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v))), [
     JSON.stringify(parseImpExpr('ule(i, 10bv32)', 'cand'), (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v)),
   ]);
+});
+
+test('every solver back end present gives the same verdicts and bounds', async () => {
+  const backends = ['z3-wasm', ...['z3', 'cvc5'].filter((s) => findExecutable(s) !== undefined)];
+  const cases: Array<[string, string, number]> = [
+    ['count-safe.imp', 'true', 16],
+    ['count-bug.imp', 'false', 8],
+    ['unbounded.imp', 'true', 1],
+    ['calls.imp', 'false', 1],
+  ];
+  for (const solver of backends) {
+    for (const [file, verdict, bound] of cases) {
+      const r = await bmc(load(file), { deadline: soon(), maxBound: 16, solver });
+      assert.equal(r.verdict, verdict, `${file} on ${solver}`);
+      assert.equal(r.bound, bound, `${file} on ${solver}`);
+    }
+  }
 });

@@ -4,6 +4,9 @@
 // whose nondet values, replayed with gcc, reach the violation.
 // By default every third (task, property) row of a supported property is
 // run (to stay within a few minutes on 2 cores); TARSIER_CORPUS_ALL=1 runs all.
+// The rows take turns on the solver back ends present (the built-in
+// WebAssembly Z3, and z3 and cvc5 when installed), so each is held to the
+// same expected verdicts.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,9 +17,11 @@ import { join } from 'node:path';
 import { cliPath, sharedPath, skipWithoutShared } from '../helpers/shared.js';
 import { lintWitness, readWitness } from '../../src/witness/index.js';
 import { probeGcc, replayCounterexample, type NondetValue } from '../../src/replay/index.js';
+import { findExecutable } from '../../src/smt/index.js';
 
 const TIME_LIMIT_S = 3;
 const JOBS = 2;
+const SOLVERS = ['z3-wasm', ...['z3', 'cvc5'].filter((s) => findExecutable(s) !== undefined)];
 
 interface Row {
   task: string;
@@ -99,8 +104,9 @@ test('verify on the benchmark tasks: no wrong answer, every FALSE with a clean, 
       const i = next++;
       const r = todo[i]!;
       const witness = join(dir, `w${i}.yml`);
-      const out = await run(['verify', join(bench, r.task), '--property', r.property, '--timeout', String(TIME_LIMIT_S), '--witness', witness, '--format', 'json']);
-      const where = `${r.task} (${r.property})`;
+      const solver = SOLVERS[i % SOLVERS.length]!;
+      const out = await run(['verify', join(bench, r.task), '--property', r.property, '--timeout', String(TIME_LIMIT_S), '--witness', witness, '--format', 'json', '--solver', solver]);
+      const where = `${r.task} (${r.property}, ${solver})`;
       if (out.code !== 0) {
         failures.push(`${where}: exit ${out.code}: ${out.stderr.trim().split('\n')[0]}`);
         continue;
@@ -140,7 +146,7 @@ test('verify on the benchmark tasks: no wrong answer, every FALSE with a clean, 
     rmSync(dir, { recursive: true, force: true });
   }
   const summary = [...counts.entries()].sort().map(([d, c]) => `${d}: ${c.true} TRUE, ${c.false} FALSE, ${c.unknown} UNKNOWN`);
-  console.log(`corpus (${todo.length} rows, ${TIME_LIMIT_S} s each):\n  ${summary.join('\n  ')}`);
+  console.log(`corpus (${todo.length} rows, ${TIME_LIMIT_S} s each, solvers ${SOLVERS.join(', ')} in turn):\n  ${summary.join('\n  ')}`);
   assert.deepEqual(failures, []);
   // The run must decide something: a verifier answering UNKNOWN everywhere would pass vacuously.
   const decided = [...counts.values()].reduce((a, c) => a + c.true + c.false, 0);
