@@ -11,6 +11,8 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 sudo=''
 [ "$(id -u)" -eq 0 ] || sudo='sudo'
+# One list of every package, so that CI installs them all or fails.
+packages=(gcc gcc-multilib z3 cvc5)
 $sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq gcc gcc-multilib z3 cvc5 >/dev/null
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}" >/dev/null
 echo "install-system-tools: gcc $(gcc -dumpversion), $(z3 --version), cvc5 $(cvc5 --version 2>/dev/null | head -1 | awk '{print $NF}')"

@@ -20,6 +20,7 @@ import {
 } from '../../src/invariants/index.js';
 import { readWitness } from '../../src/witness/read.js';
 import { repoRoot, sharedDir, sharedPath, skipWithoutShared } from '../helpers/shared.js';
+import { needTools } from '../helpers/tools.js';
 
 const work = mkdtempSync(join(tmpdir(), 'tarsier-select-c-bench-'));
 const gccOk = (() => {
@@ -27,7 +28,7 @@ const gccOk = (() => {
   const r = spawnSync('gcc', ['-c', '-o', join(work, 'harness.o'), join(work, 'harness.c')], { encoding: 'utf8' });
   return r.status === 0;
 })();
-const skipGcc = gccOk ? false : 'skipped: gcc is not available';
+const skipGcc = needTools('gcc') || (gccOk ? false : 'skipped: gcc cannot compile the check harness');
 
 /** Runs the program with checks of the candidates at their loop heads; the first failing candidate's index, if any. */
 function falsified(path: string, cands: readonly CCandidate[], runs: number): number | undefined {

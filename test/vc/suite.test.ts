@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
+import { needTools } from '../helpers/tools.js';
 import { parseImp } from '../../src/ivl/parser.js';
 import { verifyImp, type GoalResult } from '../../src/vc/verify.js';
 import { availableProcessSolver, shutdownZ3Wasm } from '../../src/smt/index.js';
@@ -64,7 +65,7 @@ const processSolver = availableProcessSolver(['z3']);
 for (const f of files) {
   test(
     `IMP suite (z3 process): ${f}`,
-    { skip: processSolver ? false : 'skipped: no z3 binary on PATH for the process back end' },
+    { skip: needTools('z3') || (processSolver ? false : 'skipped: no z3 binary on PATH for the process back end') },
     async () => {
       const text = readFileSync(join(fixtureDir, f), 'utf8');
       const r = await verifyImp(parseImp(text, f), { solver: processSolver, timeoutMs: 20_000 });
@@ -77,7 +78,7 @@ for (const f of files) {
 // cvc5 is incomplete on some nonlinear goals: it may say unknown, but must never contradict.
 const cvc5 = availableProcessSolver(['cvc5']);
 for (const f of files) {
-  test(`IMP suite (cvc5 process, never contradicting): ${f}`, { skip: cvc5 ? false : 'skipped: no cvc5 binary on PATH' }, async () => {
+  test(`IMP suite (cvc5 process, never contradicting): ${f}`, { skip: needTools('cvc5') || (cvc5 ? false : 'skipped: no cvc5 binary on PATH') }, async () => {
     const text = readFileSync(join(fixtureDir, f), 'utf8');
     const r = await verifyImp(parseImp(text, f), { solver: cvc5, timeoutMs: 3_000 });
     const wanted = new Map(expectations(text).goals.map((e) => [`${e.line}:${e.tag}`, e.status]));

@@ -5,13 +5,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath, repoRoot } from '../helpers/shared.js';
+import { needTools } from '../helpers/tools.js';
 import { verify } from '../../src/verify/index.js';
 import { lintWitness, readWitness } from '../../src/witness/index.js';
 import { probeGcc, replayCounterexample } from '../../src/replay/index.js';
 
 const ex = (...p: string[]) => join(repoRoot, 'examples', ...p);
 const fx = (...p: string[]) => join(repoRoot, 'test', 'fixtures', 'verify', ...p);
-const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available (FALSE needs replay)';
+const noGcc = needTools('gcc');
 
 function tmp(): string {
   return mkdtempSync(join(tmpdir(), 'tarsier-verify-test-'));
