@@ -7,21 +7,31 @@ import { TarsierError } from '../common/errors.js';
 import { verify, type VerifyOptions, type VerifyResult } from './verify.js';
 
 type Message =
+  | { progress: number }
   | { ok: true; result: VerifyResult }
   | { ok: false; error: { code?: string; message: string; location?: TarsierError['location']; exitCode?: number; tarsier: boolean } };
 
-export interface LimitedVerifyOptions extends Omit<VerifyOptions, 'log'> {
+/** A run ended by the hard limit: the bound up to which no violation was found by then. */
+export interface TimedOut {
+  readonly timedOut: true;
+  readonly bound: number;
+  readonly wallTimeS: number;
+}
+
+export interface LimitedVerifyOptions extends Omit<VerifyOptions, 'log' | 'onBound'> {
   /** Print what the engines do on stderr. */
   readonly verbose?: boolean;
 }
 
 /**
  * `verify` under a hard CPU-time limit (`options.timeoutS`, default 900):
- * resolves with the result, or with `'timeout'` as soon as this process has
+ * resolves with the result, or with a TimedOut as soon as this process has
  * used the budget (the worker is then terminated). Bad input rejects with
  * the TarsierError `verify` threw.
  */
-export function verifyWithHardLimit(input: string, options: LimitedVerifyOptions): Promise<VerifyResult | 'timeout'> {
+export function verifyWithHardLimit(input: string, options: LimitedVerifyOptions): Promise<VerifyResult | TimedOut> {
+  const started = Date.now();
+  let bound = 0;
   const limitMs = Math.max(100, (options.timeoutS ?? 900) * 1000 - 300);
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { input, options } });
@@ -36,7 +46,7 @@ export function verifyWithHardLimit(input: string, options: LimitedVerifyOptions
     const giveUp = () =>
       finish(() => {
         void worker.terminate();
-        resolve('timeout');
+        resolve({ timedOut: true, bound, wallTimeS: (Date.now() - started) / 1000 });
       });
     const cpuWatch = setInterval(() => {
       const u = process.cpuUsage();
@@ -44,14 +54,18 @@ export function verifyWithHardLimit(input: string, options: LimitedVerifyOptions
     }, 100);
     // Wall time is only a backstop for a heavily loaded machine.
     const wallWatch = setTimeout(giveUp, 2 * limitMs + 5000);
-    worker.on('message', (m: Message) =>
+    worker.on('message', (m: Message) => {
+      if ('progress' in m) {
+        bound = m.progress;
+        return;
+      }
       finish(() => {
         void worker.terminate();
         if (m.ok) resolve(m.result);
         else if (m.error.tarsier) reject(new TarsierError(m.error.code ?? 'error', m.error.message, m.error.location, m.error.exitCode));
         else reject(new Error(m.error.message));
-      }),
-    );
+      });
+    });
     worker.on('error', (e) => finish(() => reject(e)));
     worker.on('exit', (code) => finish(() => reject(new Error(`the verifier thread ended (exit ${code})`))));
   });
@@ -60,7 +74,11 @@ export function verifyWithHardLimit(input: string, options: LimitedVerifyOptions
 if (!isMainThread && parentPort && (workerData as { input?: unknown })?.input !== undefined) {
   const { input, options } = workerData as { input: string; options: LimitedVerifyOptions };
   const port = parentPort;
-  verify(input, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined })
+  verify(input, {
+    ...options,
+    log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined,
+    onBound: (bound) => port.postMessage({ progress: bound } satisfies Message),
+  })
     .then((result) => port.postMessage({ ok: true, result } satisfies Message))
     .catch((e: unknown) => {
       const error =
