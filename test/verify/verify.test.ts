@@ -117,7 +117,7 @@ test('CLI: verdict last, exit 0; bad inputs give one line and a non-zero exit', 
 
   const noProp = run(fx('overflow.c'));
   assert.equal(noProp.status, 2);
-  assert.match(noProp.stderr, /property file/);
+  assert.match(noProp.stderr, /needs a property: --prop P\.prp or --property KIND/);
 
   const badModel = run(fx('overflow.c'), '--prop', ex('no-overflow.prp'), '--data-model', 'X32');
   assert.equal(badModel.status, 2);
