@@ -520,7 +520,7 @@ export function ignoredWitnessContent(doc: WitnessDocument): string[] {
       for (const item of e.content) if (item.kind !== 'loop_invariant') count(`${item.kind} items of invariant_set`);
     } else if (e.entry_type !== 'loop_invariant') count(`${e.entry_type} entries`);
   }
-  return [...counts].map(([what, n]) => `${n} ${what} ignored (only loop invariants are candidates)`);
+  return [...counts].map(([what, n]) => `${what}: ${n} ignored (only loop invariants are candidates)`);
 }
 
 /**
