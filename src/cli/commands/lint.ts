@@ -42,10 +42,12 @@ export const registerLint: CommandRegistrar = (program, run) => {
           process.stdout.write(JSON.stringify(diagnostics, null, 2) + '\n');
         } else {
           for (const d of diagnostics) process.stdout.write(formatDiagnosticLine(d) + '\n');
-          if (!flags.quiet) {
-            const what = checkedWhat(text, witness);
+          // A witness that cannot be read at all (a syntax error, hostile nesting) gets its one error line only.
+          const unreadable = diagnostics.some((d) => d.severity === 'error' && /syntax/.test(d.rule));
+          const what = unreadable ? undefined : checkedWhat(text, witness);
+          if (!flags.quiet && what !== undefined) {
             const warnings = diagnostics.length - errors;
-            process.stdout.write(`${witness}: ${what ? `${what} checked` : 'checked'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`);
+            process.stdout.write(`${witness}: ${what} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`);
           }
         }
         return errors > 0 ? 1 : 0;
