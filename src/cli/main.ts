@@ -9,9 +9,11 @@ import { registerParse } from './commands/parse.js';
 import { registerLint } from './commands/lint.js';
 import { registerConvert } from './commands/convert.js';
 import { registerSelect } from './commands/select.js';
+import { registerReport } from './commands/report.js';
+import { registerServe } from './commands/serve.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert, registerSelect];
+const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert, registerSelect, registerReport, registerServe];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);

@@ -1,4 +1,5 @@
 import { TarsierError } from '../../common/errors.js';
+import { writeReportFile } from '../../report/index.js';
 import { formatResultLine } from '../../task/index.js';
 import { timeLimitReason, type VerifyResult } from '../../verify/verify.js';
 import { verifyWithHardLimit, type TimedOut } from '../../verify/worker.js';
@@ -13,6 +14,7 @@ interface VerifyFlags {
   witness: string;
   format: 'text' | 'json';
   verbose?: boolean;
+  report?: string;
 }
 
 /** The one object `verify --format json` prints, whatever happened (docs/verify.md). */
@@ -93,6 +95,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
     .option('--witness <path>', 'where to write the violation witness (overwritten if it exists)', 'witness.yml')
     .addOption(choiceOption('--format <format>', 'output format', ['text', 'json'], 'text'))
     .option('--verbose', 'tell what each engine did and how long it took')
+    .option('--report <file>', 'with a violation witness: also write the HTML report of it on the program (see tarsier report)')
     .action(
       run(async (input: string, flags: VerifyFlags) => {
         const timeoutS = parseSeconds('--timeout', flags.timeout);
@@ -100,6 +103,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
         try {
           // Before the work: a bad witness path must not cost the verdict.
           checkOutputFile(flags.witness, '--witness');
+          if (flags.report) checkOutputFile(flags.report, '--report');
           r = await verifyWithHardLimit(input, {
             property: flags.property,
             prp: flags.prop,
@@ -111,6 +115,10 @@ export const registerVerify: CommandRegistrar = (program, run) => {
         } catch (e) {
           if (flags.format === 'json') process.stdout.write(JSON.stringify(jsonOfError(e)) + '\n');
           throw e;
+        }
+        if (flags.report && !('timedOut' in r)) {
+          if (r.witnessPath) writeReportFile(r.program, r.witnessPath, flags.report);
+          else process.stderr.write(`${flags.report}: not written: no witness (Tarsier writes one for FALSE only)\n`);
         }
         if (flags.format === 'json') process.stdout.write(JSON.stringify(jsonOf(r, timeoutS)) + '\n');
         else if ('timedOut' in r) process.stdout.write(`${timeLimitReason(r.bound)}\nVerification result: UNKNOWN\n`);
