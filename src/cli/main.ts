@@ -29,7 +29,8 @@ export async function main(argv: string[]): Promise<number> {
     .version(packageVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  // Commander's own usage errors read like every other error: `tarsier: error: ...`.
+  program.configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: (s, write) => write(s.startsWith('error:') ? `tarsier: ${s}` : s) });
 
   const run = <A extends unknown[]>(action: (...args: A) => Promise<number> | number) =>
     async (...args: A): Promise<void> => {

@@ -7,6 +7,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { TarsierError } from './errors.js';
 
 type Message<T> =
+  | { progress: number }
   | { ok: true; result: T }
   | { ok: false; error: { code?: string; message: string; location?: TarsierError['location']; exitCode?: number; tarsier: boolean } };
 
@@ -25,6 +26,8 @@ export function runWithHardLimit<T>(
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   },
+  /** Called with each progress number the job reports (e.g. the bound reached). */
+  onProgress: (progress: number) => void = () => {},
 ): Promise<T | 'timeout'> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerUrl, { workerData: { job: data } });
@@ -49,27 +52,31 @@ export function runWithHardLimit<T>(
     }, 100);
     // Wall time is only a backstop for a heavily loaded machine.
     const wallWatch = setTimeout(giveUp, 2 * limitMs + 5000);
-    worker.on('message', (m: Message<T>) =>
+    worker.on('message', (m: Message<T>) => {
+      if ('progress' in m) {
+        onProgress(m.progress);
+        return;
+      }
       finish(() => {
         void worker.terminate();
         if (m.ok) resolve(m.result);
         else if (m.error.tarsier) reject(new TarsierError(m.error.code ?? 'error', m.error.message, m.error.location, m.error.exitCode));
         else reject(new Error(m.error.message));
-      }),
-    );
+      });
+    });
     worker.on('error', (e) => finish(() => reject(e)));
     worker.on('exit', (code) => finish(() => reject(new Error(`the worker thread ended (exit ${code})`))));
   });
 }
 
 /** In a worker started by runWithHardLimit: runs the job on its data and posts the outcome. */
-export function serveJob<D, T>(job: (data: D) => Promise<T>, onStop: () => void = () => {}): void {
+export function serveJob<D, T>(job: (data: D, progress: (n: number) => void) => Promise<T>, onStop: () => void = () => {}): void {
   if (isMainThread || !parentPort || (workerData as { job?: unknown })?.job === undefined) return;
   const port = parentPort;
   port.on('message', (m) => {
     if (m === 'stop') onStop();
   });
-  job((workerData as { job: D }).job)
+  job((workerData as { job: D }).job, (n) => port.postMessage({ progress: n } satisfies Message<T>))
     .then((result) => port.postMessage({ ok: true, result } satisfies Message<T>))
     .catch((e: unknown) => {
       const error =

@@ -517,3 +517,38 @@ export function prepareCProgram(path: string, options: { dataModel?: DataModel }
   const lowered = lowerProgram(program, { property, dataModel });
   return { program, lowered, dataModel, property, ...(propertyUnsupported ? { propertyUnsupported } : {}) };
 }
+
+/** What a candidate witness holds that `cCandidatesFromWitness` does not use, one line each (for notes). */
+export function ignoredWitnessContent(doc: WitnessDocument): string[] {
+  if (doc.format !== 'yaml') return [];
+  const counts = new Map<string, number>();
+  const count = (what: string) => counts.set(what, (counts.get(what) ?? 0) + 1);
+  for (const e of doc.entries as Entry[]) {
+    if ('unknown' in e) count(`unreadable ${e.entry_type || 'entry'} entries`);
+    else if (e.entry_type === 'invariant_set') {
+      for (const item of e.content) if (item.kind !== 'loop_invariant') count(`${item.kind} items of invariant_set`);
+    } else if (e.entry_type !== 'loop_invariant') count(`${e.entry_type} entries`);
+  }
+  return [...counts].map(([what, n]) => `${what}: ${n} ignored (only loop invariants are candidates)`);
+}
+
+/**
+ * Whether the witness names another program than `programFile` with the
+ * text `programText`: a differing hash, or else a differing file name.
+ */
+export function witnessProgramMismatch(doc: WitnessDocument, programFile: string, programHash: string): string | undefined {
+  if (doc.format !== 'yaml') return undefined;
+  for (const e of doc.entries as Entry[]) {
+    if ('unknown' in e) continue;
+    const task = e.metadata.task;
+    if (!task) continue;
+    const hashes = Object.values(task.input_file_hashes ?? {}).filter((h) => /^[0-9a-f]{64}$/i.test(h));
+    if (hashes.length > 0) {
+      if (!hashes.some((h) => h.toLowerCase() === programHash)) return `the witness is for another program: its input_file_hashes do not include the SHA-256 of ${programFile}`;
+      continue;
+    }
+    const names = (task.input_files ?? []).map((f) => f.split('/').pop());
+    if (names.length > 0 && !names.includes(programFile.split('/').pop())) return `the witness is for another program: it names ${names.join(', ')}, not ${programFile.split('/').pop()}`;
+  }
+  return undefined;
+}

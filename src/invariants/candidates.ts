@@ -1,6 +1,7 @@
 // Candidate invariants from a witness file (0.1 `loop_invariant` entries or
 // 2.0 `invariant_set` loop invariants), bound to the loops of an IMP program
 // by their locations, and certificates written back for 0.1 entries.
+import { TOOL_NAME } from '../common/tool.js';
 import { createHash } from 'node:crypto';
 import { TarsierError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
@@ -133,7 +134,7 @@ export function certificateEntries(
       entry_type: 'loop_invariant_certificate',
       metadata: makeMetadata({
         formatVersion: '0.1',
-        producer: { name: 'Tarsier', version: opts.producerVersion, configuration: 'select' },
+        producer: { name: TOOL_NAME, version: opts.producerVersion, configuration: 'select' },
         uuid: derivedUuid(`${c.origin.uuid}/${c.index}/${verdict}`),
         creationTime: opts.creationTime,
       }),

@@ -24,9 +24,11 @@ export {
   type CSelectResult,
   type PreparedC,
   cCandidatesFromWitness,
+  ignoredWitnessContent,
   isCInput,
   prepareCProgram,
   selectCInvariants,
+  witnessProgramMismatch,
 } from './c-candidates.js';
 export { CandidateTranslator, UnsupportedCandidate, type VariableResolver } from './c-expr.js';
 export { HARNESS_C, generateCandidates, instrumentChecks } from './c-crosscheck.js';

@@ -145,3 +145,19 @@ export function readPropertyFile(path: string): Property {
 export function violationNames(kind: PropertyKind): readonly string[] {
   return kind === 'valid-memsafety' ? MEMSAFETY_SUBPROPERTIES : [kind];
 }
+
+/** The property files of SV-COMP, as every task set ships them. */
+const BUILT_IN_PROPERTY_TEXT: Record<PropertyKind, string> = {
+  'unreach-call': 'CHECK( init(main()), LTL(G ! call(reach_error())) )',
+  'no-overflow': 'CHECK( init(main()), LTL(G ! overflow) )',
+  'valid-memsafety': 'CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )',
+  'valid-memcleanup': 'CHECK( init(main()), LTL(G valid-memcleanup) )',
+  termination: 'CHECK( init(main()), LTL(F end) )',
+  'no-data-race': 'CHECK( init(main()), LTL(G ! data-race) )',
+};
+
+/** The standard property of a kind (the text of its `.prp` file); undefined for an unknown name. */
+export function builtInProperty(kind: string): Property | undefined {
+  if (!(PROPERTY_KINDS as readonly string[]).includes(kind)) return undefined;
+  return parsePropertyText(BUILT_IN_PROPERTY_TEXT[kind as PropertyKind] + '\n', `${kind}.prp`);
+}

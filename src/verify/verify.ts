@@ -8,6 +8,7 @@
 import { basename, resolve } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { TarsierError, usageError } from '../common/errors.js';
+import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
 import { bmc, EncodeError, type AssertRole } from '../engines/index.js';
@@ -16,6 +17,8 @@ import { goalAt, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import type { LowerProperty } from '../lower/index.js';
 import { replayCounterexample, type MemoryProperty, type NondetValue, type ReplayResult } from '../replay/index.js';
 import {
+  builtInProperty,
+  PROPERTY_KINDS,
   readPropertyFile,
   readTaskFile,
   type DataModel,
@@ -29,7 +32,8 @@ import { lowerC, parseC, lintViolationWitness } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } from './witness.js';
 import { verifyTermination, type RankingFunctionReport } from './termination.js';
 
-export const TOOL_NAME = 'tarsier';
+export { TOOL_NAME } from '../common/tool.js';
+import { TOOL_NAME } from '../common/tool.js';
 
 export interface VerifyOptions {
   /** With a task file: the property to check (default: unreach-call or no-overflow if the task has it, else its first). */
@@ -50,6 +54,8 @@ export interface VerifyOptions {
   readonly log?: (message: string) => void;
   /** Solver back end: `auto` (default: z3 on PATH, else the built-in one), `z3-wasm`, `z3`, `cvc5`. */
   readonly solver?: string;
+  /** Called with the largest bound up to which no violation exists, each time it grows. */
+  readonly onBound?: (bound: number) => void;
 }
 
 export interface VerifyResult {
@@ -65,11 +71,18 @@ export interface VerifyResult {
   readonly replay?: ReplayResult;
   /** For FALSE: the nondet values of the replayed counterexample, in call order. */
   readonly counterexample?: readonly NondetValue[];
-  /** CPU seconds used during the call by this process and the processes it started (solvers, gcc). */
   /** Termination TRUE by ranking: the ranking function proved for each loop. */
   readonly rankingFunctions?: readonly RankingFunctionReport[];
+  /** CPU seconds used during the call by this process and the processes it started (solvers, gcc). */
   readonly cpuTimeS: number;
   readonly wallTimeS: number;
+  /** Why the witness of a FALSE answer could not be written (the verdict stands). */
+  readonly witnessError?: string;
+}
+
+/** The reason of an answer cut short by the time limit: what was established by then. */
+export function timeLimitReason(bound: number): string {
+  return bound > 0 ? `time limit reached; no violation up to bound ${bound}` : 'time limit reached before bound 1 was checked';
 }
 
 export interface Resolved {
@@ -108,7 +121,10 @@ export function resolveInput(input: string, options: Pick<VerifyOptions, 'proper
     if (task.inputFiles.length !== 1) {
       throw new TarsierError('task', `the task has ${task.inputFiles.length} input files; only one program file is supported`, { file: task.file }, 1);
     }
-    if (task.properties.length === 0) throw new TarsierError('task', 'the task lists no verification property', { file: task.file });
+    if (task.properties.length === 0) {
+      const why = task.skippedProperties.map((p) => p.reason).join('; ');
+      throw new TarsierError('task', why ? `no usable verification property: ${why}` : 'the task lists no verification property', { file: task.file });
+    }
     let chosen = task.properties[0]!;
     if (options.property) {
       const p = task.properties.find((x) => x.property === options.property);
@@ -129,9 +145,11 @@ export function resolveInput(input: string, options: Pick<VerifyOptions, 'proper
   if (options.propertyDetails) {
     return { program: resolve(input), programAsWritten: basename(input), property: options.propertyDetails, dataModel: options.dataModel ?? 'ILP32' };
   }
-  if (!options.prp) throw usageError(`a program file needs a property file (--prop P.prp), or give a task file (.yml)`);
-  if (options.property) throw usageError('--property selects a property of a task file; with a program use --prop P.prp');
-  const property = readPropertyFile(options.prp);
+  if (options.prp && options.property) throw usageError('give either --prop P.prp or --property KIND, not both');
+  if (!options.prp && !options.property) throw usageError('a program file needs a property: --prop P.prp or --property KIND (e.g. unreach-call), or give a task file (.yml)');
+  // A property kind stands for its standard SV-COMP property file.
+  const property = options.prp ? readPropertyFile(options.prp) : builtInProperty(options.property!);
+  if (!property) throw usageError(`--property must be one of ${PROPERTY_KINDS.join(', ')}, not '${options.property}'`);
   return { program: resolve(input), programAsWritten: basename(input), property, dataModel: options.dataModel ?? 'ILP32' };
 }
 
@@ -163,7 +181,16 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   const unknown = (reason: string, extra: Partial<VerifyResult> = {}) => done({ kind: 'unknown', reason }, reason, extra);
 
   // Parse first: an unparsable program is an input error whatever the property.
-  const c = parseC(r.program, r.dataModel);
+  let c: ReturnType<typeof parseC>;
+  try {
+    c = parseC(r.program, r.dataModel);
+  } catch (e) {
+    // A construct the front end knows but does not support is no input error: UNKNOWN, saying what and where.
+    if (e instanceof TarsierError && e.code === 'c-unsupported') {
+      return unknown(`${e.message.replace(/^unsupported construct: /, 'unsupported: ')} at ${e.location && 'line' in e.location ? formatLocation({ ...e.location, file: r.programAsWritten }) : r.programAsWritten}`);
+    }
+    throw e;
+  }
   if (kind === 'termination' && r.property.entryFunction === 'main') {
     const reserve = Math.min(15000, Math.max(500, timeoutS * 1000 * 0.1));
     const o = await verifyTermination({
@@ -197,8 +224,16 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   // Lowerings per bound share the source map's keys (C locations); keep the last one.
   let sourceMap: SourceMap = first.sourceMap;
   const programs = new Map<number, ImpProgram>([[1, first.imp]]);
+  // BMC asks for the bounds in increasing order: asking for a larger one means the last one showed no violation.
+  let checking = 0;
+  let established = 0;
   const sizes = new Map<number, number>([[1, programSize(first.imp)]]);
   const programAt = (bound: number): ImpProgram => {
+    if (bound > checking) {
+      established = checking;
+      checking = bound;
+      if (established > 0) options.onBound?.(established);
+    }
     let p = programs.get(bound);
     if (!p) {
       // Recursion inlined deeper grows the program, maybe exponentially:
@@ -244,7 +279,11 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     solver: options.solver,
   });
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
-  if (result.verdict === 'unknown') return unknown(result.reason, { bound: result.bound });
+  if (result.verdict === 'unknown') {
+    // One wording for every time-out, naming the bound established.
+    const reason = result.reason.startsWith('time limit reached') ? timeLimitReason(established) : result.reason;
+    return unknown(reason, { bound: result.bound });
+  }
   if (result.verdict === 'true') {
     const how =
       result.method === 'k-induction'
@@ -275,6 +314,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   }
 
   let witnessPath: string | undefined;
+  let witnessError: string | undefined;
   if (options.witnessPath !== null) {
     const metadata = makeMetadata({
       formatVersion: '2.0',
@@ -306,13 +346,19 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     if (problems.length > 0) {
       return unknown(`the violation witness does not lint clean: ${problems[0]}`, { bound: result.bound, replay });
     }
-    witnessPath = resolve(options.witnessPath ?? (graphml ? 'witness.graphml' : 'witness.yml'));
-    writeFileSync(witnessPath, text);
+    const path = resolve(options.witnessPath ?? (graphml ? 'witness.graphml' : 'witness.yml'));
+    try {
+      writeFileSync(path, text);
+      witnessPath = path;
+    } catch (e) {
+      // The verdict stands without its witness; the caller reports the failure.
+      witnessError = `cannot write the witness ${path}: ${describeIoError(e)}`;
+    }
   }
   const where = formatLocation({ ...goal.loc, file: r.programAsWritten });
   return done(
     { kind: 'false', property: violated },
     `${goal.description} at ${where} (BMC bound ${result.bound}, ${steps.length} nondet values; ${replay.reason})`,
-    { bound: result.bound, replay, witnessPath, counterexample },
+    { bound: result.bound, replay, witnessPath, counterexample, ...(witnessError ? { witnessError } : {}) },
   );
 }

@@ -5,7 +5,14 @@ import { runWithHardLimit, serveJob } from '../common/hard-limit.js';
 import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
 import { verify, type VerifyOptions, type VerifyResult } from './verify.js';
 
-export interface LimitedVerifyOptions extends Omit<VerifyOptions, 'log'> {
+/** A run ended by the hard limit: the bound up to which no violation was found by then. */
+export interface TimedOut {
+  readonly timedOut: true;
+  readonly bound: number;
+  readonly wallTimeS: number;
+}
+
+export interface LimitedVerifyOptions extends Omit<VerifyOptions, 'log' | 'onBound'> {
   /** Print what the engines do on stderr. */
   readonly verbose?: boolean;
 }
@@ -17,16 +24,22 @@ interface Job {
 
 /**
  * `verify` under a hard CPU-time limit (`options.timeoutS`, default 900):
- * resolves with the result, or with `'timeout'` as soon as this process has
- * used the budget (the worker is then terminated). Bad input rejects with
- * the TarsierError `verify` threw.
+ * resolves with the result, or with a TimedOut as soon as this process and
+ * its solver processes have used the budget (the worker is then
+ * terminated). Bad input rejects with the TarsierError `verify` threw.
  */
-export function verifyWithHardLimit(input: string, options: LimitedVerifyOptions): Promise<VerifyResult | 'timeout'> {
+export async function verifyWithHardLimit(input: string, options: LimitedVerifyOptions): Promise<VerifyResult | TimedOut> {
+  const started = Date.now();
+  let bound = 0;
   const limitMs = Math.max(100, (options.timeoutS ?? 900) * 1000 - 300);
-  return runWithHardLimit<VerifyResult>(new URL('./worker.js', import.meta.url), { input, options } satisfies Job, limitMs, processTreeCpuMs);
+  const r = await runWithHardLimit<VerifyResult>(new URL('./worker.js', import.meta.url), { input, options } satisfies Job, limitMs, processTreeCpuMs, (b) => {
+    bound = b;
+  });
+  return r === 'timeout' ? { timedOut: true, bound, wallTimeS: (Date.now() - started) / 1000 } : r;
 }
 
 serveJob<Job, VerifyResult>(
-  ({ input, options }) => verify(input, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined }),
+  ({ input, options }, progress) =>
+    verify(input, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined, onBound: progress }),
   killSolverProcesses,
 );

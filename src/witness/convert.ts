@@ -1,4 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { TarsierError } from '../common/errors.js';
+import { sha256OfText } from './metadata.js';
 import { graphmlToViolationSequence, graphValue } from './graphml.js';
 import { isLoopKeyword, isStatementStart, scanProgram, tokenAt } from './program-tokens.js';
 import type { Entry, InvariantSetEntry, LocatedInvariant, Location, Metadata, WitnessDocument, WitnessPos } from './model.js';
@@ -128,7 +130,14 @@ function convertGraphml(doc: Extract<WitnessDocument, { format: 'graphml' }>, op
     return empty;
   }
   const programFile = graphValue(w, 'programfile') ?? '';
-  const hash = graphValue(w, 'programhash') ?? '';
+  const recorded = graphValue(w, 'programhash') ?? '';
+  // 2.0 requires the program's hash: the given program supplies a missing or malformed one.
+  const hashOk = /^[0-9a-fA-F]{64}$/.test(recorded);
+  if (!hashOk && options.programText === undefined) {
+    throw new TarsierError('convert', `programhash '${recorded}' is not a SHA-256 hash; give the program (--program) to compute input_file_hashes`, { file: doc.file });
+  }
+  const hash = hashOk ? recorded.toLowerCase() : sha256OfText(options.programText!);
+  if (!hashOk) notes.push({ message: `programhash '${recorded}' is not a SHA-256 hash; input_file_hashes is the SHA-256 of the given program` });
   const producerText = graphValue(w, 'producer') ?? 'unknown';
   const m = /^(.*?)\s+(\S*\d\S*)$/.exec(producerText);
   const created = graphValue(w, 'creationtime');
@@ -142,13 +151,12 @@ function convertGraphml(doc: Extract<WitnessDocument, { format: 'graphml' }>, op
     producer: m ? { name: m[1], version: m[2] } : { name: producerText, version: 'unknown' },
     task: {
       input_files: [fileName],
-      input_file_hashes: { [fileName]: /^[0-9a-fA-F]{64}$/.test(hash) ? hash.toLowerCase() : '' },
+      input_file_hashes: { [fileName]: hash },
       specification: spec,
       data_model: graphValue(w, 'architecture') === '64bit' ? 'LP64' : 'ILP32',
       language: 'C',
     },
   };
-  if (!/^[0-9a-fA-F]{64}$/.test(hash)) notes.push({ message: `programhash '${hash}' is not a SHA-256 hash; input_file_hashes must be filled in` });
   const r = graphmlToViolationSequence(w, metadata);
   for (const d of r.dropped) notes.push({ message: d });
   if (!r.entry) return empty;

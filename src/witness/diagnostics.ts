@@ -28,7 +28,20 @@ export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   );
 }
 
-/** Collects diagnostics of one file, dropping exact duplicates. */
+/** Longest quoted value a message repeats in full; longer ones are cut (tools write values of thousands of characters). */
+const MAX_QUOTED = 80;
+
+/** The message with every overlong quoted value shortened, saying how long it was. */
+export function shortenValues(message: string): string {
+  return message.replace(/'([^']*)'/g, (whole, value: string) =>
+    value.length > MAX_QUOTED ? `'${value.slice(0, MAX_QUOTED - 20)}…' (${value.length} characters)` : whole,
+  );
+}
+
+/**
+ * Collects diagnostics of one file: one per problem, i.e. per check and
+ * position (checks that look at the same node from two sides report once).
+ */
 export class DiagnosticSink {
   readonly items: Diagnostic[] = [];
   private readonly seen = new Set<string>();
@@ -38,10 +51,10 @@ export class DiagnosticSink {
   add(severity: Severity, rule: string, at: WitnessPos | undefined, message: string): void {
     const line = at?.line ?? 1;
     const column = at?.column ?? 1;
-    const key = `${line}:${column}:${rule}:${message}`;
+    const key = `${line}:${column}:${rule}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.items.push({ file: this.file, line, column, severity, message, rule });
+    this.items.push({ file: this.file, line, column, severity, message: shortenValues(message), rule });
   }
   error(rule: string, at: WitnessPos | undefined, message: string): void {
     this.add('error', rule, at, message);

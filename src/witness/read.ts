@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { isMap, isScalar, isSeq } from 'yaml';
 import { TarsierError } from '../common/errors.js';
-import { describeIoError } from '../common/files.js';
+import { decodeUtf8, describeIoError } from '../common/files.js';
 import { readGraphml } from './graphml.js';
 import type {
   CertificateEntryType,
@@ -76,37 +76,7 @@ export function readWitnessText(path: string): string {
       throw new TarsierError('io', `cannot decompress gzip data: ${(e as Error).message}`, { file: path }, 2);
     }
   }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch {
-    const at = firstBadUtf8(bytes);
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < at; i++) if (bytes[i] === 0x0a) (line++, (lineStart = i + 1));
-    throw new TarsierError(
-      'encoding',
-      `file is not valid UTF-8 (byte 0x${bytes[at].toString(16).padStart(2, '0')} at offset ${at})`,
-      { file: path, line, column: at - lineStart + 1 },
-      2,
-    );
-  }
-}
-
-/** Offset of the first byte that does not belong to a well-formed UTF-8 sequence. */
-function firstBadUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    const n = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
-    if (n < 0) return i;
-    for (let k = 1; k <= n; k++) {
-      if (i + k >= bytes.length || (bytes[i + k] & 0xc0) !== 0x80) return i;
-    }
-    // Overlong and surrogate forms.
-    if ((b === 0xe0 && bytes[i + 1] < 0xa0) || (b === 0xed && bytes[i + 1] > 0x9f) || (b === 0xf0 && bytes[i + 1] < 0x90) || (b === 0xf4 && bytes[i + 1] > 0x8f)) return i;
-    i += n + 1;
-  }
-  return bytes.length;
+  return decodeUtf8(bytes, path);
 }
 
 /** GraphML starts with `<` (after a BOM, blanks and XML comments); YAML never does. */

@@ -13,6 +13,7 @@ import { TarsierError } from '../../src/common/errors.js';
 import { registerParse } from '../../src/cli/commands/parse.js';
 import { describeFailure } from '../../src/cli/command.js';
 import { repoRoot } from '../helpers/shared.js';
+import { needTools } from '../helpers/tools.js';
 
 const ilp = { dataModel: 'ILP32' as const };
 const lp = { dataModel: 'LP64' as const };
@@ -89,7 +90,7 @@ test('line markers map locations back to the original file', () => {
   assert.equal(`${loop.loc.file}:${loop.loc.line}:${loop.loc.column}`, 'prog.c:42:3');
 });
 
-const hasCpp = spawnSync('cpp', ['--version']).error ? 'skipped: cpp is not installed' : false;
+const hasCpp = needTools('cpp');
 
 test('a .c file with directives goes through cpp; locations map back with offsets into the original', { skip: hasCpp }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-cpp-'));

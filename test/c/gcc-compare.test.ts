@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCProgram, evaluateInteger, childExprs, forEachStatement, typeToString, type BlockItem, type CProgram, type Expr, type DataModel, type Initializer } from '../../src/c/index.js';
 import { repoRoot, sharedDir, sharedPath } from '../helpers/shared.js';
+import { needTools } from '../helpers/tools.js';
 
 const work = mkdtempSync(join(tmpdir(), 'tarsier-c-'));
 
@@ -56,7 +57,7 @@ function gccUsable(): string | false {
   }
   return false;
 }
-const skipGcc = gccUsable();
+const skipGcc = needTools('gcc', 'gcc -m32') || gccUsable();
 
 /** Appends probes `unsigned long long __tvN = (text);` and compares gcc's values with ours. */
 function compare(source: string, probes: string[], dm: DataModel, file: string): void {

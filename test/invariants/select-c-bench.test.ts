@@ -20,6 +20,11 @@ import {
 } from '../../src/invariants/index.js';
 import { readWitness } from '../../src/witness/read.js';
 import { repoRoot, sharedDir, sharedPath, skipWithoutShared } from '../helpers/shared.js';
+import { needTools } from '../helpers/tools.js';
+
+// Floors taken from what the selection does today; raise them when it does better.
+const MATCHED_FLOOR = 36;
+const GENERATED_CHECKED_FLOOR = 5;
 
 const work = mkdtempSync(join(tmpdir(), 'tarsier-select-c-bench-'));
 const gccOk = (() => {
@@ -27,9 +32,14 @@ const gccOk = (() => {
   const r = spawnSync('gcc', ['-c', '-o', join(work, 'harness.o'), join(work, 'harness.c')], { encoding: 'utf8' });
   return r.status === 0;
 })();
-const skipGcc = gccOk ? false : 'skipped: gcc is not available';
+const skipGcc = needTools('gcc') || (gccOk ? false : 'skipped: gcc cannot compile the check harness');
 
-/** Runs the program with checks of the candidates at their loop heads; the first failing candidate's index, if any. */
+/**
+ * Runs the program with checks of the candidates at their loop heads; the
+ * first failing candidate's index, if any. A run that is killed at its time
+ * limit proves little, so at least one of the runs must end by itself
+ * (ending by abort(), as reach_error does, counts).
+ */
 function falsified(path: string, cands: readonly CCandidate[], runs: number): number | undefined {
   const inst = instrumentChecks(readFileSync(path, 'utf8'), cands.map((c, id) => ({ loopLoc: c.loopLoc, text: c.text, id })));
   assert.equal(inst.placed, cands.length);
@@ -38,11 +48,14 @@ function falsified(path: string, cands: readonly CCandidate[], runs: number): nu
   const exe = join(work, 'p');
   const cc = spawnSync('gcc', ['-m64', '-O0', '-w', '-fwrapv', '-o', exe, src, join(work, 'harness.o')], { encoding: 'utf8', cwd: join(path, '..') });
   assert.equal(cc.status, 0, cc.stderr);
+  let ended = 0;
   for (let seed = 1; seed <= runs; seed++) {
-    const r = spawnSync(exe, [], { encoding: 'utf8', timeout: 1000, env: { ...process.env, TARSIER_SEED: String(seed) } });
+    const r = spawnSync(exe, [], { encoding: 'utf8', timeout: 2000, env: { ...process.env, TARSIER_SEED: String(seed) } });
     const m = /tarsier-check-failed (\d+)/.exec(r.stderr ?? '');
     if (m) return Number(m[1]);
+    if (r.error === undefined) ended++;
   }
+  assert.ok(ended > 0, `${path}: none of the ${runs} concrete runs ended within its time limit; they checked too little`);
   return undefined;
 }
 
@@ -84,11 +97,17 @@ test('real correctness witnesses of bench programs: the selection runs (no crash
   };
   walk(sharedPath('witnesses'));
   let matched = 0;
+  let unreadable = 0;
+  let selected = 0;
+  let candidates = 0;
   for (const w of witnesses.sort()) {
     let doc;
     try {
       doc = readWitness(readFileSync(w, 'utf8'), w);
-    } catch {
+    } catch (e) {
+      // Some stored witnesses are invalid on purpose: a located error, never a crash.
+      assert.ok(e instanceof TarsierError, `${w}: ${String(e)}`);
+      unreadable++;
       continue;
     }
     if (doc.format !== 'yaml') continue;
@@ -109,9 +128,14 @@ test('real correctness witnesses of bench programs: the selection runs (no crash
       continue;
     }
     const r = await selectCInvariants(prepared.program, prepared.lowered, cands, { method: 'houdini', timeoutMs: 5000 });
-    assert.equal(r.verdicts.length, cands.length);
+    assert.deepEqual(r.verdicts.map((v) => v.candidate).sort((a, b) => a - b), cands.map((_, i) => i), 'one verdict per candidate');
+    for (const v of r.verdicts) assert.ok(v.status === 'selected' || v.reason, `${w}: a rejected candidate says why`);
+    selected += r.verdicts.filter((v) => v.status === 'selected').length;
+    candidates += cands.length;
   }
-  t.diagnostic(`${matched} of ${witnesses.length} real YAML witnesses belong to a bench program`);
+  t.diagnostic(`${matched} of ${witnesses.length} real YAML witnesses belong to a bench program (${unreadable} unreadable), ${selected} of ${candidates} candidates selected`);
+  // A floor from today's figure: a change that stops reading or matching these witnesses fails here.
+  assert.ok(matched >= MATCHED_FLOOR, `only ${matched} witnesses matched a bench program`);
 });
 
 test('bench programs: generated candidates are selected without a crash, and no concrete run falsifies a selected one', { skip: skipWithoutShared || skipGcc }, async (t) => {
@@ -120,6 +144,7 @@ test('bench programs: generated candidates are selected without a crash, and no 
   // A fixed sample from several directories (small programs, so that the test stays fast).
   const sample = [...new Set(rows.filter((r) => r[2] === 'unreach-call' && /loop-(acceleration|lit|invgen|simple)\//.test(r[1])).map((r) => r[1]))].filter((_, i) => i % 4 === 0).slice(0, 6);
   let selectedTotal = 0;
+  let checked = 0;
   for (const rel of sample) {
     const path = join(root, rel);
     const prepared = prepareCProgram(path, { dataModel: 'LP64' });
@@ -131,10 +156,12 @@ test('bench programs: generated candidates are selected without a crash, and no 
     const selected = r.verdicts.filter((v) => v.status === 'selected').map((v) => cands[v.candidate]);
     selectedTotal += selected.length;
     if (selected.length === 0) continue;
+    checked++;
     const bad = falsified(path, selected, 8);
     assert.equal(bad, undefined, `${rel}: '${bad === undefined ? '' : selected[bad].text}' selected but falsified by a run`);
   }
-  t.diagnostic(`${sample.length} programs, ${selectedTotal} selected candidates checked concretely`);
+  t.diagnostic(`${sample.length} programs (${checked} with selected candidates), ${selectedTotal} selected candidates checked concretely`);
+  assert.ok(sample.length >= 6 && checked >= GENERATED_CHECKED_FLOOR, `only ${checked} of ${sample.length} programs had selected candidates to check`);
   void sharedDir;
 });
 

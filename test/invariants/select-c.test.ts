@@ -21,23 +21,23 @@ function tarsier(...args: string[]) {
 
 // Per candidate of sum-invariants.yml: [YAML line, expected status].
 const EXPECTED = [
-  '17:16: selected: s == 2 * i',
-  '22:16: selected: i <= n',
-  '27:16: rejected (not preserved): s == i',
-  '32:16: rejected (not established on entry): s > 2 * i',
+  'sum-invariants.yml:17:16: selected: s == 2 * i (loop at sum.c:24:3)',
+  'sum-invariants.yml:22:16: selected: i <= n (loop at sum.c:24:3)',
+  'sum-invariants.yml:27:16: rejected (not preserved): s == i (loop at sum.c:24:3)',
+  'sum-invariants.yml:32:16: rejected (not established on entry): s > 2 * i (loop at sum.c:24:3)',
   // i + INT_MAX overflows once i >= 1: undefined, so never selected.
-  '37:16: rejected (not preserved): i + 2147483647 >= i',
-  '42:16: rejected (unsupported: address-of): &i != 0',
+  'sum-invariants.yml:37:16: rejected (not preserved): i + 2147483647 >= i (loop at sum.c:24:3)',
+  'sum-invariants.yml:42:16: rejected (unsupported: address-of): &i != 0 (loop at sum.c:24:3)',
   // unsigned wrap-around: x = 0 - j (mod 2^32); `-1 < x` compares UINT_MAX < x.
-  '47:16: selected: x + j == 0',
-  '52:16: rejected (not preserved): x <= 0',
-  '57:16: rejected (not established on entry): -1 < x',
+  'sum-invariants.yml:47:16: selected: x + j == 0 (loop at sum.c:31:3)',
+  'sum-invariants.yml:52:16: rejected (not preserved): x <= 0 (loop at sum.c:31:3)',
+  'sum-invariants.yml:57:16: rejected (not established on entry): -1 < x (loop at sum.c:31:3)',
   // j is declared in the for's init clause.
-  '62:16: selected: j <= k',
+  'sum-invariants.yml:62:16: selected: j <= k (loop at sum.c:31:3)',
   // count() is inlined twice: count(5) and count(nondet).
-  '67:16: selected: c >= 0',
-  '72:16: rejected (not preserved): c <= 5',
-  '77:16: rejected (not established on entry): c <= m',
+  'sum-invariants.yml:67:16: selected: c >= 0 (loop at sum.c:14:3)',
+  'sum-invariants.yml:72:16: rejected (not preserved): c <= 5 (loop at sum.c:14:3)',
+  'sum-invariants.yml:77:16: rejected (not established on entry): c <= m (loop at sum.c:14:3)',
 ];
 
 test('C program: one line per candidate at its YAML position, then the proof and the verdict', () => {
@@ -55,9 +55,9 @@ test('task file, corrected encoding: the same selection; a loop inlined twice is
   const r = await selectCInvariants(prepared.program, prepared.lowered, cands, { method: 'encoding' });
   const lines = r.verdicts.map((v) => {
     const c = cands[v.candidate];
-    return `${c.loc.line}:${c.loc.column}: ${v.status === 'selected' ? 'selected' : `rejected (${v.reason})`}: ${c.text}`;
+    return `${c.loc.line}:${c.loc.column}: ${v.status === 'selected' ? 'selected' : `rejected (${v.reason})`}: ${c.text} (loop at sum.c:${c.loopLoc.line}:${c.loopLoc.column})`;
   });
-  assert.deepEqual(lines, EXPECTED);
+  assert.deepEqual(lines, EXPECTED.map((l) => l.replace(/^sum-invariants\.yml:/, '')));
   assert.equal(r.verdict, 'TRUE');
   assert.deepEqual(
     r.verdicts.map((v) => v.instances),
@@ -126,7 +126,12 @@ test('a candidate at a line without a loop: one line, the YAML position, exit 1'
   const r = tarsier('select', 'sum.c', '--candidates', 'noloop.yml');
   assert.equal(r.code, 1);
   assert.equal(r.out, '');
-  assert.equal(r.err, 'noloop.yml:13:13: error: no loop at line 21, column 1 of the program\n');
+  // The made-up hash of entry01 is flagged first: the witness is for another program.
+  assert.equal(
+    r.err,
+    'noloop.yml: warning: the witness is for another program: its input_file_hashes do not include the SHA-256 of sum.c\n' +
+      'noloop.yml:13:13: error: no loop at line 21, column 1 of the program\n',
+  );
 });
 
 test('bad --data-model is a usage error', () => {

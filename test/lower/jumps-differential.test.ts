@@ -16,8 +16,9 @@ import type { DataModel } from '../../src/c/types.js';
 import type { ImpType } from '../../src/ivl/ast.js';
 import { executeImp, zeroValue, type ImpValue } from '../../src/ivl/interp.js';
 import { lowerProgram, nondetAt } from '../../src/lower/index.js';
+import { needTools } from '../helpers/tools.js';
 
-const gcc = spawnSync('gcc', ['--version']).status === 0;
+const skipGcc = needTools('gcc');
 
 /** mulberry32. */
 function rng(seed: number): () => number {
@@ -306,7 +307,7 @@ function fuzz(seed: number, count: number): { failures: string[]; unsupported: M
   return { failures, unsupported };
 }
 
-test('random programs with break/continue/return/goto/switch/short-circuit agree with gcc', { skip: gcc ? false : 'gcc is not installed' }, () => {
+test('random programs with break/continue/return/goto/switch/short-circuit agree with gcc', { skip: skipGcc }, () => {
   const seed = Number(process.env.TARSIER_FUZZ_SEED ?? 20261121);
   const count = Number(process.env.TARSIER_FUZZ_COUNT ?? 30);
   const { failures, unsupported } = fuzz(seed, count);

@@ -2,10 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
+import { needTools } from '../helpers/tools.js';
 import { replayCounterexample, probeGcc, dataModelDependence, harnessSource } from '../../src/replay/index.js';
 
 const fixture = (name: string) => join(repoRoot, 'test', 'fixtures', 'replay', name);
-const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available';
+const noGcc = needTools('gcc');
 
 test('replay confirms a reach_error path and rejects a wrong one', { skip: noGcc }, () => {
   const good = replayCounterexample(

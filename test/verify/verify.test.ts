@@ -5,13 +5,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath, repoRoot } from '../helpers/shared.js';
+import { needTools } from '../helpers/tools.js';
 import { verify } from '../../src/verify/index.js';
 import { lintWitness, readWitness } from '../../src/witness/index.js';
 import { probeGcc, replayCounterexample } from '../../src/replay/index.js';
 
 const ex = (...p: string[]) => join(repoRoot, 'examples', ...p);
 const fx = (...p: string[]) => join(repoRoot, 'test', 'fixtures', 'verify', ...p);
-const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available (FALSE needs replay)';
+const noGcc = needTools('gcc');
 
 function tmp(): string {
   return mkdtempSync(join(tmpdir(), 'tarsier-verify-test-'));
@@ -116,7 +117,7 @@ test('CLI: verdict last, exit 0; bad inputs give one line and a non-zero exit', 
 
   const noProp = run(fx('overflow.c'));
   assert.equal(noProp.status, 2);
-  assert.match(noProp.stderr, /property file/);
+  assert.match(noProp.stderr, /needs a property: --prop P\.prp or --property KIND/);
 
   const badModel = run(fx('overflow.c'), '--prop', ex('no-overflow.prp'), '--data-model', 'X32');
   assert.equal(badModel.status, 2);

@@ -1,8 +1,8 @@
-import { Option } from 'commander';
 import { usageError } from '../../common/errors.js';
 import { defaultWallTimeout, Progress, RESULT_STYLES, runBench, tarsierTool, templateTool, type ResultStyle } from '../../bench/index.js';
 import { formatSummary } from '../../bench/summary.js';
 import type { CommandRegistrar } from '../command.js';
+import { choiceOption } from '../options.js';
 
 interface BenchFlags {
   tool?: string;
@@ -37,10 +37,10 @@ export const registerBench: CommandRegistrar = (program, run) => {
     .command('bench')
     .description('run a verifier over task sets under CPU-time and memory limits, score the results as SV-COMP does, write tables and a page')
     .argument('<set...>', 'task-definition files (.yml), folders (all .yml below), or set files (.set, one pattern a line)')
-    .addOption(new Option('--tool <name>', 'the tool to run').choices(['tarsier']))
+    .addOption(choiceOption('--tool <name>', 'the tool to run', ['tarsier']))
     .option('--tool-cmd <template>', 'any tool: command template with {program} {prop} {property} {data_model} {bits} {task} {timeout}')
     .option('--name <name>', 'name of the tool in tables (default: tarsier, or the first word of --tool-cmd)')
-    .addOption(new Option('--result-style <style>', 'how to read the answer of a --tool-cmd tool').choices([...RESULT_STYLES]).default('auto'))
+    .addOption(choiceOption('--result-style <style>', 'how to read the answer of a --tool-cmd tool', RESULT_STYLES, 'auto'))
     .option('--property <kind...>', 'only these properties (e.g. unreach-call no-overflow)')
     .option('--timeout <seconds>', 'CPU-time limit per run', '900')
     .option('--wall-timeout <seconds>', 'wall-time guard per run (default: 3 times --timeout)')
@@ -49,7 +49,7 @@ export const registerBench: CommandRegistrar = (program, run) => {
     .option('--out <dir>', 'result folder', 'bench-results')
     .option('--resume', 'keep the runs already in OUT/results.jsonl and do only the missing ones')
     .option('--validate-cmd <template>', 'witness validator: command template with {witness} and the placeholders above; confirms when it answers the same verdict')
-    .addOption(new Option('--validate <tool>', 'validate witnesses with a known validator').choices(['tarsier']))
+    .addOption(choiceOption('--validate <tool>', 'validate witnesses with a known validator', ['tarsier']))
     .option('--queue <redis-url>', 'run on the workers of a BullMQ queue (redis://HOST:PORT[/DB]; start them with tarsier worker)')
     .option('--ship-tasks', 'with --queue: put the task files in the jobs (workers without the tasks at the same paths)')
     .action(

@@ -1,6 +1,9 @@
 // `tarsier imp verify FILE.imp`: argument parsing and printing only.
 import type { Command } from 'commander';
-import { usageError } from '../../common/errors.js';
+import { TarsierError, usageError } from '../../common/errors.js';
+import { checkSolverWorks } from '../../smt/probe.js';
+import { withinCpuTime } from '../cpu-limit.js';
+import { choiceOption, parseSeconds } from '../options.js';
 import { readTextFile } from '../../common/files.js';
 import { parseImp } from '../../ivl/parser.js';
 import { formatCounterexample, verifyImp, type GoalResult } from '../../vc/verify.js';
@@ -21,21 +24,30 @@ export const registerImp: CommandRegistrar = (program: Command, run) => {
     .description('Verify the procedures of an IMP program against their contracts, assertions and loop invariants')
     .argument('<file>', 'IMP program (.imp)')
     .option('--solver <name>', 'z3-wasm (built in, default), z3, cvc5 or the path of an SMT-LIB 2 solver', 'z3-wasm')
-    .option('--timeout <seconds>', 'time limit of each solver call', '10')
-    .option('--format <format>', 'text or json', 'text')
+    .option('--timeout <seconds>', 'total CPU-time limit in seconds', '900')
+    .option('--solver-timeout <seconds>', 'time limit of each solver call', '10')
+    .addOption(choiceOption('--format <format>', 'output format', ['text', 'json'], 'text'))
     .option('--unroll <n>', 'iterations tried for loops without invariants when looking for a real failure', '3')
     .option('--verbose', 'report the solver time of every goal on standard error')
     .action(
-      run(async (file: string, opts: { solver: string; timeout: string; format: string; unroll: string; verbose?: boolean }) => {
-        if (opts.format !== 'text' && opts.format !== 'json') throw usageError(`--format must be text or json, not '${opts.format}'`);
-        const seconds = Number(opts.timeout);
-        if (!Number.isFinite(seconds) || seconds <= 0) throw usageError(`--timeout must be a positive number of seconds, not '${opts.timeout}'`);
+      run(async (file: string, opts: { solver: string; timeout: string; solverTimeout: string; format: string; unroll: string; verbose?: boolean }) => {
+        const totalS = parseSeconds('--timeout', opts.timeout);
+        const seconds = parseSeconds('--solver-timeout', opts.solverTimeout);
         const unroll = Number(opts.unroll);
         if (!Number.isInteger(unroll) || unroll < 0 || unroll > 1000) throw usageError(`--unroll must be an integer from 0 to 1000, not '${opts.unroll}'`);
         const text = readTextFile(file);
         const prog = parseImp(text, file);
+        if (prog.procedures.length === 0) throw new TarsierError('imp', 'the program has no procedure to verify', { file }, 1);
+        await checkSolverWorks(opts.solver);
         const started = Date.now();
-        const result = await verifyImp(prog, { solver: opts.solver, timeoutMs: Math.round(seconds * 1000), unroll });
+        const limited = await withinCpuTime(totalS, verifyImp(prog, { solver: opts.solver, timeoutMs: Math.round(seconds * 1000), unroll }));
+        if ('timedOut' in limited) {
+          const reason = `time limit reached (${totalS} s of CPU time)`;
+          if (opts.format === 'json') process.stdout.write(JSON.stringify({ file, verdict: 'UNKNOWN', reason, goals: [] }, null, 2) + '\n');
+          else process.stdout.write(`${reason}\nVerification result: UNKNOWN\n`);
+          process.exit(0);
+        }
+        const result = limited.value;
         if (opts.verbose) {
           for (const g of result.goals) process.stderr.write(`tarsier: ${g.proc} ${g.loc.line}:${g.loc.column} ${g.kind}: ${g.status} in ${g.timeMs} ms\n`);
           process.stderr.write(`tarsier: ${result.goals.length} goals, ${opts.solver}, ${Date.now() - started} ms\n`);

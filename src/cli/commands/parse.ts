@@ -1,16 +1,16 @@
-import { Option } from 'commander';
 import { parseCFile } from '../../c/index.js';
 import { dumpAst, dumpLoops, dumpTypes, summary } from '../../c/dump.js';
 import type { DataModel } from '../../c/types.js';
 import { consoleOutput, type CommandRegistrar } from '../command.js';
+import { choiceOption } from '../options.js';
 
 export const registerParse: CommandRegistrar = (program, run) => {
   program
     .command('parse')
     .description('parse and type-check a C program (preprocessing a .c with directives through cpp); print a summary or a dump')
     .argument('<file>', 'the C program (.c or preprocessed .i)')
-    .addOption(new Option('--data-model <model>', 'ILP32 (gcc -m32) or LP64 (gcc -m64)').choices(['ILP32', 'LP64']).default('ILP32'))
-    .addOption(new Option('--dump <what>', 'print the typed AST, the types with sizes, or every loop').choices(['ast', 'types', 'loops']))
+    .addOption(choiceOption('--data-model <model>', 'the data model: ILP32 as gcc -m32, LP64 as gcc -m64', ['ILP32', 'LP64'], 'ILP32'))
+    .addOption(choiceOption('--dump <what>', 'print the typed AST, the types with sizes, or every loop', ['ast', 'types', 'loops']))
     .action(
       run((file: string, flags: { dataModel: DataModel; dump?: 'ast' | 'types' | 'loops' }) => {
         const prog = parseCFile(file, { dataModel: flags.dataModel });

@@ -1,6 +1,6 @@
-import { Option } from 'commander';
 import { formatSummary, scoreDirectories, scoreJson, writeHtmlReport } from '../../bench/index.js';
 import type { CommandRegistrar } from '../command.js';
+import { choiceOption } from '../options.js';
 
 interface ScoreFlags {
   format: 'text' | 'json';
@@ -13,7 +13,7 @@ export const registerScore: CommandRegistrar = (program, run) => {
     .command('score')
     .description('re-score saved benchmark results (folders of tarsier bench) and compare tools side by side')
     .argument('<dir...>', 'result folders, each with a results.jsonl')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(choiceOption('--format <format>', 'output format', ['text', 'json'], 'text'))
     .option('--name <name...>', 'names of the tools, in the order of the folders')
     .option('--html <file>', 'also write a comparison page (scatter plot of the first two tools)')
     .action(

@@ -13,6 +13,8 @@ import {
   type SelectMethod,
   candidatesFromWitness,
   cCandidatesFromWitness,
+  ignoredWitnessContent,
+  witnessProgramMismatch,
   certificateEntries,
   isCInput,
   prepareCProgram,
@@ -23,7 +25,10 @@ import {
   selectInvariants,
   writeCertificates,
 } from '../../invariants/index.js';
-import { creationTimeNow } from '../../witness/metadata.js';
+import { checkSolverWorks } from '../../smt/probe.js';
+import { creationTimeNow, sha256OfFile } from '../../witness/metadata.js';
+import { withinCpuTime } from '../cpu-limit.js';
+import { checkOutputFile, choiceOption, parseSeconds } from '../options.js';
 import { readWitness } from '../../witness/read.js';
 import type { CommandRegistrar } from '../command.js';
 
@@ -41,6 +46,7 @@ interface SelectCliOptions {
   certificates?: string;
   solver: string;
   timeout: string;
+  solverTimeout: string;
   dataModel?: string;
 }
 
@@ -53,13 +59,22 @@ function writeCertificateFile(path: string, text: string): void {
 }
 
 /** What `select` prints, for IMP and C programs alike. */
+type Position = { file?: string; line: number; column: number };
+
+/** `FILE:LINE:COLUMN`, the file defaulting to `file`. */
+function where(loc: Position, file: string): string {
+  return `${loc.file || file}:${loc.line}:${loc.column}`;
+}
+
 interface SelectionReport {
-  readonly candidates: readonly { readonly loc: { line: number; column: number }; readonly text: string }[];
+  /** The file positions without a file name refer to. */
+  readonly file: string;
+  readonly candidates: readonly { readonly loc: Position; readonly text: string; readonly loopLoc?: Position }[];
   readonly verdicts: readonly { candidate: number; status: string; reason?: string; counterexample?: unknown }[];
   readonly proved: boolean;
   readonly solverCalls: number;
   /** Goals the selected candidates leave unproved. */
-  readonly unproved: readonly { loc: { line: number; column: number }; status: string; kind: string; text: string; reason?: string }[];
+  readonly unproved: readonly { loc: Position; status: string; kind: string; text: string; reason?: string }[];
   /** Whether to say that the selected candidates prove every assertion. */
   readonly provedAll: boolean;
   readonly verdict: string;
@@ -91,12 +106,12 @@ function printSelection(r: SelectionReport, format: string): void {
   for (const v of r.verdicts) {
     const c = r.candidates[v.candidate];
     const status = v.status === 'selected' ? 'selected' : `rejected (${v.reason})`;
-    lines.push(`${c.loc.line}:${c.loc.column}: ${status}: ${c.text}`);
+    lines.push(`${where(c.loc, r.file)}: ${status}: ${c.text}${c.loopLoc ? ` (loop at ${where(c.loopLoc, r.file)})` : ''}`);
   }
   if (r.provedAll) lines.push('The selected candidates prove every assertion.');
   else if (r.unproved.length) {
     lines.push('Not proved with the selected candidates:');
-    for (const g of r.unproved) lines.push(`  ${g.loc.line}:${g.loc.column}: ${g.status} (${g.kind}: ${g.text})${g.reason ? ` — ${g.reason}` : ''}`);
+    for (const g of r.unproved) lines.push(`  ${where(g.loc, r.file)}: ${g.status} (${g.kind}: ${g.text})${g.reason ? ` — ${g.reason}` : ''}`);
   }
   if (r.verdict === 'UNKNOWN' && r.reason) lines.push(`reason: ${r.reason}`);
   lines.push(`Verification result: ${r.verdict}`);
@@ -109,20 +124,19 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
     .description('Select the valid loop invariants among candidates (inline `candidate e;` clauses and/or a YAML witness)')
     .argument('<program>', 'IMP program (.imp), C program (.c, .i) or task file (.yml)')
     .option('--candidates <file>', 'YAML witness with loop invariants (0.1 loop_invariant entries or a 2.0 invariant_set)')
-    .option('--method <method>', 'houdini, encoding (sound, one verification run) or encoding-seed (the seed as written)', 'houdini')
-    .option('--format <format>', 'text or json', 'text')
+    .addOption(choiceOption('--method <method>', 'houdini; encoding: sound, one verification run; encoding-seed: the seed as written', SELECT_METHODS, 'houdini'))
+    .addOption(choiceOption('--format <format>', 'output format', ['text', 'json'], 'text'))
     .option('--rounds <n>', 'with --method encoding: the rounds encoding with Houdini\'s precision, n rounds (falls back to the one-run least-fixpoint encoding when n rounds do not reach the fixpoint)')
     .option('--emit', 'print the transformed program of an encoding method and stop')
     .option('--certificates <file>', 'write a 0.1 loop_invariant_certificate per 0.1 loop_invariant candidate')
     .option('--solver <name>', 'z3-wasm (built in, default), z3, cvc5 or the path of an SMT-LIB 2 solver', 'z3-wasm')
-    .option('--timeout <seconds>', 'time limit of each solver call', '10')
-    .option('--data-model <model>', 'C programs: ILP32 or LP64 (default: the task\'s, else ILP32)')
+    .option('--timeout <seconds>', 'total CPU-time limit in seconds', '900')
+    .option('--solver-timeout <seconds>', 'time limit of each solver call', '10')
+    .addOption(choiceOption('--data-model <model>', 'C programs: the data model (default: the task\'s, else ILP32)', ['ILP32', 'LP64']))
     .action(
       run(async (file: string, opts: SelectCliOptions) => {
-        if (!SELECT_METHODS.includes(opts.method as SelectMethod)) throw usageError(`--method must be one of ${SELECT_METHODS.join(', ')}, not '${opts.method}'`);
-        if (opts.format !== 'text' && opts.format !== 'json') throw usageError(`--format must be text or json, not '${opts.format}'`);
-        const seconds = Number(opts.timeout);
-        if (!Number.isFinite(seconds) || seconds <= 0) throw usageError(`--timeout must be a positive number of seconds, not '${opts.timeout}'`);
+        const totalS = parseSeconds('--timeout', opts.timeout);
+        const seconds = parseSeconds('--solver-timeout', opts.solverTimeout);
         const method = opts.method as SelectMethod;
         let rounds: number | undefined;
         if (opts.rounds !== undefined) {
@@ -130,27 +144,44 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
           if (!Number.isInteger(rounds) || rounds < 1) throw usageError(`--rounds must be a positive integer, not '${opts.rounds}'`);
           if (method !== 'encoding') throw usageError('--rounds needs --method encoding');
         }
-        if (opts.dataModel !== undefined && opts.dataModel !== 'ILP32' && opts.dataModel !== 'LP64') throw usageError(`--data-model must be ILP32 or LP64, not '${opts.dataModel}'`);
+        if (opts.certificates) checkOutputFile(opts.certificates, '--certificates');
+        await checkSolverWorks(opts.solver);
+        // Ends the command with UNKNOWN when the total CPU time is used up.
+        const limited = async <T>(work: Promise<T>): Promise<T> => {
+          const r = await withinCpuTime(totalS, work);
+          if ('value' in r) return r.value;
+          const reason = `time limit reached (${totalS} s of CPU time)`;
+          if (opts.format === 'json') process.stdout.write(JSON.stringify({ candidates: [], proved: false, solverCalls: null, verdict: 'UNKNOWN', reason }, null, 2) + '\n');
+          else process.stdout.write(`${reason}\nVerification result: UNKNOWN\n`);
+          process.exit(0);
+        };
         if (isCInput(file)) {
           if (!opts.candidates) throw usageError('a C program needs --candidates (a YAML witness with loop invariants)');
           if (opts.emit) throw usageError('--emit works on IMP programs only');
           const prepared = prepareCProgram(file, opts.dataModel ? { dataModel: opts.dataModel as 'ILP32' | 'LP64' } : {});
           const doc = readWitness(readTextFile(opts.candidates), opts.candidates);
+          const programFile = prepared.program.file;
+          const mismatch = witnessProgramMismatch(doc, programFile, sha256OfFile(programFile));
+          if (mismatch) process.stderr.write(`${opts.candidates}: warning: ${mismatch}\n`);
+          for (const n of ignoredWitnessContent(doc)) process.stderr.write(`${opts.candidates}: note: ${n}\n`);
           const cands = cCandidatesFromWitness(doc, prepared.program);
-          const result = await selectCInvariants(prepared.program, prepared.lowered, cands, {
+          const result = await limited(selectCInvariants(prepared.program, prepared.lowered, cands, {
             method,
             rounds,
             solver: opts.solver,
             timeoutMs: Math.round(seconds * 1000),
             ...(prepared.propertyUnsupported ? { propertyUnsupported: prepared.propertyUnsupported } : {}),
-          });
+          }));
           if (result.note) process.stderr.write(`note: ${result.note}\n`);
           if (opts.certificates) {
             const chosen = new Set(result.verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
             writeCertificateFile(opts.certificates, writeCertificates(certificateEntries(cands, chosen, { producerVersion: packageVersion(), creationTime: creationTimeNow() })));
           }
+          // Unproved goals in C terms: the program's position and source text, not the lowered IMP.
+          const programLines = readTextFile(programFile).split('\n');
+          const unproved = result.unproved.map((g) => ({ ...g, loc: { ...g.loc, file: programFile }, text: programLines[g.loc.line - 1]?.trim() ?? g.text }));
           printSelection(
-            { ...result, provedAll: !!result.imp && result.unproved.length === 0 && !result.reason },
+            { ...result, file: opts.candidates, unproved, provedAll: !!result.imp && result.unproved.length === 0 && !result.reason },
             opts.format,
           );
           return 0;
@@ -169,7 +200,7 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
           process.stdout.write(printImp(enc.program));
           return 0;
         }
-        const result = await selectInvariants(prog, candidates, { method, rounds, solver: opts.solver, timeoutMs: Math.round(seconds * 1000) });
+        const result = await limited(selectInvariants(prog, candidates, { method, rounds, solver: opts.solver, timeoutMs: Math.round(seconds * 1000) }));
         if (result.note) process.stderr.write(`note: ${result.note}\n`);
         if (opts.certificates) {
           const chosen = new Set(result.verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
@@ -180,6 +211,7 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
         const unproved = verification.goals.filter((g) => g.status !== 'proved');
         printSelection(
           {
+            file,
             candidates,
             verdicts: result.verdicts,
             proved: result.proved,

@@ -1,10 +1,11 @@
-import { Option } from 'commander';
-import { usageError } from '../../common/errors.js';
+import { TarsierError } from '../../common/errors.js';
 import { SOLVER_NAMES } from '../../smt/index.js';
 import { writeReportFile } from '../../report/index.js';
 import { formatResultLine } from '../../task/index.js';
-import { verifyWithHardLimit } from '../../verify/worker.js';
+import { timeLimitReason, type VerifyResult } from '../../verify/verify.js';
+import { verifyWithHardLimit, type TimedOut } from '../../verify/worker.js';
 import type { CommandRegistrar } from '../command.js';
+import { checkOutputFile, choiceOption, parseSeconds } from '../options.js';
 
 interface VerifyFlags {
   property?: string;
@@ -18,64 +19,123 @@ interface VerifyFlags {
   report?: string;
 }
 
+/** The one object `verify --format json` prints, whatever happened (docs/verify.md). */
+interface JsonResult {
+  verdict: string;
+  result: string;
+  property: string | null;
+  reason: string | null;
+  program: string | null;
+  dataModel: string | null;
+  witness: string | null;
+  replay: string | null;
+  bound: number | null;
+  /** Termination TRUE by ranking functions: the ranking function of each loop. */
+  rankingFunctions?: VerifyResult['rankingFunctions'];
+  cpuTimeS: number | null;
+  wallTimeS: number | null;
+  error: { file: string | null; line: number | null; column: number | null; message: string } | null;
+}
+
+const EMPTY: JsonResult = {
+  verdict: 'unknown',
+  result: 'UNKNOWN',
+  property: null,
+  reason: null,
+  program: null,
+  dataModel: null,
+  witness: null,
+  replay: null,
+  bound: null,
+  cpuTimeS: null,
+  wallTimeS: null,
+  error: null,
+};
+
+function jsonOf(r: VerifyResult | TimedOut, timeoutS: number): JsonResult {
+  if ('timedOut' in r) {
+    return { ...EMPTY, reason: timeLimitReason(r.bound), bound: r.bound, cpuTimeS: timeoutS, wallTimeS: Number(r.wallTimeS.toFixed(3)) };
+  }
+  return {
+    ...EMPTY,
+    verdict: r.verdict.kind === 'false' ? `false(${r.verdict.property})` : r.verdict.kind,
+    result: formatResultLine(r.verdict).replace('Verification result: ', ''),
+    property: r.property,
+    reason: r.reason,
+    program: r.program,
+    dataModel: r.dataModel,
+    witness: r.witnessPath ?? null,
+    replay: r.replay ? r.replay.status : null,
+    bound: r.bound ?? null,
+    ...(r.rankingFunctions ? { rankingFunctions: r.rankingFunctions } : {}),
+    cpuTimeS: Number(r.cpuTimeS.toFixed(3)),
+    wallTimeS: Number(r.wallTimeS.toFixed(3)),
+  };
+}
+
+function jsonOfError(e: unknown): JsonResult {
+  const loc = e instanceof TarsierError ? e.location : undefined;
+  return {
+    ...EMPTY,
+    verdict: 'error',
+    result: 'ERROR',
+    error: {
+      file: loc?.file ?? null,
+      line: loc && 'line' in loc ? loc.line : null,
+      column: loc && 'column' in loc ? loc.column : null,
+      message: e instanceof Error ? e.message : String(e),
+    },
+  };
+}
+
 export const registerVerify: CommandRegistrar = (program, run) => {
   program
     .command('verify')
-    .description('verify a task (TASK.yml) or a C program with a property file; prints the verdict last')
+    .description('verify a task (TASK.yml) or a C program with a property; prints the verdict last')
     .argument('<input>', 'task-definition file (.yml) or C program (.c/.i)')
-    .option('--property <name>', 'with a task file: the property to check (e.g. unreach-call)')
+    .option('--property <kind>', 'the property to check: one of the task\'s, or for a program a standard property (unreach-call, no-overflow, ...)')
     .option('--prop <file>', 'with a program: the property file (.prp)')
-    .addOption(new Option('--data-model <model>', 'data model of the program').choices(['ILP32', 'LP64']))
-    .option('--timeout <seconds>', 'CPU-time limit in seconds', '900')
-    .option('--witness <path>', 'where to write the violation witness', 'witness.yml')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(choiceOption('--data-model <model>', 'data model of the program', ['ILP32', 'LP64']))
+    .option('--timeout <seconds>', 'total CPU-time limit in seconds', '900')
+    .option('--witness <path>', 'where to write the violation witness (overwritten if it exists)', 'witness.yml')
+    .addOption(choiceOption('--format <format>', 'output format', ['text', 'json'], 'text'))
     .option('--verbose', 'tell what each engine did and how long it took')
-    .addOption(new Option('--solver <name>', 'SMT solver: auto = z3 on PATH, else the built-in WebAssembly Z3 (same answers, different speed)').choices([...SOLVER_NAMES]).default('auto'))
+    .addOption(choiceOption('--solver <name>', 'SMT solver: auto = z3 on PATH, else the built-in WebAssembly Z3 (same answers, different speed)', SOLVER_NAMES, 'auto'))
     .option('--report <file>', 'with a violation witness: also write the HTML report of it on the program (see tarsier report)')
     .action(
       run(async (input: string, flags: VerifyFlags) => {
-        const timeoutS = Number(flags.timeout);
-        if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw usageError(`--timeout needs a positive number of seconds, not '${flags.timeout}'`);
-        const r = await verifyWithHardLimit(input, {
-          property: flags.property,
-          prp: flags.prop,
-          dataModel: flags.dataModel,
-          timeoutS,
-          witnessPath: flags.witness,
-          verbose: flags.verbose,
-          solver: flags.solver,
-        });
-        if (r === 'timeout') {
-          const reason = 'time limit reached';
-          if (flags.format === 'json') process.stdout.write(JSON.stringify({ verdict: 'unknown', result: 'UNKNOWN', reason, cpuTimeS: timeoutS }) + '\n');
-          else process.stdout.write(`${reason}\nVerification result: UNKNOWN\n`);
-          return 0;
+        const timeoutS = parseSeconds('--timeout', flags.timeout);
+        let r: VerifyResult | TimedOut;
+        try {
+          // Before the work: a bad witness path must not cost the verdict.
+          checkOutputFile(flags.witness, '--witness');
+          if (flags.report) checkOutputFile(flags.report, '--report');
+          r = await verifyWithHardLimit(input, {
+            property: flags.property,
+            prp: flags.prop,
+            dataModel: flags.dataModel,
+            timeoutS,
+            witnessPath: flags.witness,
+            verbose: flags.verbose,
+            solver: flags.solver,
+          });
+        } catch (e) {
+          if (flags.format === 'json') process.stdout.write(JSON.stringify(jsonOfError(e)) + '\n');
+          throw e;
         }
-        const line = formatResultLine(r.verdict);
-        if (flags.report) {
+        if (flags.report && !('timedOut' in r)) {
           if (r.witnessPath) writeReportFile(r.program, r.witnessPath, flags.report);
           else process.stderr.write(`${flags.report}: not written: no witness (Tarsier writes one for FALSE only)\n`);
         }
-        if (flags.format === 'json') {
-          process.stdout.write(
-            JSON.stringify({
-              verdict: r.verdict.kind === 'false' ? `false(${r.verdict.property})` : r.verdict.kind,
-              result: line.replace('Verification result: ', ''),
-              property: r.property,
-              reason: r.reason,
-              program: r.program,
-              dataModel: r.dataModel,
-              witness: r.witnessPath ?? null,
-              replay: r.replay ? r.replay.status : null,
-              bound: r.bound ?? null,
-              ...(r.rankingFunctions ? { rankingFunctions: r.rankingFunctions } : {}),
-              cpuTimeS: Number(r.cpuTimeS.toFixed(3)),
-              wallTimeS: Number(r.wallTimeS.toFixed(3)),
-            }) + '\n',
-          );
-        } else {
+        if (flags.format === 'json') process.stdout.write(JSON.stringify(jsonOf(r, timeoutS)) + '\n');
+        else if ('timedOut' in r) process.stdout.write(`${timeLimitReason(r.bound)}\nVerification result: UNKNOWN\n`);
+        else {
           if (r.witnessPath) process.stdout.write(`Witness written to ${r.witnessPath}\n`);
-          process.stdout.write(`${r.reason}\n${line}\n`);
+          process.stdout.write(`${r.reason}\n${formatResultLine(r.verdict)}\n`);
+        }
+        if (!('timedOut' in r) && r.witnessError) {
+          process.stderr.write(`tarsier: error: ${r.witnessError}\n`);
+          return 1;
         }
         return 0;
       }),

@@ -1,0 +1,2 @@
+/** The producer name Tarsier writes in every witness and certificate. */
+export const TOOL_NAME = 'tarsier';

@@ -1,0 +1,92 @@
+// Every example of README.md and docs/*.md is run and its output compared
+// with the page, so that the pages cannot drift from the tool. An example is
+// a line `$ tarsier ...` (or `$ npx tarsier ...`) in a fenced block; the
+// lines after it, up to the next `$` line or the end of the block, are what
+// it prints (standard output and standard error, in order). In the shown
+// output `…` stands for any text within a line (absolute paths, times).
+// The commands of one page run in order, in a fresh folder holding a copy of
+// examples/ (so a page refers to `examples/FILE`, and may use what an
+// earlier command of the same page wrote).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliPath, repoRoot } from '../helpers/shared.js';
+import { needTools } from '../helpers/tools.js';
+
+export interface Example {
+  readonly command: string;
+  readonly output: readonly string[];
+  /** 1-based line of the command in the page. */
+  readonly line: number;
+}
+
+/** The examples of a Markdown page, in order. */
+export function examplesOf(markdown: string): Example[] {
+  const out: Example[] = [];
+  let inBlock = false;
+  let current: { command: string; output: string[]; line: number } | undefined;
+  const close = () => {
+    if (current) out.push(current);
+    current = undefined;
+  };
+  markdown.split('\n').forEach((text, i) => {
+    if (/^\s*```/.test(text)) {
+      if (inBlock) close();
+      inBlock = !inBlock;
+      return;
+    }
+    if (!inBlock) return;
+    const m = /^\$ (?:npx )?(tarsier\b.*)$/.exec(text);
+    if (m) {
+      close();
+      current = { command: m[1]!, output: [], line: i + 1 };
+    } else if (/^\$ /.test(text)) close();
+    else current?.output.push(text);
+  });
+  return out;
+}
+
+/** Whether `actual` is what the page shows, `…` matching any text within a line. */
+export function matchesShown(actual: string, shown: readonly string[]): boolean {
+  const pattern = shown.map((l) => l.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')).join('\n');
+  return new RegExp(`^${pattern}$`).test(actual.replace(/\n+$/, ''));
+}
+
+const pages = [join(repoRoot, 'README.md'), ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => join(repoRoot, 'docs', f))];
+
+test('the example parser reads commands, their output and placeholders', () => {
+  const md = 'text\n```\n$ npx tarsier verify a.yml\nline 1\nline … 2\n$ tarsier parse b.c\n```\n$ tarsier outside\n';
+  assert.deepEqual(examplesOf(md), [
+    { command: 'tarsier verify a.yml', output: ['line 1', 'line … 2'], line: 3 },
+    { command: 'tarsier parse b.c', output: [], line: 6 },
+  ]);
+  assert.ok(matchesShown('line 1\nline x/y 2\n', ['line 1', 'line … 2']));
+  assert.ok(!matchesShown('line 1\nline 3\n', ['line 1', 'line … 2']));
+  assert.ok(!matchesShown('line 1\n', ['line 1', 'line … 2']));
+});
+
+/** Commands that run until stopped (a server) cannot be compared: their examples are left out. */
+const LONG_RUNNING = /^tarsier serve\b/;
+
+for (const page of pages) {
+  const examples = examplesOf(readFileSync(page, 'utf8')).filter((ex) => !LONG_RUNNING.test(ex.command));
+  if (examples.length === 0) continue;
+  const name = page.slice(repoRoot.length + 1);
+  // FALSE answers are replayed by gcc before they are printed.
+  test(`the examples of ${name} print what the page shows`, { skip: needTools('gcc', 'gcc -m32') }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tarsier-docs-'));
+    try {
+      cpSync(join(repoRoot, 'examples'), join(dir, 'examples'), { recursive: true });
+      for (const ex of examples) {
+        const command = ex.command.replace(/^tarsier/, `"${process.execPath}" "${cliPath}"`);
+        const r = spawnSync('bash', ['-c', `${command} 2>&1`], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+        assert.ok(matchesShown(r.stdout, ex.output), `${name}:${ex.line}: $ ${ex.command}\n--- the page shows:\n${ex.output.join('\n')}\n--- tarsier prints:\n${r.stdout}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
