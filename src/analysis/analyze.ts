@@ -1,0 +1,175 @@
+// Abstract interpretation of one IMP procedure: forward over the statements,
+// with widening at loop heads (after two plain iterations) and two
+// narrowing steps, in the domain of domain.ts. The result is, for every
+// `while` of the procedure, an over-approximation of the states at its head
+// (every visit, the first included), turned into facts (facts.ts).
+import type { Expr, ImpProgram, ImpType, Procedure, Stmt } from '../ivl/ast.js';
+import { Domain, type AbsState, type AbsValue } from './domain.js';
+import { flagVars, Partitions, type Part } from './partition.js';
+import { factsOf, type LoopFact } from './facts.js';
+
+export interface AnalysisOptions {
+  /** Procedure to analyse (default `main`). */
+  readonly entry?: string;
+  /** Abstract statement executions before giving up (default 200 000). */
+  readonly maxSteps?: number;
+  /** Variables with difference bounds at most (default 16): the ones occurring most in conditions. */
+  readonly maxRelational?: number;
+}
+
+export interface LoopResult {
+  readonly loop: Stmt & { kind: 'while' };
+  /** False when the analysis found the loop unreachable (then `facts` is empty). */
+  readonly reachable: boolean;
+  readonly facts: readonly LoopFact[];
+}
+
+export interface AnalysisResult {
+  /** Per `while` statement of the procedure (inlined copies are distinct statements). */
+  readonly loops: ReadonlyMap<Stmt, LoopResult>;
+  /** Set when the analysis gave up (no loops are reported then). */
+  readonly gaveUp?: string;
+}
+
+const WIDEN_DELAY = 2;
+const NARROWING_STEPS = 2;
+/** Iterations of one loop's fixpoint before giving up (widening ends far sooner). */
+const MAX_ITERATIONS = 60;
+
+class StepLimit extends Error {}
+
+function varsOf(e: Expr, out: Map<string, number>): void {
+  switch (e.kind) {
+    case 'var':
+      out.set(e.name, (out.get(e.name) ?? 0) + 1);
+      break;
+    case 'unary':
+      varsOf(e.arg, out);
+      break;
+    case 'binary':
+      varsOf(e.left, out);
+      varsOf(e.right, out);
+      break;
+    case 'app':
+      e.args.forEach((a) => varsOf(a, out));
+      break;
+    case 'ite':
+      varsOf(e.cond, out);
+      varsOf(e.then, out);
+      varsOf(e.else, out);
+      break;
+    default:
+      break;
+  }
+}
+
+/** Variables of conditions (and of values assigned to bools, which the lowering uses as conditions), by frequency. */
+function conditionVars(body: readonly Stmt[], types: ReadonlyMap<string, ImpType>): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (ss: readonly Stmt[]): void => {
+    for (const s of ss) {
+      if (s.kind === 'while') {
+        varsOf(s.cond, out);
+        walk(s.body);
+      } else if (s.kind === 'if') {
+        varsOf(s.cond, out);
+        walk(s.then);
+        walk(s.else);
+      } else if (s.kind === 'assume' || s.kind === 'assert') varsOf(s.cond, out);
+      else if (s.kind === 'assign' && types.get(s.target)?.kind === 'bool') varsOf(s.value, out);
+      else if (s.kind === 'block') walk(s.body);
+    }
+  };
+  walk(body);
+  return out;
+}
+
+/** Analyses a procedure of an IMP program; loops of other procedures are not reported. */
+export function analyzeProgram(program: ImpProgram, options: AnalysisOptions = {}): AnalysisResult {
+  const proc = program.procedures.find((p) => p.name === (options.entry ?? 'main'));
+  if (!proc?.body) return { loops: new Map(), gaveUp: `no procedure ${options.entry ?? 'main'} with a body` };
+  return analyzeProcedure(program, proc, options);
+}
+
+function analyzeProcedure(program: ImpProgram, proc: Procedure, options: AnalysisOptions): AnalysisResult {
+  const types = new Map<string, ImpType>();
+  for (const d of [...program.globals, ...proc.params, ...proc.returns, ...proc.locals]) types.set(d.name, d.type);
+  const scalar = (n: string) => {
+    const k = types.get(n)?.kind;
+    return k === 'bv' || k === 'int';
+  };
+  const freq = [...conditionVars(proc.body!, types)].filter(([n]) => scalar(n));
+  freq.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const relational = freq.slice(0, options.maxRelational ?? 16).map(([n]) => n);
+  const dom = new Domain(types, relational);
+  const globals = program.globals.map((g) => g.name);
+  const maxSteps = options.maxSteps ?? 200_000;
+  let steps = 0;
+  const heads = new Map<Stmt, Part>();
+  const part = new Partitions(dom, flagVars(proc.body!, types));
+
+  const exec = (ss: readonly Stmt[], st: Part, record: boolean): Part => {
+    for (const s of ss) {
+      if (st.size === 0) return st;
+      st = stmt(s, st, record);
+    }
+    return st;
+  };
+  const each = (st: Part, f: (x: AbsValue) => AbsState): Part => part.of([...st.values()].map(f));
+  const stmt = (s: Stmt, st: Part, record: boolean): Part => {
+    if (++steps > maxSteps) throw new StepLimit();
+    switch (s.kind) {
+      case 'skip':
+        return st;
+      case 'assign':
+        return each(st, (x) => dom.assign(x, s.target, s.value));
+      case 'havoc':
+        return each(st, (x) => dom.havoc(x, s.target));
+      case 'assume':
+      case 'assert':
+        // After an assert only the runs where it held go on.
+        return part.assume(st, s.cond, true);
+      case 'if':
+        return part.join(exec(s.then, part.assume(st, s.cond, true), record), exec(s.else, part.assume(st, s.cond, false), record));
+      case 'block':
+        return exec(s.body, st, record);
+      case 'call':
+        // Not followed: the callee may write its results and any global.
+        return each(st, (x) => [...s.targets, ...globals].reduce<AbsState>((y, t) => dom.havoc(y, t), x));
+      case 'while':
+        return loop(s, st, record);
+    }
+  };
+  const loop = (s: Stmt & { kind: 'while' }, entry: Part, record: boolean): Part => {
+    const body = (x: Part) => part.join(entry, exec(s.body, part.assume(x, s.cond, true), false));
+    let x = entry;
+    for (let i = 0; ; i++) {
+      if (i > MAX_ITERATIONS) throw new StepLimit();
+      const y = body(x);
+      if (part.leq(y, x)) break;
+      x = i < WIDEN_DELAY ? part.join(x, y) : part.widen(x, y);
+    }
+    // x is a post-fixpoint; each step below stays above every reachable head state.
+    for (let i = 0; i < NARROWING_STEPS; i++) x = part.meet(x, body(x));
+    if (record) {
+      heads.set(s, x);
+      // Inner loops are recorded from the final head state.
+      exec(s.body, part.assume(x, s.cond, true), true);
+    }
+    return part.assume(x, s.cond, false);
+  };
+
+  try {
+    exec(proc.body!, part.of([dom.top()]), true);
+  } catch (e) {
+    if (e instanceof StepLimit) return { loops: new Map(), gaveUp: `more than ${maxSteps} abstract steps` };
+    throw e;
+  }
+  const loops = new Map<Stmt, LoopResult>();
+  for (const [s, st] of heads) {
+    const w = s as Stmt & { kind: 'while' };
+    const all = part.collapse(st);
+    loops.set(s, { loop: w, reachable: all !== null, facts: all ? factsOf(dom, all) : [] });
+  }
+  return { loops };
+}
