@@ -25,6 +25,8 @@ export {
   type PreparedC,
   cCandidatesFromWitness,
   isCInput,
+  loopInstanceViews,
+  type CView,
   prepareCProgram,
   selectCInvariants,
 } from './c-candidates.js';
