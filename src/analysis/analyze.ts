@@ -13,6 +13,8 @@ export interface AnalysisOptions {
   readonly entry?: string;
   /** Abstract statement executions before giving up (default 200 000). */
   readonly maxSteps?: number;
+  /** Date.now() after which the analysis gives up. */
+  readonly deadline?: number;
   /** Variables with difference bounds at most (default 16): the ones occurring most in conditions. */
   readonly maxRelational?: number;
 }
@@ -84,6 +86,48 @@ function conditionVars(body: readonly Stmt[], types: ReadonlyMap<string, ImpType
   return out;
 }
 
+/** Variables of loops, flags, and (transitively) the variables assigned to them. */
+function loopCone(body: readonly Stmt[], types: ReadonlyMap<string, ImpType>): Set<string> {
+  const cone = new Set<string>(flagVars(body, types));
+  const inLoops = new Map<string, number>();
+  const assigns: Array<{ target: string; reads: string[] }> = [];
+  const collect = (ss: readonly Stmt[], inLoop: boolean): void => {
+    for (const s of ss) {
+      const reads = new Map<string, number>();
+      if (s.kind === 'assign') {
+        varsOf(s.value, reads);
+        assigns.push({ target: s.target, reads: [...reads.keys()] });
+        if (inLoop) cone.add(s.target);
+      } else if ((s.kind === 'havoc' || s.kind === 'call') && inLoop) (s.kind === 'havoc' ? [s.target] : s.targets).forEach((t) => cone.add(t));
+      else if (s.kind === 'assume' || s.kind === 'assert') varsOf(s.cond, reads);
+      else if (s.kind === 'if') {
+        varsOf(s.cond, reads);
+        collect(s.then, inLoop);
+        collect(s.else, inLoop);
+      } else if (s.kind === 'while') {
+        varsOf(s.cond, inLoops);
+        collect(s.body, true);
+      } else if (s.kind === 'block') collect(s.body, inLoop);
+      if (inLoop) for (const v of reads.keys()) inLoops.set(v, 1);
+    }
+  };
+  collect(body, false);
+  for (const v of inLoops.keys()) cone.add(v);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const a of assigns) {
+      if (!cone.has(a.target)) continue;
+      for (const v of a.reads) {
+        if (!cone.has(v)) {
+          cone.add(v);
+          changed = true;
+        }
+      }
+    }
+  }
+  return cone;
+}
+
 /** Analyses a procedure of an IMP program; loops of other procedures are not reported. */
 export function analyzeProgram(program: ImpProgram, options: AnalysisOptions = {}): AnalysisResult {
   const proc = program.procedures.find((p) => p.name === (options.entry ?? 'main'));
@@ -92,8 +136,11 @@ export function analyzeProgram(program: ImpProgram, options: AnalysisOptions = {
 }
 
 function analyzeProcedure(program: ImpProgram, proc: Procedure, options: AnalysisOptions): AnalysisResult {
-  const types = new Map<string, ImpType>();
-  for (const d of [...program.globals, ...proc.params, ...proc.returns, ...proc.locals]) types.set(d.name, d.type);
+  const allTypes = new Map<string, ImpType>();
+  for (const d of [...program.globals, ...proc.params, ...proc.returns, ...proc.locals]) allTypes.set(d.name, d.type);
+  // Only the variables that can matter at a loop head are tracked (the others are unknown values).
+  const tracked = loopCone(proc.body!, allTypes);
+  const types = new Map([...allTypes].filter(([n]) => tracked.has(n)));
   const scalar = (n: string) => {
     const k = types.get(n)?.kind;
     return k === 'bv' || k === 'int';
@@ -106,6 +153,7 @@ function analyzeProcedure(program: ImpProgram, proc: Procedure, options: Analysi
   const maxSteps = options.maxSteps ?? 200_000;
   let steps = 0;
   const heads = new Map<Stmt, Part>();
+  const lastHead = new Map<Stmt, Part>();
   const part = new Partitions(dom, flagVars(proc.body!, types));
 
   const exec = (ss: readonly Stmt[], st: Part, record: boolean): Part => {
@@ -117,7 +165,7 @@ function analyzeProcedure(program: ImpProgram, proc: Procedure, options: Analysi
   };
   const each = (st: Part, f: (x: AbsValue) => AbsState): Part => part.of([...st.values()].map(f));
   const stmt = (s: Stmt, st: Part, record: boolean): Part => {
-    if (++steps > maxSteps) throw new StepLimit();
+    if (++steps > maxSteps || (options.deadline !== undefined && (steps & 63) === 0 && Date.now() > options.deadline)) throw new StepLimit();
     switch (s.kind) {
       case 'skip':
         return st;
@@ -142,7 +190,11 @@ function analyzeProcedure(program: ImpProgram, proc: Procedure, options: Analysi
   };
   const loop = (s: Stmt & { kind: 'while' }, entry: Part, record: boolean): Part => {
     const body = (x: Part) => part.join(entry, exec(s.body, part.assume(x, s.cond, true), false));
-    let x = entry;
+    // Inside an outer loop's iteration, start from this loop's last result:
+    // a larger start is still sound, and nested loops then cost a few passes
+    // each instead of a number exponential in the depth.
+    const last = record ? undefined : lastHead.get(s);
+    let x = last ? part.join(entry, last) : entry;
     for (let i = 0; ; i++) {
       if (i > MAX_ITERATIONS) throw new StepLimit();
       const y = body(x);
@@ -151,6 +203,7 @@ function analyzeProcedure(program: ImpProgram, proc: Procedure, options: Analysi
     }
     // x is a post-fixpoint; each step below stays above every reachable head state.
     for (let i = 0; i < NARROWING_STEPS; i++) x = part.meet(x, body(x));
+    lastHead.set(s, x);
     if (record) {
       heads.set(s, x);
       // Inner loops are recorded from the final head state.
@@ -162,7 +215,7 @@ function analyzeProcedure(program: ImpProgram, proc: Procedure, options: Analysi
   try {
     exec(proc.body!, part.of([dom.top()]), true);
   } catch (e) {
-    if (e instanceof StepLimit) return { loops: new Map(), gaveUp: `more than ${maxSteps} abstract steps` };
+    if (e instanceof StepLimit) return { loops: new Map(), gaveUp: steps > maxSteps ? `more than ${maxSteps} abstract steps` : 'out of time' };
     throw e;
   }
   const loops = new Map<Stmt, LoopResult>();

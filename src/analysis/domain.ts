@@ -55,6 +55,9 @@ const SIGNED_CMP: Record<string, [Cmp, boolean]> = { slt: ['<', false], sle: ['<
 const UNSIGNED_CMP: Record<string, [Cmp, boolean]> = { ult: ['<', false], ule: ['<=', false], ugt: ['<', true], uge: ['<=', true] };
 const INT_CMP: Record<string, [Cmp, boolean]> = { '<': ['<', false], '<=': ['<=', false], '>': ['<', true], '>=': ['<=', true] };
 
+/** Sub-conditions one top-level assume may look at. */
+const ASSUME_BUDGET = 64;
+
 export class Domain {
   /** Every tracked key by id. */
   readonly keys = new Map<string, Key>();
@@ -314,9 +317,24 @@ export class Domain {
     return out;
   }
 
-  /** The states where `e` is true (positive) or false. */
+  /** Steps left to the current top-level `assume` (boolean structure can branch exponentially). */
+  private budget = 0;
+  private depth = 0;
+
+  /** The states where `e` is true (positive) or false (an over-approximation; big conditions are followed only in part). */
   assume(st: AbsState, e: Expr, positive = true): AbsState {
     if (!st) return null;
+    if (this.depth === 0) this.budget = ASSUME_BUDGET;
+    if (this.budget-- <= 0) return st;
+    this.depth++;
+    try {
+      return this.assumeStep(st, e, positive);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private assumeStep(st: AbsValue, e: Expr, positive: boolean): AbsState {
     switch (e.kind) {
       case 'bool_lit':
         return e.value === positive ? st : null;
@@ -416,8 +434,8 @@ export class Domain {
       bound(lb, va);
       this.relate(la, lb, 0n, (r) => (out = r), () => out);
       this.relate(lb, la, 0n, (r) => (out = r), () => out);
-      if (out && la?.key && lb?.key === undefined) out = this.meetCongruence(out, la.key, lb!.c - la.c);
-      if (out && lb?.key && la?.key === undefined) out = this.meetCongruence(out, lb.key, la!.c - lb.c);
+      if (out && la?.key && lb && lb.key === undefined) out = this.meetCongruence(out, la.key, lb.c - la.c);
+      if (out && lb?.key && la && la.key === undefined) out = this.meetCongruence(out, lb.key, la.c - lb.c);
     } else {
       // a != b with b a constant at an end of a's interval.
       const ne = (lin: Linear | undefined, other: I.Interval) => {

@@ -30,6 +30,8 @@ export interface CorrectnessWitnessInput {
   readonly metadata: Metadata;
   /** Time limit of one solver call of the check (ms). */
   readonly timeoutMs: number;
+  /** Time for the abstract interpretation (ms); it reports nothing when it runs out. */
+  readonly analysisMs: number;
   readonly log?: (message: string) => void;
 }
 
@@ -104,7 +106,7 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
   const log = input.log ?? (() => {});
   const { program, lowered } = input;
   const instances = loopInstanceViews(program, lowered);
-  const analysis = analyzeProgram(lowered.imp, { entry: lowered.imp.procedures.find((p) => p.body)?.name });
+  const analysis = analyzeProgram(lowered.imp, { entry: lowered.imp.procedures.find((p) => p.body)?.name, deadline: Date.now() + input.analysisMs });
   if (analysis.gaveUp) log(`witness: analysis gave up: ${analysis.gaveUp}`);
   // Candidate C texts per C loop (by keyword location), over all its instances.
   const perLoop = new Map<string, { loc: SourceLocation; function: string; texts: Set<string> }>();

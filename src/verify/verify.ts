@@ -238,6 +238,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
         fileName: r.programAsWritten,
         metadata: metadataFor(result.method === 'k-induction' ? 'k-induction' : 'bmc'),
         timeoutMs: Math.round(Math.max(1000, Math.min(deadline() + reserveMs / 2, 60_000))),
+        analysisMs: Math.max(500, Math.min(5000, timeoutS * 100)),
         log,
       });
       const text = writeWitness({ format: 'yaml', entries: [w.entry] });
