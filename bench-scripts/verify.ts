@@ -1,9 +1,11 @@
-// `npm run bench:verify -- --timeout 60 [--jobs 2] [--filter text] [--out results.json]`
+// `npm run bench:verify -- --timeout 60 [--jobs 2] [--filter text] [--solver auto|z3-wasm|z3|cvc5] [--out results.json]`
 // Runs `tarsier verify` on every (task, property) row of
 // ../shared/bench/sv-benchmarks/MANIFEST.csv as a child process, scores the
 // answers with the competition's table and prints per-directory counts, the
 // score and the CPU time. Every FALSE is also linted and replayed by the
-// verifier itself before it is answered.
+// verifier itself before it is answered. Beside the table: the reference
+// tools of ../shared/bench/peers/unreach-call-10s.csv (their score, and
+// Tarsier's CPU time over theirs on the tasks both answer correctly).
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +26,7 @@ interface Row {
   directory: string;
 }
 
-function args(): { timeout: number; jobs: number; filter?: string; out?: string; shared: string } {
+function args(): { timeout: number; jobs: number; filter?: string; out?: string; shared: string; solver?: string } {
   const a = process.argv.slice(2);
   const get = (name: string) => {
     const i = a.indexOf(name);
@@ -35,6 +37,7 @@ function args(): { timeout: number; jobs: number; filter?: string; out?: string;
     jobs: Number(get('--jobs') ?? 2),
     filter: get('--filter'),
     out: get('--out'),
+    solver: get('--solver'),
     shared: get('--shared') ?? process.env.TARSIER_SHARED ?? resolve(repoRoot, '../shared'),
   };
 }
@@ -87,13 +90,16 @@ function checkWitness(bench: string, row: Row, witness: string, timeout: number)
   return { lints, confirmed };
 }
 
-function runOne(bench: string, row: Row, timeout: number, tmp: string, index: number): Promise<Outcome> {
+function runOne(bench: string, row: Row, timeout: number, tmp: string, index: number, solver?: string): Promise<Outcome> {
   return new Promise((done) => {
     const t0 = Date.now();
     const witness = join(tmp, `w${index}.yml`);
     const child = spawn(
       process.execPath,
-      [cli, 'verify', join(bench, row.task), '--property', row.property, '--timeout', String(timeout), '--witness', witness, '--format', 'json'],
+      [
+        cli, 'verify', join(bench, row.task), '--property', row.property, '--timeout', String(timeout), '--witness', witness, '--format', 'json',
+        ...(solver ? ['--solver', solver] : []),
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -140,7 +146,7 @@ async function main(): Promise<void> {
   const worker = async () => {
     while (next < rows.length) {
       const i = next++;
-      results[i] = await runOne(bench, rows[i]!, o.timeout, tmp, i);
+      results[i] = await runOne(bench, rows[i]!, o.timeout, tmp, i, o.solver);
       finished++;
       const r = results[i]!;
       const v = r.verdict.kind === 'false' ? `false(${r.verdict.property ?? ''})` : r.verdict.kind;
@@ -181,7 +187,45 @@ async function main(): Promise<void> {
   console.log(`score ${results.reduce((a, r) => a + r.points, 0)} (+${POINTS.correctTrue} correct TRUE, +${POINTS.correctFalse} correct FALSE, ${POINTS.incorrectFalse} wrong FALSE, ${POINTS.incorrectTrue} wrong TRUE); CPU time of correct results ${correctCpu.toFixed(1)} s`);
   const wrong = results.filter((r) => r.category === 'wrong');
   for (const w of wrong) console.log(`WRONG: ${w.row.task} ${w.row.property}: ${JSON.stringify(w.verdict)} expected ${w.row.expected}: ${w.reason}`);
+  comparePeers(join(o.shared, 'bench', 'peers', 'unreach-call-10s.csv'), results);
   if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 1));
+}
+
+/**
+ * The reference tools' figures on the rows of the peers file that were run
+ * here: each tool's score, and Tarsier's CPU time divided by the tool's on
+ * the tasks both answer correctly.
+ */
+function comparePeers(file: string, results: readonly Outcome[]): void {
+  if (!existsSync(file)) {
+    console.log(`(no reference figures: ${file} not found)`);
+    return;
+  }
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  const head = lines[0]!.split(',');
+  const tools = head.filter((h) => h.endsWith('_result')).map((h) => h.replace(/_result$/, ''));
+  const ours = new Map(results.filter((r) => r.row.property === 'unreach-call').map((r) => [r.row.task, r]));
+  const rows = lines.slice(1).map((l) => l.split(',')).filter((f) => ours.has(f[head.indexOf('task')]!));
+  if (rows.length === 0) {
+    console.log('(no unreach-call row of the reference figures was run)');
+    return;
+  }
+  const points = (answer: string, expected: string) =>
+    answer === 'unknown' ? 0 : answer !== expected ? (answer === 'true' ? POINTS.incorrectTrue : POINTS.incorrectFalse) : answer === 'true' ? POINTS.correctTrue : POINTS.correctFalse;
+  const ourScore = rows.reduce((a, f) => a + ours.get(f[head.indexOf('task')]!)!.points, 0);
+  console.log(`reference figures (${file.split('/').slice(-2).join('/')}), on the ${rows.length} unreach-call rows run here:`);
+  console.log(`  tarsier score ${ourScore}`);
+  for (const t of tools) {
+    const ri = head.indexOf(`${t}_result`);
+    const ci = head.indexOf(`${t}_cpu_s`);
+    const ei = head.indexOf('expected');
+    const score = rows.reduce((a, f) => a + points(f[ri]!, f[ei]!), 0);
+    const both = rows.filter((f) => f[ri] === f[ei] && ours.get(f[head.indexOf('task')]!)!.category === 'correct');
+    const theirs = both.reduce((a, f) => a + Number(f[ci]), 0);
+    const mine = both.reduce((a, f) => a + ours.get(f[head.indexOf('task')]!)!.cpu, 0);
+    const ratio = theirs > 0 ? (mine / theirs).toFixed(2) : 'n/a';
+    console.log(`  ${t} score ${score}; on the ${both.length} tasks both answer correctly: tarsier ${mine.toFixed(1)} s, ${t} ${theirs.toFixed(1)} s CPU, ratio ${ratio}`);
+  }
 }
 
 await main();

@@ -1,17 +1,21 @@
-// Bounded model checking over IMP with iterative deepening.
+// Bounded model checking over IMP with iterative deepening, and k-induction.
 //
-// For bound k = 1, 2, 4, ...: encode the program with every loop unrolled k
-// times (encode.ts), then
+// For bound k = 1, 2, 4, ...: unroll the program (unroll.ts), encode it with
+// vc/ (the one IMP-to-SMT encoding), and ask the solver
 //   1. is an error goal reachable?            yes → FALSE with the trace;
 //   2. is an unwinding (bound) goal reachable? no  → TRUE (the unrolling is complete);
-//   3. otherwise deepen.
-// UNKNOWN when the time budget runs out or the solver gives up. TRUE is only
-// answered when both checks are unsat at the same bound.
+//   3. otherwise try k-induction (with Houdini over candidate invariants), then deepen.
+// UNKNOWN when the time budget runs out or the solver gives up. One solver
+// session serves every bound: each bound's encoding lives in its own scope,
+// goals are checked with `check-sat-assuming`.
 
 import type { SourceLocation } from '../common/location.js';
-import { typeEquals, type Expr, type ImpProgram, type ImpType, type Stmt } from '../ivl/ast.js';
-import { EncodeError, encodeBounded, type AssertRole, type Candidate, type Encoding, type GoalRecord } from './encode.js';
-import { openSession, type ModelReader } from './z3.js';
+import type { Expr, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
+import { printExpr } from '../ivl/printer.js';
+import { createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
+import { encodeProcedure, type EncodedGoal, type ProcedureEncoding } from '../vc/encode.js';
+import { loopCandidates, whilesOf, type LoopCandidateSource } from './candidates.js';
+import { EncodeError, unrollProgram, type AssertRole, type GoalTag, type LoopCandidate, type Unrolled, type UnrollOptions } from './unroll.js';
 
 export interface BmcOptions {
   /**
@@ -29,10 +33,19 @@ export interface BmcOptions {
   /** Inlining depth of recursive IMP procedure calls for bound k (default: k). */
   readonly callDepth?: (bound: number) => number;
   readonly log?: (message: string) => void;
-  /** Also try k-induction at each bound (default true). */
+  /** Also try k-induction (default true). */
   readonly induction?: boolean;
-  /** Candidate invariants for k-induction (default true: generated per loop). */
+  /** Built-in candidate invariants (comparison templates) for k-induction (default true). */
   readonly candidates?: boolean;
+  /**
+   * Extra candidate invariants per IMP while (Boolean IMP expressions over
+   * the variables in scope there). A C loop inlined several times gives
+   * several whiles with the same `loc` (= the source map's LoopInfo.loc).
+   * They go through Houdini with the built-in ones and strengthen k-induction.
+   */
+  readonly loopCandidates?: LoopCandidateSource;
+  /** The solver back end (`createSolver` name: `auto` default, `z3-wasm`, `z3`, `cvc5`), or a solver to use (not disposed). */
+  readonly solver?: string | Solver;
 }
 
 /** One havoc executed on the counterexample path, in execution order. */
@@ -52,51 +65,124 @@ export interface TraceBranch {
 
 export interface Counterexample {
   /** The violated assert (its loc is the IMP assert's loc). */
-  readonly goal: { readonly loc: SourceLocation; readonly origin: GoalRecord['origin'] };
+  readonly goal: { readonly loc: SourceLocation; readonly origin: GoalTag['origin'] };
   readonly havocs: readonly TraceHavoc[];
   /** Branch outcomes up to the violation, in execution order. */
   readonly branches: readonly TraceBranch[];
 }
 
+/** Invariants of one IMP while that the proof assumed (Houdini survivors). */
+export interface LoopInvariants {
+  readonly loop: Stmt;
+  readonly loc: SourceLocation;
+  readonly exprs: readonly Expr[];
+}
+
 export type BmcResult =
   | { readonly verdict: 'false'; readonly bound: number; readonly counterexample: Counterexample }
-  /** `method`: complete unrolling (no execution exceeds the bound) or k-induction. */
-  | { readonly verdict: 'true'; readonly bound: number; readonly method?: 'unrolling' | 'k-induction' }
+  | {
+      readonly verdict: 'true';
+      readonly bound: number;
+      /** Complete unrolling (no execution exceeds the bound) or k-induction. */
+      readonly method: 'unrolling' | 'k-induction';
+      /** Per while of `program`: the candidates that survived Houdini and were assumed (may be empty for 'unrolling'). */
+      readonly invariants: readonly LoopInvariants[];
+      /** The program checked at the final bound. */
+      readonly program: ImpProgram;
+    }
   | { readonly verdict: 'unknown'; readonly bound: number; readonly reason: string };
 
 /** The program to check at bound k: a fixed program, or one built per bound (e.g. lowered with a deeper recursion cut). */
 export type ProgramAtBound = ImpProgram | ((bound: number) => ImpProgram);
 
-function or(flags: readonly string[]): string {
-  if (flags.length === 0) return 'false';
-  if (flags.length === 1) return flags[0]!;
-  return `(or ${flags.join(' ')})`;
+interface Encoded {
+  readonly unrolled: Unrolled;
+  readonly enc: ProcedureEncoding;
+  readonly tagOf: (g: EncodedGoal) => GoalTag;
 }
 
-function readTrace(enc: Encoding, m: ModelReader): Counterexample {
-  const errors = enc.goals.filter((g) => g.role === 'error');
-  const hit = errors.find((g) => m.bool(g.flag));
-  if (!hit) throw new Error('BMC: the model violates no goal');
-  const havocs: TraceHavoc[] = [];
-  for (const h of enc.havocs) {
-    if (h.order > hit.order || !m.bool(h.guard)) continue;
-    let value: bigint;
-    if (h.type.kind === 'bv') value = m.int(h.value, { kind: 'bv', width: h.type.width });
-    else if (h.type.kind === 'int') value = m.int(h.value, { kind: 'int' });
-    else if (h.type.kind === 'bool') value = m.bool(h.value) ? 1n : 0n;
-    else value = 0n; // maps and reals are not nondet call results; not replayed
-    havocs.push({ loc: h.loc, target: h.target, type: h.type, value });
+let encodings = 0;
+
+/** Unrolls and encodes; errors of the encoding (a program outside its reach) become EncodeError. */
+function encode(p: ImpProgram, options: UnrollOptions): Encoded {
+  const unrolled = unrollProgram(p, options);
+  let enc: ProcedureEncoding;
+  try {
+    enc = encodeProcedure(unrolled.program, unrolled.proc, { prefix: `b${++encodings}.`, loops: 'error', checkOnly: unrolled.checkOnly, skipUnreachable: true });
+  } catch (e) {
+    if (e instanceof Error) throw new EncodeError(e.message);
+    throw e;
+  }
+  const error: GoalTag = { role: 'error', origin: 'assert' };
+  return { unrolled, enc, tagOf: (g) => (g.stmt && unrolled.tags.get(g.stmt)) || error };
+}
+
+function asBigint(v: SmtValue): bigint {
+  if (v.kind === 'bool') return v.value ? 1n : 0n;
+  if (v.kind === 'bv' || v.kind === 'int') return v.value;
+  return 0n; // maps and reals are not nondet call results; not replayed
+}
+
+/** Reads the counterexample of a sat answer on the error goals. */
+async function readTrace(solver: Solver, e: Encoded, errors: readonly EncodedGoal[]): Promise<Counterexample> {
+  const { enc } = e;
+  const havocs = enc.trace.filter((s) => s.what === 'havoc');
+  const terms: Term[] = [...errors.map((g) => g.violation)];
+  for (const h of havocs) terms.push(h.reached, h.updates[0]!.value);
+  for (const b of enc.branches) terms.push(b.reached, b.cond);
+  const values = await solver.getValues(terms);
+  const hitIndex = errors.findIndex((_, i) => values[i]!.kind === 'bool' && (values[i] as { value: boolean }).value);
+  if (hitIndex < 0) throw new SolverError('the model violates no goal');
+  const hit = errors[hitIndex]!;
+  const isTrue = (v: SmtValue | undefined) => v?.kind === 'bool' && v.value;
+  const decl = new Map([...e.unrolled.program.globals, ...e.unrolled.proc.locals, ...e.unrolled.proc.params, ...e.unrolled.proc.returns].map((d) => [d.name, d.type]));
+  let k = errors.length;
+  const outHavocs: TraceHavoc[] = [];
+  for (const h of havocs) {
+    const reached = values[k++];
+    const value = values[k++]!;
+    if (enc.trace.indexOf(h) >= hit.traceLength || !isTrue(reached)) continue;
+    const u = h.updates[0]!;
+    outHavocs.push({ loc: h.loc, target: u.name, type: decl.get(u.name) ?? { kind: 'bool' }, value: asBigint(value) });
   }
   const branches: TraceBranch[] = [];
   for (const b of enc.branches) {
-    if (b.order > hit.order || !m.bool(b.guard)) continue;
-    branches.push({ loc: b.loc, taken: m.bool(b.cond) });
+    const reached = values[k++];
+    const cond = values[k++];
+    if (b.goalsBefore > hit.id || !isTrue(reached)) continue;
+    branches.push({ loc: b.loc, taken: isTrue(cond) });
   }
-  return { goal: { loc: hit.loc, origin: hit.origin }, havocs, branches };
+  return { goal: { loc: hit.loc, origin: e.tagOf(hit).origin }, havocs: outHavocs, branches };
+}
+
+/** Asserts an encoding's definitions in a new scope of the session. */
+async function load(solver: Solver, e: Encoded): Promise<void> {
+  await solver.push();
+  for (const a of e.enc.assertions) await solver.assert(a);
+}
+
+type Check = { status: 'sat' } | { status: 'unsat' } | { status: 'unknown'; reason: string };
+
+async function check(solver: Solver, assumptions: readonly Term[], goals: readonly EncodedGoal[], timeoutMs: number): Promise<Check> {
+  const r = await solver.checkSat([...assumptions, mkOr(...goals.map((g) => g.violation))], { timeoutMs: Math.max(1, Math.floor(timeoutMs)) });
+  if (r.status === 'unknown') return { status: 'unknown', reason: r.reason ?? 'the solver gave up' };
+  return { status: r.status };
 }
 
 /** Runs BMC with iterative deepening until a verdict, the deadline or `maxBound`. */
 export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise<BmcResult> {
+  const solver = typeof options.solver === 'object' ? options.solver : createSolver(options.solver ?? 'auto');
+  try {
+    return await search(program, options, solver);
+  } catch (e) {
+    if (e instanceof SolverError) return { verdict: 'unknown', bound: 0, reason: `solver: ${e.message}` };
+    throw e;
+  } finally {
+    if (typeof options.solver !== 'object') await solver.dispose();
+  }
+}
+
+async function search(program: ProgramAtBound, options: BmcOptions, solver: Solver): Promise<BmcResult> {
   const log = options.log ?? (() => {});
   const deadline = options.deadline;
   const left = typeof deadline === 'function' ? deadline : () => deadline - Date.now();
@@ -104,215 +190,162 @@ export async function bmc(program: ProgramAtBound, options: BmcOptions): Promise
   const maxBound = options.maxBound ?? 1 << 20;
   let bound = Math.max(0, options.startBound ?? 1);
   let lastReason = 'no bound was tried';
-  // Candidate invariants that survived Houdini at the last bound (by candidate id).
-  const survivors: { ids?: Set<number> } = {};
+  const survivors: Survivors = {};
+  // Time spent on BMC and on induction so far (ms), to balance the two.
+  let bmcMs = 0;
+  let inductionMs = 0;
+  const gaveUp = (what: string, reason: string): BmcResult => ({
+    verdict: 'unknown',
+    bound,
+    reason: left() <= 0 ? `time limit reached at bound ${bound}` : `solver (${what}): ${reason}`,
+  });
   for (;;) {
     if (left() <= 0) return { verdict: 'unknown', bound, reason: `time limit reached (${lastReason})` };
     const t0 = Date.now();
-    let enc: Encoding;
+    let p: ImpProgram;
+    let e: Encoded;
     try {
-      const p = typeof program === 'function' ? program(bound) : program;
-      enc = encodeBounded(p, {
-        bound,
-        callDepth: options.callDepth ? options.callDepth(bound) : bound,
-        assertRole: options.assertRole,
-        entry: options.entry,
-      });
-    } catch (e) {
-      if (e instanceof EncodeError) return { verdict: 'unknown', bound, reason: e.message };
-      throw e;
+      p = typeof program === 'function' ? program(bound) : program;
+      e = encode(p, { bound, callDepth: options.callDepth ? options.callDepth(bound) : bound, assertRole: options.assertRole, entry: options.entry });
+    } catch (err) {
+      if (err instanceof EncodeError) return { verdict: 'unknown', bound, reason: err.message };
+      throw err;
     }
-    const errorFlags = enc.goals.filter((g) => g.role === 'error').map((g) => g.flag);
-    const boundFlags = enc.goals.filter((g) => g.role === 'bound').map((g) => g.flag);
-    log(`bmc: bound ${bound}: ${enc.size} terms, ${errorFlags.length} error goals, ${boundFlags.length} unwinding goals (encoded in ${Date.now() - t0} ms)`);
-    // No error goal at this bound: still check the unwinding goals (a cut
-    // recursion may hide code with errors).
-    const session = await openSession(enc.text);
+    const errors = e.enc.goals.filter((g) => e.tagOf(g).role === 'error');
+    const unwinding = e.enc.goals.filter((g) => e.tagOf(g).role === 'bound');
+    log(`bmc: bound ${bound}: ${e.unrolled.size} statements, ${e.enc.assertions.length} definitions, ${errors.length} error goals, ${unwinding.length} unwinding goals (encoded in ${Date.now() - t0} ms)`);
+    await load(solver, e);
     try {
-    if (errorFlags.length > 0) {
-      const t1 = Date.now();
-      const r = await session.check(errorFlags, solverMs(), (m) => readTrace(enc, m));
-      log(`bmc: bound ${bound}: error goals ${r.status} (${Date.now() - t1} ms)`);
-      if (r.status === 'sat') return { verdict: 'false', bound, counterexample: r.value };
-      if (r.status === 'unknown') {
-        return { verdict: 'unknown', bound, reason: left() <= 0 ? `time limit reached at bound ${bound}` : `solver: ${r.reason}` };
+      // No error goal at this bound: still check the unwinding goals (a cut recursion may hide code with errors).
+      if (errors.length > 0) {
+        const t1 = Date.now();
+        const r = await check(solver, [], errors, solverMs());
+        log(`bmc: bound ${bound}: error goals ${r.status} (${Date.now() - t1} ms)`);
+        if (r.status === 'sat') return { verdict: 'false', bound, counterexample: await readTrace(solver, e, errors) };
+        if (r.status === 'unknown') return gaveUp('error goals', r.reason);
       }
-    }
-    if (boundFlags.length === 0) return { verdict: 'true', bound, method: 'unrolling' };
-    const t2 = Date.now();
-    const u = await session.check(boundFlags, solverMs(), () => undefined);
-    log(`bmc: bound ${bound}: unwinding goals ${u.status} (${Date.now() - t2} ms)`);
-    if (u.status === 'unsat') return { verdict: 'true', bound, method: 'unrolling' };
-    if (u.status === 'unknown') {
-      return { verdict: 'unknown', bound, reason: left() <= 0 ? `time limit reached at bound ${bound}` : `solver: ${u.reason}` };
-    }
+      const done: BmcResult = { verdict: 'true', bound, method: 'unrolling', invariants: [], program: p };
+      if (unwinding.length === 0) return done;
+      const t2 = Date.now();
+      const u = await check(solver, [], unwinding, solverMs());
+      log(`bmc: bound ${bound}: unwinding goals ${u.status} (${Date.now() - t2} ms)`);
+      if (u.status === 'unsat') return done;
+      if (u.status === 'unknown') return gaveUp('unwinding goals', u.reason);
     } finally {
-      session.close();
+      await solver.pop();
     }
+    bmcMs += Date.now() - t0;
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
-    if (options.induction !== false) {
-      const k = await inductionStep(program, bound, options, solverMs, log, survivors);
-      if (k === 'proved') return { verdict: 'true', bound, method: 'k-induction' };
+    // Induction only where it can prove something (a loop), and never taking
+    // more time than BMC: deeper bounds find the violations and complete unrollings.
+    if (options.induction !== false && whilesOf(p, options.entry ?? 'main').length > 0 && (bound <= 1 || inductionMs <= bmcMs)) {
+      const t3 = Date.now();
+      const proof = await inductionStep(solver, p, bound, options, solverMs, log, survivors);
+      inductionMs += Date.now() - t3;
+      if (proof) return { verdict: 'true', bound, method: 'k-induction', invariants: proof, program: p };
     }
     if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };
     bound = Math.min(maxBound, bound === 0 ? 1 : bound * 2);
   }
 }
 
+/** Candidates that survived Houdini at the last bound, by loop location and text. */
+interface Survivors {
+  keys?: Set<string>;
+}
+
+function candidateKey(c: LoopCandidate): string {
+  const l = c.loop.loc;
+  return `${l.file}:${l.line}:${l.column}:${l.offset}|${printExpr(c.expr)}`;
+}
+
 /**
- * The k-induction check at `bound`: every goal of the induction encoding
- * (encode.ts, mode `induction`) unreachable means no execution violates the
- * property. Any failure to decide is just "not proved".
+ * The k-induction check at `bound`. Houdini first: candidates that fail at a
+ * loop arrival or are not kept by one iteration from a state satisfying all
+ * active ones are switched off (activation literals: one encoding for every
+ * round), until the rest are inductive; then every error and bound goal is
+ * checked with them assumed. Returns the invariants of the proof, or
+ * undefined when not proved (any failure to decide is just "not proved").
  */
 async function inductionStep(
-  program: ProgramAtBound,
+  solver: Solver,
+  p: ImpProgram,
   bound: number,
   options: BmcOptions,
   solverMs: () => number,
   log: (m: string) => void,
-  survivors: { ids?: Set<number> } = {},
-): Promise<'proved' | 'not proved'> {
-  let p: ImpProgram;
-  try {
-    p = typeof program === 'function' ? program(bound) : program;
-  } catch (e) {
-    if (e instanceof EncodeError) return 'not proved';
-    throw e;
-  }
-  // Houdini: drop candidates that fail at a loop entry or are not preserved,
-  // until the rest are inductive; then check the goals with them assumed.
-  let candidates = options.candidates === false ? new Map<Stmt, Candidate[]>() : generateCandidates(p, options.entry ?? 'main');
+  survivors: Survivors,
+): Promise<LoopInvariants[] | undefined> {
+  const entry = options.entry ?? 'main';
+  const all = loopCandidates(p, entry, options.candidates !== false, options.loopCandidates);
   // Start from the survivors of the last bound: Houdini re-checks them here anyway.
-  if (survivors.ids) {
-    const keep = survivors.ids;
-    candidates = new Map([...candidates].map(([l, cs]) => [l, cs.filter((c) => keep.has(c.id))] as [Stmt, Candidate[]]).filter(([, cs]) => cs.length > 0));
+  let cands = [...all.values()].flat();
+  if (survivors.keys) {
+    const keep = survivors.keys;
+    cands = cands.filter((c) => keep.has(candidateKey(c)));
   }
-  for (let round = 0; round < 40; round++) {
-    let enc: Encoding;
-    try {
-      enc = encodeBounded(p, {
-        bound,
-        callDepth: options.callDepth ? options.callDepth(bound) : bound,
-        assertRole: options.assertRole,
-        entry: options.entry,
-        mode: 'induction',
-        candidates,
-      });
-    } catch (e) {
-      if (e instanceof EncodeError) {
-        log(`k-induction: not applicable: ${e.message}`);
-        return 'not proved';
-      }
-      throw e;
+  let e: Encoded;
+  try {
+    const byLoop = new Map<Stmt, LoopCandidate[]>();
+    for (const c of cands) byLoop.set(c.loop, [...(byLoop.get(c.loop) ?? []), c]);
+    e = encode(p, {
+      bound,
+      callDepth: options.callDepth ? options.callDepth(bound) : bound,
+      assertRole: options.assertRole,
+      entry,
+      mode: 'induction',
+      candidates: byLoop,
+    });
+  } catch (err) {
+    if (err instanceof EncodeError) {
+      log(`k-induction: not applicable: ${err.message}`);
+      return undefined;
     }
-    const session = await openSession(enc.text);
-    try {
-      const cand = enc.goals.filter((g) => g.role === 'candidate');
-      if (cand.length > 0) {
-        const t = Date.now();
-        const r = await session.check(
-          cand.map((g) => g.flag),
-          solverMs(),
-          (m) => new Set(cand.filter((g) => m.bool(g.flag)).map((g) => g.candidate!)),
-        );
-        log(`k-induction: bound ${bound}: ${cand.length} candidate goals ${r.status} (${Date.now() - t} ms)`);
-        if (r.status === 'unknown') {
-          if (candidates.size === 0) return 'not proved';
-          candidates = new Map();
-          continue;
-        }
-        if (r.status === 'sat') {
-          const failed = r.value;
-          if (failed.size === 0) return 'not proved';
-          const next = new Map<Stmt, Candidate[]>();
-          for (const [loop, cs] of candidates) {
-            const keep = cs.filter((c) => !failed.has(c.id));
-            if (keep.length > 0) next.set(loop, keep);
-          }
-          candidates = next;
-          continue;
-        }
-      }
-      survivors.ids = new Set([...candidates.values()].flat().map((c) => c.id));
-      const flags = enc.goals.filter((g) => g.role !== 'candidate').map((g) => g.flag);
+    throw err;
+  }
+  const activation = (c: LoopCandidate): Term => e.enc.entry.get(e.unrolled.activation.get(c.id)!)!;
+  const goalsOf = new Map<number, EncodedGoal[]>();
+  const others: EncodedGoal[] = [];
+  for (const g of e.enc.goals) {
+    const tag = e.tagOf(g);
+    if (tag.role === 'candidate') goalsOf.set(tag.candidate!, [...(goalsOf.get(tag.candidate!) ?? []), g]);
+    else others.push(g);
+  }
+  await load(solver, e);
+  try {
+    let active = new Set(cands.map((c) => c.id));
+    const literals = () => cands.map((c) => (active.has(c.id) ? activation(c) : mkNot(activation(c))));
+    for (let round = 0; active.size > 0; round++) {
+      const goals = cands.filter((c) => active.has(c.id)).flatMap((c) => goalsOf.get(c.id) ?? []);
+      if (goals.length === 0) break;
       const t = Date.now();
-      const r = await session.check(flags, solverMs(), () => undefined);
-      const kept = [...candidates.values()].reduce((a, cs) => a + cs.length, 0);
-      log(`k-induction: bound ${bound}: ${flags.length} goals ${r.status} with ${kept} invariants (${Date.now() - t} ms)`);
-      return r.status === 'unsat' ? 'proved' : 'not proved';
-    } finally {
-      session.close();
+      const r = await check(solver, literals(), goals, solverMs());
+      log(`k-induction: bound ${bound}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
+      if (r.status === 'unsat') break;
+      if (r.status === 'unknown') {
+        active = new Set();
+        break;
+      }
+      const values = await solver.getValues(goals.map((g) => g.violation));
+      const failed = new Set(goals.filter((_, i) => values[i]!.kind === 'bool' && (values[i] as { value: boolean }).value).map((g) => e.tagOf(g).candidate!));
+      if (failed.size === 0) return undefined;
+      active = new Set([...active].filter((id) => !failed.has(id)));
     }
+    survivors.keys = new Set(cands.filter((c) => active.has(c.id)).map(candidateKey));
+    if (others.length === 0) return invariantsOf(p, entry, cands, active);
+    const t = Date.now();
+    const r = await check(solver, literals(), others, solverMs());
+    log(`k-induction: bound ${bound}: ${others.length} goals ${r.status} with ${active.size} invariants (${Date.now() - t} ms)`);
+    return r.status === 'unsat' ? invariantsOf(p, entry, cands, active) : undefined;
+  } finally {
+    await solver.pop();
   }
-  return 'not proved';
 }
 
-const MAX_CANDIDATES_PER_LOOP = 120;
-
-/**
- * Candidate invariants of every loop: comparisons (signed and unsigned `<=`,
- * `==`) between a variable the loop assigns and another variable of the
- * same type that the loop reads or assigns, and with 0.
- */
-export function generateCandidates(p: ImpProgram, entry: string): Map<Stmt, Candidate[]> {
-  const proc = p.procedures.find((q) => q.name === entry);
-  const out = new Map<Stmt, Candidate[]>();
-  if (!proc?.body) return out;
-  const types = new Map<string, ImpType>();
-  for (const d of [...p.globals, ...proc.params, ...proc.returns, ...proc.locals]) types.set(d.name, d.type);
-  let id = 0;
-  const varsOf = (e: Expr, acc: Set<string>): void => {
-    switch (e.kind) {
-      case 'var': acc.add(e.name); break;
-      case 'unary': varsOf(e.arg, acc); break;
-      case 'binary': varsOf(e.left, acc); varsOf(e.right, acc); break;
-      case 'app': e.args.forEach((a) => varsOf(a, acc)); break;
-      case 'ite': varsOf(e.cond, acc); varsOf(e.then, acc); varsOf(e.else, acc); break;
-      case 'select': varsOf(e.map, acc); varsOf(e.index, acc); break;
-      case 'store': varsOf(e.map, acc); varsOf(e.index, acc); varsOf(e.value, acc); break;
-      default: break;
-    }
-  };
-  const assignedIn = (ss: readonly Stmt[], acc: Set<string>, read: Set<string>): void => {
-    for (const s of ss) {
-      switch (s.kind) {
-        case 'assign': acc.add(s.target); varsOf(s.value, read); break;
-        case 'havoc': acc.add(s.target); break;
-        case 'assume': case 'assert': varsOf(s.cond, read); break;
-        case 'if': varsOf(s.cond, read); assignedIn(s.then, acc, read); assignedIn(s.else, acc, read); break;
-        case 'while': varsOf(s.cond, read); assignedIn(s.body, acc, read); break;
-        case 'block': assignedIn(s.body, acc, read); break;
-        default: break;
-      }
-    }
-  };
-  const scalar = (t: ImpType | undefined) => t !== undefined && (t.kind === 'bv' || t.kind === 'int');
-  const visit = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      if (s.kind === 'if') { visit(s.then); visit(s.else); }
-      else if (s.kind === 'block') visit(s.body);
-      else if (s.kind === 'while') {
-        const assigned = new Set<string>();
-        const read = new Set<string>();
-        varsOf(s.cond, read);
-        assignedIn(s.body, assigned, read);
-        const all = [...new Set([...assigned, ...read])].filter((v) => scalar(types.get(v))).sort();
-        const cs: Candidate[] = [];
-        for (const a of [...assigned].filter((v) => scalar(types.get(v))).sort()) {
-          const ta = types.get(a)!;
-          const [le, ge] = ta.kind === 'bv' ? (['sle', 'sge'] as const) : (['<=', '>='] as const);
-          cs.push({ id: id++, op: le, a }, { id: id++, op: ge, a });
-          for (const b of all) {
-            if (b === a || !typeEquals(types.get(b)!, ta)) continue;
-            cs.push({ id: id++, op: le, a, b }, { id: id++, op: ge, a, b });
-            if (a < b || !assigned.has(b)) cs.push({ id: id++, op: 'eq', a, b });
-          }
-        }
-        if (cs.length > 0) out.set(s, cs.slice(0, MAX_CANDIDATES_PER_LOOP));
-        visit(s.body);
-      }
-    }
-  };
-  visit(proc.body);
-  return out;
+function invariantsOf(p: ImpProgram, entry: string, cands: readonly LoopCandidate[], active: ReadonlySet<number>): LoopInvariants[] {
+  return whilesOf(p, entry).map((loop) => ({
+    loop,
+    loc: loop.loc,
+    exprs: cands.filter((c) => c.loop === loop && active.has(c.id)).map((c) => c.expr),
+  }));
 }

@@ -1,5 +1,21 @@
-// Verification engines over IMP. Only BMC so far.
+// Verification engines over IMP, built on vc/ (the encoding) and smt/ (the solvers).
+//
+// `bmc(program, options)` is the entry: BMC with iterative deepening and
+// k-induction. The interface other modules build on:
+// - `options.loopCandidates(loop, program)`: extra candidate invariants per
+//   IMP while (Boolean IMP expressions over the variables in scope there;
+//   a C loop inlined several times gives several whiles with the same `loc`,
+//   which equals the source map's LoopInfo.loc). They go through Houdini with
+//   the built-in comparison templates and strengthen k-induction.
+// - A TRUE result carries `method` ('unrolling' | 'k-induction'), the
+//   `program` checked at the final bound, and `invariants`: per while of that
+//   program, the candidates (caller-supplied and built-in) that survived
+//   Houdini and were assumed in the proof (may be empty for 'unrolling').
+//   Each survivor holds at every arrival at its loop in every execution
+//   (checked on entry, and preserved by one iteration from any state that
+//   satisfies all survivors; executions end at a failing assert).
 export { bmc } from './bmc.js';
-export type { BmcOptions, BmcResult, Counterexample, TraceHavoc, TraceBranch, ProgramAtBound } from './bmc.js';
-export { encodeBounded, EncodeError } from './encode.js';
-export type { AssertRole, EncodeOptions, Encoding } from './encode.js';
+export type { BmcOptions, BmcResult, Counterexample, LoopInvariants, TraceHavoc, TraceBranch, ProgramAtBound } from './bmc.js';
+export { EncodeError, unrollProgram } from './unroll.js';
+export type { AssertRole, GoalTag, LoopCandidate, UnrollOptions, Unrolled } from './unroll.js';
+export type { LoopCandidateSource } from './candidates.js';

@@ -8,14 +8,19 @@ export * from './terms.js';
 export * from './solver.js';
 export { parseSExprs, sexprToString, type SExpr } from './sexpr.js';
 export { createZ3WasmSolver, shutdownZ3Wasm } from './z3wasm.js';
-export { createProcessSolver, findExecutable, processSolverSpec, type ProcessSolverSpec } from './process.js';
+export { createProcessSolver, findExecutable, processSolverSpec, processTreeCpuMs, killSolverProcesses, type ProcessSolverSpec } from './process.js';
+
+/** The solver names every command accepts (besides a path to a solver binary). */
+export const SOLVER_NAMES = ['auto', 'z3-wasm', 'z3', 'cvc5'] as const;
 
 /**
  * A solver by its command-line name: `z3-wasm` (or `wasm`, the default) for the
- * embedded WebAssembly Z3; `z3`, `cvc5` or a path for a solver process.
- * Throws a usage error when the binary cannot be found.
+ * embedded WebAssembly Z3; `z3`, `cvc5` or a path for a solver process;
+ * `auto` for z3 on PATH, else the embedded one (the answers are the same,
+ * only the speed differs). Throws a usage error when the binary cannot be found.
  */
 export function createSolver(name = 'z3-wasm'): Solver {
+  if (name === 'auto') name = findExecutable('z3') ? 'z3' : 'z3-wasm';
   if (name === 'z3-wasm' || name === 'wasm' || name === 'default') return createZ3WasmSolver();
   const path = findExecutable(name);
   if (!path) throw new TarsierError('solver', `solver '${name}' not found (install it, give its path, or use the default z3-wasm)`, undefined, 2);

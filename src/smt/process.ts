@@ -1,7 +1,7 @@
 // An SMT-LIB 2 solver run as a child process (z3, cvc5 or any binary that
 // reads SMT-LIB on standard input), talking over pipes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync, readdirSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
 import { SmtLibSolver, cvc5Dialect, genericDialect, z3Dialect, type Channel, type ChannelReply, type SmtLibDialect, type Solver } from './solver.js';
 
@@ -19,6 +19,54 @@ export function findExecutable(name: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+
+/** utime+stime (+ cutime+cstime: waited-for children) of a process from /proc, in ticks. */
+function procCpuTicks(pid: number | string, withChildren: boolean): { ticks: number; children: string[] } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may contain spaces.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let ticks = Number(f[11]) + Number(f[12]);
+  if (withChildren) ticks += Number(f[13]) + Number(f[14]);
+  const children: string[] = [];
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      children.push(...readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean));
+    }
+  } catch {
+    // no children list on this kernel
+  }
+  return { ticks, children };
+}
+
+/**
+ * CPU time of this process and everything it started (solver processes,
+ * compilers), in ms: the process's threads, its waited-for children and its
+ * live descendants. Falls back to this process alone without /proc.
+ */
+export function processTreeCpuMs(): number {
+  try {
+    const self = procCpuTicks('self', true);
+    let ticks = self.ticks;
+    const todo = [...self.children];
+    while (todo.length > 0) {
+      const pid = todo.pop()!;
+      try {
+        const c = procCpuTicks(pid, true);
+        ticks += c.ticks;
+        todo.push(...c.children);
+      } catch {
+        // ended meanwhile (then counted in cutime once waited for)
+      }
+    }
+    return (ticks * 1000) / TICKS;
+  } catch {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  }
 }
 
 export interface ProcessSolverSpec {
@@ -44,6 +92,15 @@ function setReferenced(proc: ChildProcess, on: boolean): void {
   }
 }
 
+/** Solver processes of this thread that are running. */
+const live = new Set<ChildProcess>();
+
+/** Ends every solver process this thread started (a process busy in a check would outlive its caller). */
+export function killSolverProcesses(): void {
+  for (const p of live) p.kill('SIGKILL');
+  live.clear();
+}
+
 class ProcessChannel implements Channel {
   private proc: ChildProcess | undefined;
   private stdout = '';
@@ -55,6 +112,7 @@ class ProcessChannel implements Channel {
 
   private startProcess(): ChildProcess {
     const proc = spawn(this.spec.path, [...this.spec.args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    live.add(proc);
     this.stdout = '';
     this.stderr = '';
     proc.stdout!.setEncoding('utf8');
@@ -68,6 +126,7 @@ class ProcessChannel implements Channel {
     });
     proc.stdin!.on('error', () => undefined); // reported through 'exit'
     const gone = () => {
+      live.delete(proc);
       if (this.proc === proc) this.proc = undefined;
       this.onData?.();
     };

@@ -61,11 +61,21 @@ export interface SmtLibDialect {
   readonly preamble: readonly string[];
   /** The command that sets a per-check time limit, or undefined. */
   timeoutOption?(ms: number): string;
+  /**
+   * A tactic to check with (`check-sat-using`), the assumptions asserted in
+   * a scope of their own; undefined: `check-sat-assuming`.
+   */
+  readonly tactic?: string;
 }
 
 export const z3Dialect: SmtLibDialect = {
   preamble: ['(set-option :produce-models true)'],
   timeoutOption: (ms) => `(set-option :timeout ${ms})`,
+  // After a push, z3's check-sat uses its incremental core, which is
+  // slow on bit-vector problems (measured: a trivially sat unrolling of a
+  // recursion answers unknown after 16 s there, sat in 20 ms with qfbv);
+  // its bit-vector tactic solves from scratch, other logics fall back to smt.
+  tactic: '(or-else qfbv smt)',
 };
 
 export const cvc5Dialect: SmtLibDialect = {
@@ -94,6 +104,8 @@ export class SmtLibSolver implements Solver {
   private disposed = false;
   private hasModel = false;
   private assumptionCounter = 0;
+  /** The last check opened a scope for its assumptions (closed before the next command that is not a model query). */
+  private checkScope = false;
 
   constructor(
     readonly name: string,
@@ -102,7 +114,14 @@ export class SmtLibSolver implements Solver {
   ) {
   }
 
+  private closeCheckScope(): void {
+    if (!this.checkScope) return;
+    this.checkScope = false;
+    this.pending.push('(pop 1)');
+  }
+
   private emit(cmd: string): void {
+    this.closeCheckScope();
     this.levels[this.levels.length - 1].push(cmd);
     this.pending.push(cmd);
   }
@@ -121,6 +140,7 @@ export class SmtLibSolver implements Solver {
 
   async push(): Promise<void> {
     this.ensureAlive();
+    this.closeCheckScope();
     this.pending.push('(push 1)');
     this.levels.push([]);
     this.declared.push(new Map());
@@ -130,6 +150,7 @@ export class SmtLibSolver implements Solver {
   async pop(n = 1): Promise<void> {
     this.ensureAlive();
     if (n > this.levels.length - 1) throw new SolverError(`pop(${n}) without matching push`);
+    this.closeCheckScope();
     for (let k = 0; k < n; k++) {
       this.levels.pop();
       this.declared.pop();
@@ -158,6 +179,7 @@ export class SmtLibSolver implements Solver {
   private takeScript(fresh: boolean): string[] {
     if (fresh) {
       this.lastTimeoutOption = undefined;
+      this.checkScope = false;
       const replay: string[] = [...this.dialect.preamble];
       this.levels.forEach((cmds, k) => {
         if (k > 0) replay.push('(push 1)');
@@ -206,8 +228,15 @@ export class SmtLibSolver implements Solver {
       }
     }
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    this.closeCheckScope();
+    const tactic = this.dialect.tactic;
     const cmds = (): string[] => {
       const out: string[] = [];
+      if (tactic) {
+        out.push('(push 1)', ...lits.map((l) => `(assert ${l})`));
+        out.push(`(check-sat-using ${timeoutMs ? `(try-for ${tactic} ${timeoutMs})` : tactic})`);
+        return out;
+      }
       // takeScript has run: lastTimeoutOption is undefined on a fresh instance.
       if (this.dialect.timeoutOption && timeoutMs !== this.lastTimeoutOption) out.push(this.dialect.timeoutOption(timeoutMs));
       out.push(lits.length > 0 ? `(check-sat-assuming (${lits.join(' ')}))` : '(check-sat)');
@@ -217,7 +246,8 @@ export class SmtLibSolver implements Solver {
     const timeMs = Date.now() - start;
     if ('timedOut' in reply) return { status: 'unknown', reason: 'timeout', timeMs };
     if ('crashed' in reply) return { status: 'unknown', reason: `solver failed: ${reply.crashed}`, timeMs };
-    if (this.dialect.timeoutOption) this.lastTimeoutOption = timeoutMs;
+    if (tactic) this.checkScope = true;
+    else if (this.dialect.timeoutOption) this.lastTimeoutOption = timeoutMs;
     const answers = responses(reply.output);
     const last = answers[answers.length - 1];
     if (last === 'sat') {
@@ -243,7 +273,20 @@ export class SmtLibSolver implements Solver {
     this.ensureAlive();
     if (terms.length === 0) return [];
     if (!this.hasModel) throw new SolverError('no model: the last check was not sat');
-    for (const t of terms) this.declareConsts(t);
+    const seen = new Set<string>();
+    for (const t of terms) {
+      if (!this.checkScope) {
+        this.declareConsts(t);
+        continue;
+      }
+      // Inside the scope of the last check: declare unknown constants there
+      // (they leave with it) rather than close it and lose the model.
+      for (const [name, c] of freeConsts(t)) {
+        if (this.isDeclared(name) || seen.has(name)) continue;
+        seen.add(name);
+        this.pending.push(`(declare-fun ${quoteSymbol(name)} () ${sortToSmt(c.sort)})`);
+      }
+    }
     const query = `(get-value (${terms.map((t) => termToSmt(t)).join(' ')}))`;
     let lost = false;
     const reply = await this.run((fresh) => {

@@ -144,9 +144,15 @@ export function mkImplies(a: Term, b: Term): Term {
   if (a === FALSE || b === TRUE) return TRUE;
   return mk('=>', [a, b], BoolSort);
 }
+/** A literal whose value is its identity (hash-consed): Booleans, integers, bit-vectors. */
+function isValueLeaf(t: Term): boolean {
+  return t.op === 'bv' || t.op === 'int' || t === TRUE || t === FALSE;
+}
+
 export function mkEq(a: Term, b: Term): Term {
   check(sortEquals(a.sort, b.sort), `= on ${sortToSmt(a.sort)} and ${sortToSmt(b.sort)}`);
   if (a === b) return TRUE;
+  if (isValueLeaf(a) && isValueLeaf(b)) return FALSE;
   return mk('=', [a, b], BoolSort);
 }
 export function mkIte(c: Term, a: Term, b: Term): Term {
@@ -160,8 +166,71 @@ export function mkIte(c: Term, a: Term, b: Term): Term {
 const BOOL_RESULT = new Set(['<', '<=', '>', '>=', 'bvult', 'bvule', 'bvugt', 'bvuge', 'bvslt', 'bvsle', 'bvsgt', 'bvsge', 'distinct']);
 
 /** Applies an SMT-LIB function whose result sort is that of its first argument (or Bool for predicates). */
+/** Two's complement reading of a bit-vector value. */
+function signed(v: bigint, width: number): bigint {
+  return BigInt.asIntN(width, v);
+}
+
+/**
+ * The value of an operation on literals (undefined: not folded). Folding
+ * here lets the encodings of loops with constant bounds collapse while
+ * they are built, instead of leaving the work to the solver.
+ */
+function fold(op: string, args: readonly Term[]): Term | undefined {
+  if (!args.every((a) => a.op === 'bv' || a.op === 'int')) return undefined;
+  const [a, b] = args.map((x) => x.value!);
+  if (args[0]!.op === 'int') {
+    switch (op) {
+      case '+': return mkInt(args.reduce((s, x) => s + x.value!, 0n));
+      case '*': return mkInt(args.reduce((s, x) => s * x.value!, 1n));
+      case '-': return args.length === 1 ? mkInt(-a!) : mkInt(args.slice(1).reduce((s, x) => s - x.value!, a!));
+      case '<': return mkBool(a! < b!);
+      case '<=': return mkBool(a! <= b!);
+      case '>': return mkBool(a! > b!);
+      case '>=': return mkBool(a! >= b!);
+      default: return undefined;
+    }
+  }
+  const w = (args[0]!.sort as { width: number }).width;
+  if (args.length === 1) {
+    if (op === 'bvnot') return mkBv(~a!, w);
+    if (op === 'bvneg') return mkBv(-a!, w);
+    return undefined;
+  }
+  if (args.length !== 2) return undefined;
+  const sa = signed(a!, w);
+  const sb = signed(b!, w);
+  switch (op) {
+    case 'bvadd': return mkBv(a! + b!, w);
+    case 'bvsub': return mkBv(a! - b!, w);
+    case 'bvmul': return mkBv(a! * b!, w);
+    case 'bvand': return mkBv(a! & b!, w);
+    case 'bvor': return mkBv(a! | b!, w);
+    case 'bvxor': return mkBv(a! ^ b!, w);
+    case 'bvshl': return b! >= BigInt(w) ? mkBv(0, w) : mkBv(a! << b!, w);
+    case 'bvlshr': return b! >= BigInt(w) ? mkBv(0, w) : mkBv(a! >> b!, w);
+    case 'bvashr': return mkBv(sa >> (b! >= BigInt(w) ? BigInt(w - 1) : b!), w);
+    // Division by zero has its own SMT-LIB meaning: left to the solver.
+    case 'bvudiv': return b === 0n ? undefined : mkBv(a! / b!, w);
+    case 'bvurem': return b === 0n ? undefined : mkBv(a! % b!, w);
+    case 'bvsdiv': return sb === 0n ? undefined : mkBv(sa / sb, w);
+    case 'bvsrem': return sb === 0n ? undefined : mkBv(sa % sb, w);
+    case 'bvult': return mkBool(a! < b!);
+    case 'bvule': return mkBool(a! <= b!);
+    case 'bvugt': return mkBool(a! > b!);
+    case 'bvuge': return mkBool(a! >= b!);
+    case 'bvslt': return mkBool(sa < sb);
+    case 'bvsle': return mkBool(sa <= sb);
+    case 'bvsgt': return mkBool(sa > sb);
+    case 'bvsge': return mkBool(sa >= sb);
+    default: return undefined;
+  }
+}
+
 export function mkApp(op: string, ...args: Term[]): Term {
   check(args.length > 0, op);
+  const folded = fold(op, args);
+  if (folded) return folded;
   if (BOOL_RESULT.has(op)) return mk(op, args, BoolSort);
   if (op === 'to_real') return mk(op, args, RealSort);
   if (op === 'to_int' || op === 'bv2nat') return mk(op, args, IntSort);
@@ -181,14 +250,17 @@ export function mkStore(arr: Term, index: Term, value: Term): Term {
   return mk('store', [arr, index, value], arr.sort);
 }
 export function mkExtract(hi: number, lo: number, a: Term): Term {
+  if (a.op === 'bv') return mkBv(a.value! >> BigInt(lo), hi - lo + 1);
   return mk('extract', [a], BitVecSort(hi - lo + 1), { indices: [hi, lo] });
 }
 export function mkZeroExtend(by: number, a: Term): Term {
   if (by === 0) return a;
+  if (a.op === 'bv') return mkBv(a.value!, (a.sort as { width: number }).width + by);
   return mk('zero_extend', [a], BitVecSort((a.sort as { width: number }).width + by), { indices: [by] });
 }
 export function mkSignExtend(by: number, a: Term): Term {
   if (by === 0) return a;
+  if (a.op === 'bv') return mkBv(signed(a.value!, (a.sort as { width: number }).width), (a.sort as { width: number }).width + by);
   return mk('sign_extend', [a], BitVecSort((a.sort as { width: number }).width + by), { indices: [by] });
 }
 export function mkInt2Bv(width: number, a: Term): Term {

@@ -25,6 +25,19 @@ export interface EncodedGoal {
   readonly violation: Term;
   /** How many trace steps precede the goal (its counterexample shows these). */
   readonly traceLength: number;
+  /** The `assert` statement the goal comes from (kind `assert` only). */
+  readonly stmt?: Stmt;
+}
+
+/** An `if` condition evaluated on the path (for counterexamples that show branch outcomes). */
+export interface BranchRecord {
+  readonly loc: SourceLocation;
+  /** True when the path reaches the `if`. */
+  readonly reached: Term;
+  /** The condition's value there. */
+  readonly cond: Term;
+  /** How many goals precede it (it comes before every goal whose id is at least this). */
+  readonly goalsBefore: number;
 }
 
 /** A point of the path where variables got new values (for counterexamples). */
@@ -60,6 +73,7 @@ export interface ProcedureEncoding {
   readonly exit: { readonly reached: Term; readonly env: ReadonlyMap<string, Term> };
   readonly loops: readonly LoopAbstraction[];
   readonly trace: readonly TraceStep[];
+  readonly branches: readonly BranchRecord[];
 }
 
 export interface EncodeOptions {
@@ -73,6 +87,10 @@ export interface EncodeOptions {
   readonly prefix?: string;
   /** What a `while` becomes: cut with its invariants (default), or an error (for callers that promise loop-free code). */
   readonly loops?: 'cut' | 'error';
+  /** Leave out code that is unreachable by constant propagation (its goals are not listed). */
+  readonly skipUnreachable?: boolean;
+  /** Asserts that are only checked: executions go on past them whether they hold or not (e.g. candidate invariants). */
+  readonly checkOnly?: ReadonlySet<Stmt>;
 }
 
 interface State {
@@ -174,6 +192,7 @@ class Encoder {
   private readonly goals: EncodedGoal[] = [];
   private readonly loops: LoopAbstraction[] = [];
   private readonly trace: TraceStep[] = [];
+  private readonly branches: BranchRecord[] = [];
   private readonly counters = new Map<string, number>();
   private readonly types = new Map<string, Term>();
   private readonly mods: Map<string, Set<string>>;
@@ -234,10 +253,14 @@ class Encoder {
     return translateExpr(e, this.tenv(st.env, this.entry));
   }
 
-  private goal(kind: GoalKind, loc: SourceLocation, pc: Term, cond: Term, text: string, clauseLoc?: SourceLocation): void {
+  private goal(kind: GoalKind, loc: SourceLocation, pc: Term, cond: Term, text: () => string, clauseLoc?: SourceLocation, stmt?: Stmt): void {
     const violation = this.freshBool('goal');
     this.assertions.push(mkEq(violation, mkAnd(pc, mkNot(cond))));
-    this.goals.push({ id: this.goals.length, kind, loc, clauseLoc, text, violation, traceLength: this.trace.length });
+    const goal: EncodedGoal = { id: this.goals.length, kind, loc, clauseLoc, violation, traceLength: this.trace.length, stmt, text: '' };
+    // The readable text is made on demand (an unrolled program has many goals).
+    let made: string | undefined;
+    Object.defineProperty(goal, 'text', { get: () => (made ??= text()), enumerable: true });
+    this.goals.push(goal);
   }
 
   run(): ProcedureEncoding {
@@ -254,7 +277,7 @@ class Encoder {
     st = this.stmts(body, st);
     if (this.options.checkPostconditions !== false) {
       for (const e of this.proc.ensures) {
-        this.goal('postcondition', e.loc, st.pc, this.tr(e, st), printExpr(e));
+        this.goal('postcondition', e.loc, st.pc, this.tr(e, st), () => printExpr(e));
       }
     }
     return {
@@ -266,12 +289,17 @@ class Encoder {
       exit: { reached: st.pc, env: st.env },
       loops: this.loops,
       trace: this.trace,
+      branches: this.branches,
     };
   }
 
   private stmts(ss: readonly Stmt[], st: State): State {
-    // Unreachable code is encoded too: its goals are then trivially proved.
-    for (const s of ss) st = this.stmt(s, st);
+    // Unreachable code is encoded too (its goals are then trivially proved),
+    // unless the caller only wants reachable goals.
+    for (const s of ss) {
+      if (st.pc === FALSE && this.options.skipUnreachable) break;
+      st = this.stmt(s, st);
+    }
     return st;
   }
 
@@ -298,13 +326,15 @@ class Encoder {
         return { env: st.env, pc: this.name(mkAnd(st.pc, this.tr(s.cond, st))) };
       case 'assert': {
         const c = this.tr(s.cond, st);
-        this.goal('assert', s.loc, st.pc, c, printExpr(s.cond));
+        this.goal('assert', s.loc, st.pc, c, () => printExpr(s.cond), undefined, s);
+        if (this.options.checkOnly?.has(s)) return st;
         return { env: st.env, pc: this.name(mkAnd(st.pc, c)) };
       }
       case 'block':
         return this.stmts(s.body, st);
       case 'if': {
         const c = this.name(this.tr(s.cond, st), 'cond');
+        this.branches.push({ loc: s.loc, reached: st.pc, cond: c, goalsBefore: this.goals.length });
         const a = this.stmts(s.then, { env: new Map(st.env), pc: this.name(mkAnd(st.pc, c)) });
         const b = this.stmts(s.else, { env: st.env, pc: this.name(mkAnd(st.pc, mkNot(c))) });
         return this.merge(c, a, b);
@@ -338,7 +368,7 @@ class Encoder {
     let pc = st.pc;
     for (const inv of s.invariants) {
       const t = this.tr(inv, { env: st.env, pc });
-      this.goal('invariant-entry', inv.loc, pc, t, printExpr(inv));
+      this.goal('invariant-entry', inv.loc, pc, t, () => printExpr(inv));
       pc = this.name(mkAnd(pc, t));
     }
     // An arbitrary iteration: targets get arbitrary values satisfying the invariants.
@@ -358,7 +388,7 @@ class Encoder {
     const c = this.name(this.tr(s.cond, head), 'cond');
     const end = this.stmts(s.body, { env: new Map(env), pc: this.name(mkAnd(headPc, c)) });
     for (const inv of s.invariants) {
-      this.goal('invariant-preserved', inv.loc, end.pc, this.tr(inv, end), printExpr(inv));
+      this.goal('invariant-preserved', inv.loc, end.pc, this.tr(inv, end), () => printExpr(inv));
     }
     return { env, pc: this.name(mkAnd(headPc, mkNot(c))) };
   }
@@ -374,7 +404,7 @@ class Encoder {
     let pc = st.pc;
     for (const r of callee.requires) {
       const t = translateExpr(r, this.tenv(calleeEnv, calleeEnv));
-      this.goal('precondition', s.loc, pc, t, `${s.proc}: ${printExpr(r)}`, r.loc);
+      this.goal('precondition', s.loc, pc, t, () => `${s.proc}: ${printExpr(r)}`, r.loc);
       pc = this.name(mkAnd(pc, t));
     }
     const oldEnv = new Map(calleeEnv);

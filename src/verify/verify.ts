@@ -22,6 +22,7 @@ import {
   type PropertyKind,
   type Verdict,
 } from '../task/index.js';
+import { processTreeCpuMs } from '../smt/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
 import { lowerC, parseC, lintAgainstProgram } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues } from './witness.js';
@@ -44,6 +45,8 @@ export interface VerifyOptions {
   readonly creationTime?: string;
   readonly toolVersion?: string;
   readonly log?: (message: string) => void;
+  /** Solver back end: `auto` (default: z3 on PATH, else the built-in one), `z3-wasm`, `z3`, `cvc5`. */
+  readonly solver?: string;
 }
 
 export interface VerifyResult {
@@ -57,7 +60,7 @@ export interface VerifyResult {
   readonly witnessPath?: string;
   readonly bound?: number;
   readonly replay?: ReplayResult;
-  /** CPU seconds used by this process during the call. */
+  /** CPU seconds used during the call by this process and the processes it started (solvers, gcc). */
   readonly cpuTimeS: number;
   readonly wallTimeS: number;
 }
@@ -119,14 +122,13 @@ function resolveInput(input: string, options: VerifyOptions): Resolved {
   return { program: resolve(input), programAsWritten: basename(input), property, dataModel: options.dataModel ?? 'ILP32' };
 }
 
-function cpuSeconds(start: NodeJS.CpuUsage): number {
-  const u = process.cpuUsage(start);
-  return (u.user + u.system) / 1e6;
+function cpuSeconds(startMs: number): number {
+  return (processTreeCpuMs() - startMs) / 1000;
 }
 
 /** Verifies one property of one program. Throws TarsierError for bad input (missing file, unparsable program, usage). */
 export async function verify(input: string, options: VerifyOptions = {}): Promise<VerifyResult> {
-  const cpu0 = process.cpuUsage();
+  const cpu0 = processTreeCpuMs();
   const wall0 = Date.now();
   const log = options.log ?? (() => {});
   const timeoutS = options.timeoutS ?? 900;
@@ -155,7 +157,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
 
   // Keep a reserve for replay and the witness; the rest goes to BMC.
   const reserveMs = Math.min(15000, Math.max(500, timeoutS * 1000 * 0.1));
-  // The budget is CPU time (of this process, solver threads included).
+  // The budget is CPU time (of this process and its solver processes).
   const deadline = () => timeoutS * 1000 - reserveMs - cpuSeconds(cpu0) * 1000;
 
   const lowerAt = (depth: number) => lowerC(c, { property: kind, dataModel: r.dataModel, recursionDepth: depth });
@@ -221,6 +223,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     solverTimeoutMs,
     assertRole,
     log,
+    solver: options.solver,
   });
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
   if (result.verdict === 'unknown') return unknown(result.reason, { bound: result.bound });

@@ -4,6 +4,7 @@
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { TarsierError } from '../common/errors.js';
+import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
 import { verify, type VerifyOptions, type VerifyResult } from './verify.js';
 
 type Message =
@@ -35,12 +36,15 @@ export function verifyWithHardLimit(input: string, options: LimitedVerifyOptions
     };
     const giveUp = () =>
       finish(() => {
-        void worker.terminate();
+        // A solver process busy in a check would outlive the worker: the
+        // worker ends its solvers first (it is idle then, awaiting the solver).
+        worker.postMessage('stop');
+        setTimeout(() => void worker.terminate(), 100);
         resolve('timeout');
       });
+    // Solver processes count too (the competition measures the whole process tree).
     const cpuWatch = setInterval(() => {
-      const u = process.cpuUsage();
-      if ((u.user + u.system) / 1000 > limitMs) giveUp();
+      if (processTreeCpuMs() > limitMs) giveUp();
     }, 100);
     // Wall time is only a backstop for a heavily loaded machine.
     const wallWatch = setTimeout(giveUp, 2 * limitMs + 5000);
@@ -60,6 +64,9 @@ export function verifyWithHardLimit(input: string, options: LimitedVerifyOptions
 if (!isMainThread && parentPort && (workerData as { input?: unknown })?.input !== undefined) {
   const { input, options } = workerData as { input: string; options: LimitedVerifyOptions };
   const port = parentPort;
+  port.on('message', (m) => {
+    if (m === 'stop') killSolverProcesses();
+  });
   verify(input, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined })
     .then((result) => port.postMessage({ ok: true, result } satisfies Message))
     .catch((e: unknown) => {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
-import { parseImp } from '../../src/ivl/index.js';
-import { bmc, encodeBounded } from '../../src/engines/index.js';
+import { parseImp, parseImpExpr } from '../../src/ivl/index.js';
+import { bmc } from '../../src/engines/index.js';
 
 function load(name: string) {
   const file = join(repoRoot, 'test', 'fixtures', 'engines', name);
@@ -80,9 +80,11 @@ test('an assert classified as a bound goal never makes FALSE', async () => {
   if (asError.verdict === 'false') assert.equal(asError.counterexample.havocs[0]!.value, 3n);
 });
 
-test('the encoding rejects unknown variables with their location', () => {
+test('a program the encoding cannot take is UNKNOWN with the reason', async () => {
   const p = parseImp('procedure main() { assert y == 1; }', 'bad.imp');
-  assert.throws(() => encodeBounded(p, { bound: 1 }), /unknown variable 'y'/);
+  const r = await bmc(p, { deadline: soon() });
+  assert.equal(r.verdict, 'unknown');
+  if (r.verdict === 'unknown') assert.match(r.reason, /unknown variable 'y'/);
 });
 
 test('candidate invariants (Houdini) make a relational property k-inductive', async () => {
@@ -107,4 +109,64 @@ test('candidate invariants (Houdini) make a relational property k-inductive', as
     'h2.imp',
   );
   assert.equal((await bmc(bad, { deadline: soon(), maxBound: 4 })).verdict, 'unknown');
+});
+
+test('caller candidates (loopCandidates) go through Houdini; a TRUE reports the survivors per loop', async () => {
+  // x + y == 10 is no built-in template; with it the loop is 1-inductive.
+  const p = parseImp(
+    `procedure main() { var x: bv32, y: bv32;
+       x := 0bv32; y := 10bv32;
+       while (ult(x, 10bv32)) { x := x + 1bv32; y := y - 1bv32; if (x == 5bv32) { x := x + 0bv32; } }
+       assert x + y == 10bv32; }`,
+    'c.imp',
+  );
+  const base = await bmc(p, { deadline: soon(), maxBound: 4 });
+  assert.equal(base.verdict, 'unknown');
+  const [good, wrong, illTyped, unknownVar] = [
+    parseImpExpr('x + y == 10bv32', 'cand'),
+    parseImpExpr('y == 10bv32', 'cand'),
+    parseImpExpr('x + 1bv32', 'cand'),
+    parseImpExpr('z == 1bv32', 'cand'),
+  ];
+  const asked: string[] = [];
+  const r = await bmc(p, {
+    deadline: soon(),
+    maxBound: 4,
+    candidates: false,
+    loopCandidates: (loop, program) => {
+      assert.equal(loop.kind, 'while');
+      assert.ok(program.procedures.length > 0);
+      asked.push(`${loop.loc.line}`);
+      return [good, wrong, illTyped, unknownVar];
+    },
+  });
+  assert.equal(r.verdict, 'true');
+  if (r.verdict !== 'true') return;
+  assert.equal(r.method, 'k-induction');
+  assert.ok(asked.length >= 1);
+  assert.equal(r.invariants.length, 1);
+  const inv = r.invariants[0]!;
+  assert.equal(inv.loop.kind, 'while');
+  assert.equal(inv.loc.line, 3);
+  // Only the real invariant survives (y == 10 fails after one iteration; the others are not Boolean over the scope).
+  assert.deepEqual(inv.exprs, [good]);
+  assert.ok(r.program.procedures.some((q) => q.body?.includes(inv.loop)));
+});
+
+test('a survivor holds on every arrival: a candidate true at entry but broken by an iteration is dropped', async () => {
+  // i <= 3 holds at entry and is preserved only while i < 3; the loop runs to 10.
+  const p = parseImp(
+    `procedure main() { var i: bv32;
+       i := 0bv32;
+       while (ult(i, 10bv32)) { i := i + 1bv32; }
+       assert ule(i, 10bv32); }`,
+    's.imp',
+  );
+  const r = await bmc(p, { deadline: soon(), maxBound: 1, candidates: false, loopCandidates: () => [parseImpExpr('ule(i, 3bv32)', 'cand'), parseImpExpr('ule(i, 10bv32)', 'cand')] });
+  assert.equal(r.verdict, 'true');
+  if (r.verdict !== 'true') return;
+  assert.equal(r.method, 'k-induction');
+  assert.deepEqual(r.invariants[0]!.exprs.map((e) => JSON.stringify(e, (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v))), [
+    JSON.stringify(parseImpExpr('ule(i, 10bv32)', 'cand'), (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v)),
+  ]);
 });

@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { usageError } from '../../common/errors.js';
+import { SOLVER_NAMES } from '../../smt/index.js';
 import { formatResultLine } from '../../task/index.js';
 import { verifyWithHardLimit } from '../../verify/worker.js';
 import type { CommandRegistrar } from '../command.js';
@@ -12,6 +13,7 @@ interface VerifyFlags {
   witness: string;
   format: 'text' | 'json';
   verbose?: boolean;
+  solver: string;
 }
 
 export const registerVerify: CommandRegistrar = (program, run) => {
@@ -26,6 +28,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
     .option('--witness <path>', 'where to write the violation witness', 'witness.yml')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--verbose', 'tell what each engine did and how long it took')
+    .addOption(new Option('--solver <name>', 'SMT solver: auto = z3 on PATH, else the built-in WebAssembly Z3 (same answers, different speed)').choices([...SOLVER_NAMES]).default('auto'))
     .action(
       run(async (input: string, flags: VerifyFlags) => {
         const timeoutS = Number(flags.timeout);
@@ -37,6 +40,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
           timeoutS,
           witnessPath: flags.witness,
           verbose: flags.verbose,
+          solver: flags.solver,
         });
         if (r === 'timeout') {
           const reason = 'time limit reached';
