@@ -16,7 +16,7 @@
 import type { SourceLocation } from '../common/location.js';
 import type { CProgram } from '../c/index.js';
 import { analyzeProgram, type LoopFact } from '../analysis/index.js';
-import type { Stmt } from '../ivl/ast.js';
+import type { Expr, Stmt } from '../ivl/ast.js';
 import { type CCandidate, type CView, loopInstanceViews, selectCInvariants } from '../invariants/index.js';
 import { locKey, type LoweredProgram } from '../lower/index.js';
 import type { InvariantSetEntry, LocatedInvariant, Metadata } from '../witness/model.js';
@@ -32,6 +32,8 @@ export interface CorrectnessWitnessInput {
   readonly timeoutMs: number;
   /** Time for the abstract interpretation (ms); it reports nothing when it runs out. */
   readonly analysisMs: number;
+  /** The invariants the engine assumed in its proof, per while of the program it checked (lowered as given). */
+  readonly engine?: { readonly lowered: LoweredProgram; readonly invariants: readonly { readonly loop: Stmt; readonly exprs: readonly Expr[] }[] };
   readonly log?: (message: string) => void;
 }
 
@@ -96,6 +98,57 @@ function factToC(f: LoopFact, vars: ReadonlyMap<string, CVar>, facts: readonly L
   }
 }
 
+/** An IMP condition of the shapes the analysis and the engine's templates produce, in C (undefined for other shapes). */
+export function exprToC(e: Expr, vars: ReadonlyMap<string, CVar>): string | undefined {
+  const CMP: Record<string, [string, boolean | undefined]> = {
+    sle: ['<=', true], slt: ['<', true], sge: ['>=', true], sgt: ['>', true],
+    ule: ['<=', false], ult: ['<', false], uge: ['>=', false], ugt: ['>', false],
+  };
+  // An operand compared with signedness `signed` (undefined: either) beside another of `width` bits.
+  const atom = (x: Expr, signed: boolean | undefined, other?: CVar): { text: string; v?: CVar } | undefined => {
+    if (x.kind === 'var') {
+      const v = vars.get(x.name);
+      return v && (signed === undefined || v.signed === signed) ? { text: v.name, v } : undefined;
+    }
+    if (x.kind === 'bv_lit' && other) {
+      const value = other.signed ? BigInt.asIntN(x.width, x.value) : x.value;
+      const t = literal(value, other.signed, other.width);
+      return t === undefined ? undefined : { text: t };
+    }
+    return undefined;
+  };
+  const compare = (op: string, l: Expr, r: Expr, signed: boolean | undefined): string | undefined => {
+    const a = atom(l, signed);
+    if (!a?.v) return undefined;
+    const b = atom(r, signed ?? a.v.signed, a.v);
+    if (!b || (b.v && (b.v.width !== a.v.width || b.v.signed !== a.v.signed))) return undefined;
+    return `${a.text} ${op} ${b.text}`;
+  };
+  if (e.kind === 'app' && CMP[e.fn] && e.args.length === 2) return compare(CMP[e.fn]![0], e.args[0]!, e.args[1]!, CMP[e.fn]![1]);
+  if (e.kind === 'binary' && (e.op === '==' || e.op === '!=')) {
+    // urem(x, m) == r
+    const l = e.left;
+    if (e.op === '==' && l.kind === 'app' && l.fn === 'urem' && l.args[0]?.kind === 'var' && l.args[1]?.kind === 'bv_lit' && e.right.kind === 'bv_lit') {
+      const v = vars.get(l.args[0].name);
+      if (!v || v.signed || l.args[1].value === 0n) return undefined;
+      return factToC({ kind: 'congruence', var: l.args[0].name, modulus: l.args[1].value, residue: e.right.value }, vars, []);
+    }
+    return compare(e.op, e.left, e.right, undefined);
+  }
+  // sbv2int(a) - sbv2int(b) <= c (ubv2int alike)
+  if (e.kind === 'binary' && e.op === '<=' && e.left.kind === 'binary' && e.left.op === '-') {
+    const read = (x: Expr): { name: string; view: 's' | 'u' } | undefined =>
+      x.kind === 'app' && (x.fn === 'sbv2int' || x.fn === 'ubv2int') && x.args[0]?.kind === 'var' ? { name: x.args[0].name, view: x.fn === 'sbv2int' ? 's' : 'u' } : undefined;
+    const a = read(e.left.left);
+    const b = read(e.left.right);
+    const r = e.right;
+    const c = r.kind === 'int_lit' ? r.value : r.kind === 'unary' && r.op === '-' && r.arg.kind === 'int_lit' ? -r.arg.value : undefined;
+    if (!a || !b || a.view !== b.view || c === undefined) return undefined;
+    return factToC({ kind: 'difference', a: a.name, b: b.name, view: a.view, bound: c }, vars, []);
+  }
+  return undefined;
+}
+
 function impVars(view: CView, lowered: LoweredProgram): Map<string, CVar> {
   const widths = new Map(lowered.sourceMap.variables.map((v) => [v.imp, v.width]));
   return new Map(view.map((v) => [v.imp, { name: v.name, signed: v.signed, width: widths.get(v.imp) ?? 64 }]));
@@ -121,6 +174,30 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
       const text = factToC(f, vars, result.facts);
       if (text) slot.texts.add(text);
     }
+  }
+  if (input.engine) {
+    const views = loopInstanceViews(program, input.engine.lowered);
+    let mapped = 0;
+    for (const inv of input.engine.invariants) {
+      const inst = views.get(inv.loop);
+      const slot = inst && perLoop.get(locKey(inst.loopLoc));
+      if (!inst || !slot) continue;
+      const vars = impVars(inst.view, input.engine.lowered);
+      for (const e of inv.exprs) {
+        const text = exprToC(e, vars);
+        if (text) {
+          slot.texts.add(text);
+          mapped++;
+        }
+      }
+    }
+    log(`witness: ${mapped} of the engine's invariants have a C form`);
+  }
+  // A recursion cut by the lowering (`assume false` below the inlining depth)
+  // hides the deeper executions from the check below: no invariants then.
+  if (lowered.sourceMap.goals.some((g) => g.kind === 'recursion')) {
+    log('witness: the program is recursive; only trivial invariants are written');
+    for (const slot of perLoop.values()) slot.texts.clear();
   }
   const candidates: CCandidate[] = [];
   for (const slot of perLoop.values()) {

@@ -27,6 +27,8 @@ import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
 import { lowerC, parseC, lintAgainstProgram } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues } from './witness.js';
 import { buildCorrectnessWitness } from './correctness-witness.js';
+import { analysisCandidates } from '../analysis/index.js';
+import type { LoweredProgram } from '../lower/index.js';
 
 export const TOOL_NAME = 'tarsier';
 
@@ -169,6 +171,8 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   // Lowerings per bound share the source map's keys (C locations); keep the last one.
   let sourceMap: SourceMap = first.sourceMap;
   const programs = new Map<number, ImpProgram>([[1, first.imp]]);
+  // The lowering of each program, for the witness (its source map ties the engine's loops to C).
+  const lowerings = new Map<ImpProgram, LoweredProgram>([[first.imp, first]]);
   const sizes = new Map<number, number>([[1, programSize(first.imp)]]);
   const programAt = (bound: number): ImpProgram => {
     let p = programs.get(bound);
@@ -187,6 +191,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
       sizes.set(bound, programSize(p));
       sourceMap = l.sourceMap;
       programs.set(bound, p);
+      lowerings.set(p, l);
     }
     return p;
   };
@@ -224,6 +229,8 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     assertRole,
     log,
     solver: options.solver,
+    // The abstract interpreter's loop-head facts as candidate invariants.
+    loopCandidates: analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) }),
   });
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
   if (result.verdict === 'unknown') return unknown(result.reason, { bound: result.bound });
@@ -242,6 +249,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
         metadata: metadataFor(result.method === 'k-induction' ? 'k-induction' : 'bmc'),
         timeoutMs: Math.round(Math.max(1000, Math.min(deadline() + reserveMs / 2, 60_000))),
         analysisMs: Math.max(500, Math.min(5000, timeoutS * 100)),
+        engine: lowerings.has(result.program) ? { lowered: lowerings.get(result.program)!, invariants: result.invariants } : undefined,
         log,
       });
       const text = writeWitness({ format: 'yaml', entries: [w.entry] });
