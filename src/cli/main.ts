@@ -9,9 +9,10 @@ import { registerParse } from './commands/parse.js';
 import { registerLint } from './commands/lint.js';
 import { registerConvert } from './commands/convert.js';
 import { registerSelect } from './commands/select.js';
+import { registerValidate } from './commands/validate.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert, registerSelect];
+const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert, registerSelect, registerValidate];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);

@@ -104,12 +104,21 @@ function loopAt(loops: ReturnType<typeof cLoops>, file: string, loc: Location): 
 }
 
 /** Candidates of a witness document bound to the loops of a C program; a location without a loop is an error. */
-export function cCandidatesFromWitness(doc: WitnessDocument, program: CProgram): CCandidate[] {
+export function cCandidatesFromWitness(
+  doc: WitnessDocument,
+  program: CProgram,
+  /** Called for a location without a loop instead of throwing (the candidate is then left out). */
+  onUnbound?: (text: string, loc: Location, at: WitnessPos | undefined) => void,
+): CCandidate[] {
   if (doc.format !== 'yaml') throw new TarsierError('candidates', 'candidates must be a YAML witness (0.1 loop_invariant entries or a 2.0 invariant_set)', { file: doc.file });
   const loops = cLoops(program);
   const out: CCandidate[] = [];
   const add = (text: string, exprAt: WitnessPos | undefined, entryAt: WitnessPos | undefined, loc: Location, origin: CandidateOrigin, format: string) => {
     const found = loopAt(loops, program.file, loc);
+    if (!found && onUnbound) {
+      onUnbound(text, loc, exprAt ?? entryAt);
+      return;
+    }
     if (!found) {
       const col = toOneBasedColumn(loc);
       throw new TarsierError('candidate-location', `no loop at line ${loc.line}${col === undefined ? '' : `, column ${col}`} of the program`, at(doc.file, loc.at ?? entryAt));

@@ -149,7 +149,7 @@ export function writeCertificates(entries: CertificateEntry01[]): string {
 }
 
 /** A version-5-style UUID from a name (SHA-256 based, deterministic). */
-function derivedUuid(name: string): string {
+export function derivedUuid(name: string): string {
   const h = createHash('sha256').update(name).digest('hex');
   const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;

@@ -13,7 +13,7 @@ import { formatLocation } from '../common/location.js';
 import { bmc, EncodeError, type AssertRole } from '../engines/index.js';
 import type { ImpProgram, Stmt } from '../ivl/ast.js';
 import { goalAt, type SourceMap } from '../lower/source-map.js';
-import { replayCounterexample, type ReplayResult } from '../replay/index.js';
+import { replayCounterexample, type NondetValue, type ReplayResult } from '../replay/index.js';
 import {
   readPropertyFile,
   readTaskFile,
@@ -37,6 +37,8 @@ export interface VerifyOptions {
   readonly property?: string;
   /** With a bare program: the property file. */
   readonly prp?: string;
+  /** With a bare program: the property itself, already read (instead of `prp`). */
+  readonly propertyDetails?: Property;
   /** With a bare program: the data model (default ILP32). Overrides the task's. */
   readonly dataModel?: DataModel;
   /** CPU-time budget in seconds (default 900). */
@@ -62,12 +64,14 @@ export interface VerifyResult {
   readonly witnessPath?: string;
   readonly bound?: number;
   readonly replay?: ReplayResult;
+  /** For FALSE: the nondet values of the replayed counterexample, in call order. */
+  readonly counterexample?: readonly NondetValue[];
   /** CPU seconds used during the call by this process and the processes it started (solvers, gcc). */
   readonly cpuTimeS: number;
   readonly wallTimeS: number;
 }
 
-interface Resolved {
+export interface Resolved {
   program: string;
   /** The program's name as the task lists it (witness `file_name`, `input_files`). */
   programAsWritten: string;
@@ -93,7 +97,8 @@ function programSize(p: ImpProgram): number {
 
 const SUPPORTED: readonly PropertyKind[] = ['unreach-call', 'no-overflow'];
 
-function resolveInput(input: string, options: VerifyOptions): Resolved {
+/** The program, property and data model a task file or a program with `--prop` stands for (shared with `validate`). */
+export function resolveInput(input: string, options: Pick<VerifyOptions, 'property' | 'prp' | 'dataModel' | 'propertyDetails'>): Resolved {
   if (/\.ya?ml$/i.test(input)) {
     if (options.prp) throw usageError('--prop is for a program file; a task file names its own properties (use --property)');
     const task = readTaskFile(input, { skipUnusableProperties: true });
@@ -117,6 +122,9 @@ function resolveInput(input: string, options: VerifyOptions): Resolved {
       property: chosen.details,
       dataModel: options.dataModel ?? task.dataModel,
     };
+  }
+  if (options.propertyDetails) {
+    return { program: resolve(input), programAsWritten: basename(input), property: options.propertyDetails, dataModel: options.dataModel ?? 'ILP32' };
   }
   if (!options.prp) throw usageError(`a program file needs a property file (--prop P.prp), or give a task file (.yml)`);
   if (options.property) throw usageError('--property selects a property of a task file; with a program use --prop P.prp');
@@ -275,7 +283,8 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     return unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${wanted} goal`, { bound: result.bound });
   }
   const steps = nondetSteps(cex, sourceMap);
-  const replay = replayCounterexample(r.program, replayValues(steps), {
+  const counterexample = replayValues(steps);
+  const replay = replayCounterexample(r.program, counterexample, {
     property: kind,
     dataModel: r.dataModel,
     errorFunction: r.property.errorFunction ?? 'reach_error',
@@ -310,6 +319,6 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   return done(
     { kind: 'false', property: kind },
     `${goal.description} at ${where} (BMC bound ${result.bound}, ${steps.length} nondet values; ${replay.reason})`,
-    { bound: result.bound, replay, witnessPath },
+    { bound: result.bound, replay, witnessPath, counterexample },
   );
 }

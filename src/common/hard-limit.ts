@@ -1,0 +1,81 @@
+// Runs a job in a worker thread so that the calling thread stays free to
+// enforce a CPU-time limit even while the job is busy in synchronous work
+// (parsing, encoding, the solver), and so that a crash of the job (the
+// WebAssembly solver running out of memory) is an error, not the process's end.
+
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { TarsierError } from './errors.js';
+
+type Message<T> =
+  | { ok: true; result: T }
+  | { ok: false; error: { code?: string; message: string; location?: TarsierError['location']; exitCode?: number; tarsier: boolean } };
+
+/**
+ * Starts the worker module `workerUrl` (which calls `serveJob`) with `data`;
+ * resolves with its result, or with `'timeout'` once this process has used
+ * `limitMs` of CPU time (the worker is then terminated). A TarsierError of
+ * the job rejects as that TarsierError.
+ */
+export function runWithHardLimit<T>(
+  workerUrl: URL,
+  data: unknown,
+  limitMs: number,
+  /** CPU time used so far, ms (default: this process; pass one that counts child solver processes too). */
+  cpuMs: () => number = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  },
+): Promise<T | 'timeout'> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerUrl, { workerData: { job: data } });
+    let settled = false;
+    const finish = (f: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(cpuWatch);
+      clearTimeout(wallWatch);
+      f();
+    };
+    const giveUp = () =>
+      finish(() => {
+        // A solver process busy in a check would outlive the worker: the
+        // worker ends its solvers first (it is idle then, awaiting the solver).
+        worker.postMessage('stop');
+        setTimeout(() => void worker.terminate(), 100);
+        resolve('timeout');
+      });
+    const cpuWatch = setInterval(() => {
+      if (cpuMs() > limitMs) giveUp();
+    }, 100);
+    // Wall time is only a backstop for a heavily loaded machine.
+    const wallWatch = setTimeout(giveUp, 2 * limitMs + 5000);
+    worker.on('message', (m: Message<T>) =>
+      finish(() => {
+        void worker.terminate();
+        if (m.ok) resolve(m.result);
+        else if (m.error.tarsier) reject(new TarsierError(m.error.code ?? 'error', m.error.message, m.error.location, m.error.exitCode));
+        else reject(new Error(m.error.message));
+      }),
+    );
+    worker.on('error', (e) => finish(() => reject(e)));
+    worker.on('exit', (code) => finish(() => reject(new Error(`the worker thread ended (exit ${code})`))));
+  });
+}
+
+/** In a worker started by runWithHardLimit: runs the job on its data and posts the outcome. */
+export function serveJob<D, T>(job: (data: D) => Promise<T>, onStop: () => void = () => {}): void {
+  if (isMainThread || !parentPort || (workerData as { job?: unknown })?.job === undefined) return;
+  const port = parentPort;
+  port.on('message', (m) => {
+    if (m === 'stop') onStop();
+  });
+  job((workerData as { job: D }).job)
+    .then((result) => port.postMessage({ ok: true, result } satisfies Message<T>))
+    .catch((e: unknown) => {
+      const error =
+        e instanceof TarsierError
+          ? { code: e.code, message: e.message, location: e.location, exitCode: e.exitCode, tarsier: true }
+          : { message: e instanceof Error ? e.message : String(e), tarsier: false };
+      port.postMessage({ ok: false, error } satisfies Message<T>);
+    });
+}

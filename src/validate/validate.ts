@@ -1,0 +1,156 @@
+// `validate`: a program, its property and a witness in; whether the witness
+// is confirmed, refuted or unconfirmed out, with the verdict a validator
+// answers (violation: FALSE = confirmed, TRUE = refuted; correctness:
+// TRUE = confirmed, FALSE = refuted; UNKNOWN otherwise).
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseCFile } from '../c/index.js';
+import { processTreeCpuMs } from '../smt/index.js';
+import { usageError } from '../common/errors.js';
+import type { PropertyKind, Verdict } from '../task/index.js';
+import { resolveInput, type VerifyOptions } from '../verify/index.js';
+import type { Diagnostic, ViolationSequenceEntry } from '../witness/index.js';
+import { certificatesFor } from './certificates.js';
+import { validateCorrectness, type InvariantResult } from './correctness.js';
+import type { NondetValue } from '../replay/index.js';
+import { validateViolation, type Outcome } from './violation.js';
+import { readWitnessForValidation } from './witness-input.js';
+import type { WaypointReading } from './waypoints.js';
+import type { CertificateEntry01, Entry } from '../witness/model.js';
+
+export interface ValidateOptions extends Pick<VerifyOptions, 'property' | 'prp' | 'dataModel'> {
+  /** CPU seconds (default 90 for violation, 300 for correctness witnesses). */
+  readonly timeoutS?: number;
+  /** Write the 0.1 certificates here. */
+  readonly certificatesPath?: string;
+  /** Write the witness turned into a C program here. */
+  readonly emitProgramPath?: string;
+  /** Pins the certificates' creation time (tests). */
+  readonly creationTime?: string;
+  readonly log?: (m: string) => void;
+}
+
+export interface ValidateResult {
+  readonly verdict: Verdict;
+  readonly outcome: Outcome;
+  /** One line: why. */
+  readonly reason: string;
+  readonly kind: 'violation' | 'correctness';
+  readonly property: PropertyKind;
+  readonly program: string;
+  readonly witness: string;
+  /** §9.1 errors (the witness was refused) and §9.2 findings (read leniently or dropped). */
+  readonly lint: { readonly errors: readonly Diagnostic[]; readonly findings: readonly Diagnostic[] };
+  /** Violation witnesses: how each waypoint was read. */
+  readonly waypoints: readonly WaypointReading[];
+  /** Entries used as written, read leniently, dropped (waypoints; or invariants: confirmed/refuted/unconfirmed are in `invariants`). */
+  readonly entries: { readonly used: number; readonly lenient: number; readonly dropped: number };
+  readonly invariants: readonly InvariantResult[];
+  readonly certificates: readonly CertificateEntry01[];
+  /** The nondet values of the execution that confirms (violation) or refutes (correctness). */
+  readonly inputs?: readonly NondetValue[];
+  readonly method?: 'execution' | 'search';
+  readonly notes: readonly string[];
+  readonly cpuTimeS: number;
+  readonly wallTimeS: number;
+}
+
+/** The property a witness's `task.specification` names, if it names one. */
+function propertyOfWitness(entries: readonly Entry[]): PropertyKind | undefined {
+  for (const e of entries) {
+    const spec = 'metadata' in e ? e.metadata?.task?.specification : undefined;
+    if (!spec) continue;
+    if (/call\s*\(/.test(spec)) return 'unreach-call';
+    if (/overflow/.test(spec)) return 'no-overflow';
+    if (/F\s*end/.test(spec)) return 'termination';
+    if (/data-race/.test(spec)) return 'no-data-race';
+  }
+  return undefined;
+}
+
+/** CPU seconds since `startMs` of this process and the processes it started (solvers, gcc). */
+function cpuSeconds(startMs: number): number {
+  return (processTreeCpuMs() - startMs) / 1000;
+}
+
+/** The verdict a validator answers for an outcome. */
+function verdictOf(kind: 'violation' | 'correctness', outcome: Outcome, property: PropertyKind): Verdict {
+  if (outcome === 'unconfirmed') return { kind: 'unknown', reason: 'witness unconfirmed' };
+  const holds = (kind === 'correctness') === (outcome === 'confirmed');
+  return holds ? { kind: 'true' } : { kind: 'false', property };
+}
+
+/** Validates a witness for a task (or a program with a property file). Throws TarsierError for bad input. */
+export async function validate(input: string, witness: string, options: ValidateOptions = {}): Promise<ValidateResult> {
+  const cpu0 = processTreeCpuMs();
+  const wall0 = Date.now();
+  const log = options.log ?? (() => {});
+  if (options.timeoutS !== undefined && !(options.timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');
+  let resolved = resolveInput(input, options);
+  const text = readFileSync(resolved.program, 'utf8');
+  const w = readWitnessForValidation(witness, resolved.program, text);
+  // A task without --property: the property the witness is about, when the task has it.
+  const named = propertyOfWitness(w.entries);
+  if (/\.ya?ml$/i.test(input) && !options.property && named && named !== resolved.property.kind) {
+    try {
+      resolved = resolveInput(input, { ...options, property: named });
+    } catch {
+      // The task does not have it: keep the default property.
+    }
+  }
+  const base = {
+    property: resolved.property.kind,
+    program: resolved.program,
+    witness,
+    kind: w.kind,
+    lint: { errors: w.schemaErrors, findings: w.programFindings },
+    notes: w.notes,
+  };
+  const done = (outcome: Outcome, reason: string, extra: Partial<ValidateResult> = {}): ValidateResult => ({
+    ...base,
+    verdict: verdictOf(w.kind, outcome, resolved.property.kind),
+    outcome,
+    reason,
+    waypoints: [],
+    entries: { used: 0, lenient: 0, dropped: 0 },
+    invariants: [],
+    certificates: [],
+    cpuTimeS: cpuSeconds(cpu0),
+    wallTimeS: (Date.now() - wall0) / 1000,
+    ...extra,
+  });
+  if (w.schemaErrors.length > 0) return done('unconfirmed', `invalid witness: ${w.schemaErrors.length} schema error${w.schemaErrors.length > 1 ? 's' : ''}`);
+  if (w.format === 'graphml' && w.kind === 'correctness') return done('unconfirmed', 'GraphML correctness witnesses are not supported');
+
+  const timeoutS = options.timeoutS ?? (w.kind === 'violation' ? 90 : 300);
+  // Keep a little for replays and output.
+  const budgetS = () => timeoutS * 0.95 - cpuSeconds(cpu0);
+  const c = parseCFile(resolved.program, { dataModel: resolved.dataModel });
+
+  if (w.kind === 'violation') {
+    const sequences = w.entries.filter((e): e is ViolationSequenceEntry => !('unknown' in e) && e.entry_type === 'violation_sequence');
+    if (sequences.length !== 1) return done('unconfirmed', `the witness has ${sequences.length} violation sequences; one is validated`);
+    const v = await validateViolation({ resolved, c, text, entry: sequences[0]!, budgetS, log });
+    if (options.emitProgramPath) writeFileSync(options.emitProgramPath, v.program);
+    const count = (r: string) => v.readings.filter((x) => x.reading === r).length;
+    return done(v.outcome, v.reason, {
+      waypoints: v.readings,
+      entries: { used: count('exact'), lenient: count('lenient'), dropped: count('dropped') },
+      ...(v.inputs ? { inputs: v.inputs } : {}),
+      ...(v.method ? { method: v.method } : {}),
+    });
+  }
+
+  const doc = { format: 'yaml' as const, file: witness, entries: [...w.entries] };
+  const r = await validateCorrectness({ resolved, c, text, doc, budgetS, log });
+  if (options.emitProgramPath) writeFileSync(options.emitProgramPath, r.program);
+  const certificates = certificatesFor(r.invariants, resolved.program, options.creationTime);
+  if (options.certificatesPath) writeFileSync(options.certificatesPath, certificates.text);
+  const used = r.invariants.filter((i) => i.status !== 'unconfirmed' || !/^(unsupported|invalid|no loop|.*entries are not checked)/.test(i.reason)).length;
+  return done(r.outcome, r.reason, {
+    invariants: r.invariants,
+    certificates: certificates.entries,
+    entries: { used, lenient: 0, dropped: r.invariants.length - used },
+    ...(r.inputs ? { inputs: r.inputs } : {}),
+  });
+}

@@ -1,0 +1,265 @@
+// Binds the waypoints of a violation sequence to the C program and turns
+// them into constraints on it (C-level instrumentation):
+//
+// - a ghost counter `__tarsier_seg` counts the follow waypoints passed; the
+//   i-th waypoint's constraint is assumed at its first passing while the
+//   counter is i (exactly the sequence semantics of witness-formats.md §6.2);
+// - assumption: before the statement at the location; function_return:
+//   around the call ending at the location, on the returned value;
+//   branching: around the condition of the `if`/loop at the location;
+// - target (unreach-call): before each call of the error function, the
+//   counter must have passed every waypoint; a call that is not the target
+//   is cut off (`__VERIFIER_assume(0)`).
+//
+// Readings of real witnesses (documented in docs/validate.md):
+// - an assumption at a statement that assigns a variable the constraint
+//   names means the state after the statement (ESBMC); an assumption inside
+//   such a statement (at its nondet call) likewise;
+// - a target inside the body of the error function means "any call of it"
+//   (ESBMC places it at `__assert_fail` inside `reach_error`);
+// - anything else that does not bind exactly is dropped with a warning
+//   (dropping widens the search; a confirmation is still a replayed run).
+
+import { parseExpressionAt, type CProgram, type Expr, typeToString } from '../c/index.js';
+import { NONDET_TYPES } from '../replay/harness.js';
+import type { NondetValue } from '../replay/index.js';
+import { toOneBasedColumn, type ViolationSequenceEntry, type Waypoint } from '../witness/model.js';
+import { beforeStatement, ProgramEdits } from './instrument.js';
+import {
+  functionContaining,
+  isLabel,
+  offsetOf,
+  statementAt,
+  statementContaining,
+  type CallPoint,
+  type ProgramPoints,
+  type StatementPoint,
+} from './program-points.js';
+
+export type Reading = 'exact' | 'lenient' | 'dropped';
+
+export interface WaypointReading {
+  readonly waypoint: Waypoint;
+  readonly reading: Reading;
+  /** Why it was read leniently or dropped. */
+  readonly note?: string;
+}
+
+export interface BoundSequence {
+  readonly readings: readonly WaypointReading[];
+  /** The instrumented program (waypoints as assumptions). */
+  readonly program: string;
+  /** The nondet values the witness pins, in order, when every follow waypoint before the target is such a pin. */
+  readonly pinnedValues?: readonly NondetValue[];
+  /** True when the instrumentation admits every execution the witness represents (no lenient reading, every error call handled), so a proof on it refutes the witness. */
+  readonly overApproximates: boolean;
+  /** The target statement (for checking where a no-overflow violation happened). */
+  readonly target?: StatementPoint;
+  /** Cycles (non-termination) are not supported. */
+  readonly unsupported?: string;
+}
+
+const SEG = '__tarsier_seg';
+
+function identifiers(text: string): Set<string> {
+  return new Set(text.match(/[A-Za-z_]\w*/g) ?? []);
+}
+
+function stripCasts(e: Expr): Expr {
+  return e.kind === 'ImplicitCast' || e.kind === 'Cast' ? stripCasts(e.operand) : e;
+}
+
+/** Variables a statement assigns (`x = e;`, `int x = e;`, `a = b = e;`). */
+function assignedBy(st: StatementPoint): Set<string> {
+  const out = new Set<string>();
+  const s = st.stmt;
+  if (s.kind === 'DeclStmt') {
+    for (const d of s.declaration.declarators) if (d.init) out.add(d.decl.name);
+  } else if (s.kind === 'ExprStmt') {
+    const visit = (e: Expr): void => {
+      const x = stripCasts(e);
+      if (x.kind === 'Comma') { visit(x.left); visit(x.right); return; }
+      if (x.kind === 'Assign') {
+        const t = stripCasts(x.target);
+        if (t.kind === 'Identifier') out.add(t.name);
+        visit(x.value);
+      }
+    };
+    visit(s.expr);
+  }
+  return out;
+}
+
+/** The integer a `\result == N` constraint pins, if it is that simple. */
+export function pinnedResult(text: string): bigint | undefined {
+  const m = /^\s*\\result\s*==\s*\(?\s*(-?)\s*(0[xX][0-9a-fA-F]+|\d+)\s*\)?\s*[uUlL]*\s*$/.exec(text) ??
+    /^\s*\(?\s*(-?)\s*(0[xX][0-9a-fA-F]+|\d+)\s*\)?\s*[uUlL]*\s*==\s*\\result\s*$/.exec(text);
+  if (!m) return undefined;
+  const v = BigInt(m[2]!);
+  return m[1] ? -v : v;
+}
+
+export interface BindOptions {
+  readonly property: 'unreach-call' | 'no-overflow';
+  readonly errorFunction: string;
+}
+
+/** Reads the waypoints against the program and instruments it. */
+export function bindSequence(program: CProgram, text: string, points: ProgramPoints, entry: ViolationSequenceEntry, options: BindOptions): BoundSequence {
+  const edits = new ProgramEdits(text, points.firstDefinition);
+  edits.declare(`extern void __VERIFIER_assume(int); static unsigned int ${SEG} = 0;`);
+  const readings: WaypointReading[] = [];
+  let follows = 0;
+  let helpers = 0;
+  let lenient = false;
+  let pins: NondetValue[] | undefined = [];
+  let target: StatementPoint | undefined;
+  let targetAnyCall = false;
+  let targetSeen = false;
+  let unsupported: string | undefined;
+  const drop = (w: Waypoint, note: string) => readings.push({ waypoint: w, reading: 'dropped', note });
+  // Guards at one place form one `if ... else if` chain: one passing advances at most one waypoint.
+  const places = new Map<string, { place: (chain: string) => void; guards: string[] }>();
+  const guard = (key: string, place: (chain: string) => void, cond: string) => {
+    let p = places.get(key);
+    if (!p) places.set(key, (p = { place, guards: [] }));
+    p.guards.push(`if (${SEG} == ${follows}u) { __VERIFIER_assume(${cond}); ${SEG} = ${follows + 1}u; }`);
+  };
+
+  for (const segment of entry.content) {
+    for (const w of segment.waypoints) {
+      const line = w.location.line;
+      const column = toOneBasedColumn(w.location) ?? 1;
+      const offset = offsetOf(points, line, column);
+      if (w.action === 'cycle') {
+        unsupported = 'cycle waypoints (non-termination) are not supported';
+        drop(w, unsupported);
+        continue;
+      }
+      if (offset === undefined) {
+        drop(w, `line ${line}, column ${column} is outside the program`);
+        continue;
+      }
+      if (w.type === 'target') {
+        targetSeen = true;
+        const fn = functionContaining(points, offset);
+        const st = statementAt(points, offset) ?? statementContaining(points, offset);
+        if (fn === options.errorFunction && options.property === 'unreach-call') {
+          targetAnyCall = true;
+          // Reaching its body is calling it: the same executions, so this reading keeps refutations sound.
+          readings.push({ waypoint: w, reading: 'lenient', note: `inside ${fn}: read as any call of ${fn}` });
+        } else if (st) {
+          target = st;
+          readings.push({ waypoint: w, reading: statementAt(points, offset) ? 'exact' : 'lenient', ...(statementAt(points, offset) ? {} : { note: 'not at a statement start: read as the statement containing it' }) });
+        } else {
+          drop(w, 'no statement at the target location');
+        }
+        continue;
+      }
+      if (w.action !== 'follow') {
+        drop(w, `${w.action} waypoints are not enforced (the search is wider, never narrower)`);
+        pins = undefined;
+        continue;
+      }
+      const value = w.constraint?.value;
+      if (w.type === 'assumption') {
+        pins = undefined;
+        const cText = typeof value === 'string' ? value : String(value);
+        const exact = statementAt(points, offset);
+        const st = exact ?? statementContaining(points, offset);
+        if (!st) { drop(w, 'no statement at this location'); continue; }
+        // A guard in front of a label would be jumped over (and then block the later waypoints).
+        if (isLabel(st)) { drop(w, 'at a label: a constraint there would be jumped over'); continue; }
+        const assigned = assignedBy(st);
+        const after = [...identifiers(cText)].some((n) => assigned.has(n));
+        const parseAt = after ? points.lines.position(st.end) : { line, column };
+        const parsed = parseExpressionAt(program, parseAt, cText);
+        if ('error' in parsed) { drop(w, `constraint '${cText}' is not a C expression here: ${parsed.error}`); continue; }
+        if (!exact && !after) { drop(w, 'not at a statement start, and not at an assignment of a variable it names'); continue; }
+        const cond = `(${cText}) != 0`;
+        if (after) {
+          if (st.stmt.kind === 'DeclStmt') guard(`after:${st.end}`, (code) => edits.after(st.end, ` ${code}`), cond);
+          else if (st.stmt.kind === 'ExprStmt') guard(`after:${st.end}`, (code) => edits.wrap(st.start, st.end, '{ ', ` ${code} }`), cond);
+          else { drop(w, 'an assignment inside a condition: cannot place the assumption after it'); continue; }
+          lenient = true;
+          readings.push({ waypoint: w, reading: 'lenient', note: `at a statement that assigns ${[...identifiers(cText)].filter((n) => assigned.has(n)).join(', ')}: read as the state after it` });
+        } else {
+          guard(`before:${st.start}`, (code) => beforeStatement(edits, st, code), cond);
+          readings.push({ waypoint: w, reading: 'exact' });
+        }
+        follows++;
+        continue;
+      }
+      if (w.type === 'function_return') {
+        const call = points.calls.find((c) => c.rparen.line === line && c.rparen.column === column);
+        if (!call) { drop(w, 'no call ends at this location'); pins = undefined; continue; }
+        const type = call.callee && NONDET_TYPES[call.callee] ? NONDET_TYPES[call.callee]! : typeToString(call.call.type);
+        const pinned = typeof value === 'string' ? pinnedResult(value) : undefined;
+        if (pinned === undefined || type === 'void' || /\*/.test(type)) {
+          drop(w, `constraint '${String(value)}' is not '\\result == <integer>'`);
+          pins = undefined;
+          continue;
+        }
+        if (pins && call.callee && NONDET_TYPES[call.callee]) pins.push({ function: call.callee, value: pinned });
+        else pins = undefined;
+        const place = (chain: string) => {
+          const name = `__tarsier_ret_${helpers++}`;
+          edits.declare(`static ${type} ${name}(${type} r) { ${chain} return r; }`);
+          edits.wrap(call.start, call.end, `${name}(`, ')');
+        };
+        guard(`call:${call.start}`, place, `r == (${type})(${cLiteral(pinned)})`);
+        readings.push({ waypoint: w, reading: 'exact' });
+        follows++;
+        continue;
+      }
+      if (w.type === 'branching') {
+        pins = undefined;
+        const b = points.branches.find((x) => x.loc.line === line && x.loc.column === column);
+        const want = value === true || value === 'true' ? 1 : value === false || value === 'false' ? 0 : undefined;
+        if (!b || !b.condition) { drop(w, 'no if, while, for or do with a condition at this location'); continue; }
+        if (want === undefined) { drop(w, `branch value '${String(value)}' is not true or false`); continue; }
+        const cnd = b.condition;
+        const place = (chain: string) => {
+          const name = `__tarsier_branch_${helpers++}`;
+          edits.declare(`static int ${name}(int b) { ${chain} return b; }`);
+          edits.wrap(cnd.start, cnd.end, `${name}(!!(`, '))');
+        };
+        guard(`branch:${cnd.start}`, place, `b == ${want}`);
+        readings.push({ waypoint: w, reading: 'exact' });
+        follows++;
+        continue;
+      }
+      drop(w, `${w.type} waypoints are not enforced (the search is wider, never narrower)`);
+      pins = undefined;
+    }
+  }
+
+  for (const p of places.values()) p.place(p.guards.join(' else '));
+
+  // The violation must happen after the last follow waypoint, at the target.
+  let everyErrorCallHandled = true;
+  if (options.property === 'unreach-call') {
+    const errorCalls = points.calls.filter((c) => c.callee === options.errorFunction);
+    for (const c of errorCalls) {
+      const atTarget = !target || targetAnyCall || within(c, target);
+      if (!c.isStatement) { everyErrorCallHandled = false; continue; }
+      beforeStatement(edits, c.statement, `__VERIFIER_assume(${atTarget ? `${SEG} == ${follows}u` : '0'});`);
+    }
+  }
+  return {
+    readings,
+    program: edits.render(),
+    ...(pins && pins.length > 0 ? { pinnedValues: pins } : {}),
+    overApproximates: !lenient && everyErrorCallHandled && targetSeen && options.property === 'unreach-call' && !unsupported,
+    ...(target ? { target } : {}),
+    ...(unsupported ? { unsupported } : {}),
+  };
+}
+
+function cLiteral(v: bigint): string {
+  return v < 0n ? `(${v}LL)` : `${v}ULL`;
+}
+
+function within(c: CallPoint, st: StatementPoint): boolean {
+  return st.start <= c.start && c.end <= st.end;
+}

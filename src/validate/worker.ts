@@ -1,0 +1,29 @@
+// Runs `validate` in a worker thread under a hard CPU-time limit (see common/hard-limit.ts).
+
+import { runWithHardLimit, serveJob } from '../common/hard-limit.js';
+import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
+import { validate, type ValidateOptions, type ValidateResult } from './validate.js';
+
+export interface LimitedValidateOptions extends Omit<ValidateOptions, 'log'> {
+  readonly verbose?: boolean;
+}
+
+interface Job {
+  input: string;
+  witness: string;
+  options: LimitedValidateOptions;
+}
+
+/** `validate` under a hard CPU-time limit; `'timeout'` when it is used up, and a crash of the job rejects. */
+export function validateWithHardLimit(input: string, witness: string, options: LimitedValidateOptions): Promise<ValidateResult | 'timeout'> {
+  // Without a timeout: the larger default (correctness witnesses); validate applies the right one.
+  const limitS = options.timeoutS ?? 300;
+  // A little over the budget: validate stops itself; this catches what does not.
+  const limitMs = Math.max(100, limitS * 1000 + 2000);
+  return runWithHardLimit<ValidateResult>(new URL('./worker.js', import.meta.url), { input, witness, options } satisfies Job, limitMs, processTreeCpuMs);
+}
+
+serveJob<Job, ValidateResult>(
+  ({ input, witness, options }) => validate(input, witness, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined }),
+  killSolverProcesses,
+);

@@ -1,0 +1,314 @@
+// `validate`: violation witnesses (Tarsier's own, ESBMC-style quirks,
+// mutations that must never be confirmed), correctness witnesses (confirmed,
+// refuted with a replayed run, a differential check against concrete runs),
+// and bad input.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliPath, repoRoot, sharedPath, skipWithoutShared } from '../helpers/shared.js';
+import { validate } from '../../src/validate/index.js';
+import { verify } from '../../src/verify/index.js';
+import { probeGcc, replayCounterexample } from '../../src/replay/index.js';
+import { readWitness, sha256OfFile } from '../../src/witness/index.js';
+
+const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available (confirmations need replay)';
+const ex = (...p: string[]) => join(repoRoot, 'examples', ...p);
+const prp = ex('unreach-call.prp');
+
+function tmp(): string {
+  return mkdtempSync(join(tmpdir(), 'tarsier-validate-test-'));
+}
+
+function header(file: string, hash: string, kind = 'violation_sequence'): string {
+  return `- entry_type: "${kind}"
+  metadata:
+    format_version: "2.0"
+    uuid: "2b5f3c1e-1111-4222-8333-444455556666"
+    creation_time: "2026-01-01T00:00:00Z"
+    producer:
+      name: "test"
+      version: "1"
+    task:
+      input_files:
+        - "${file}"
+      input_file_hashes:
+        "${file}": "${hash}"
+      specification: "CHECK( init(main()), LTL(G ! call(reach_error())) )"
+      data_model: "ILP32"
+      language: "C"
+  content:
+`;
+}
+
+function waypoint(type: string, line: number, column: number, fn: string, file: string, constraint?: string): string {
+  const c = constraint === undefined ? '' : `\n            constraint:\n              value: "${constraint}"\n              format: "${type === 'function_return' ? 'acsl_expression' : 'c_expression'}"`;
+  return `    - segment:
+        - waypoint:
+            type: "${type}"
+            action: "follow"${c}
+            location:
+              file_name: "${file}"
+              line: ${line}
+              column: ${column}
+              function: "${fn}"
+`;
+}
+
+test("Tarsier's own violation witness is confirmed by running its values", { skip: noGcc }, async () => {
+  const dir = tmp();
+  try {
+    const w = join(dir, 'w.yml');
+    const v = await verify(ex('mult.yml'), { timeoutS: 60, witnessPath: w });
+    assert.equal(v.verdict.kind, 'false');
+    const r = await validate(ex('mult.yml'), w, { timeoutS: 60 });
+    assert.equal(r.outcome, 'confirmed');
+    assert.equal(r.method, 'execution');
+    assert.deepEqual(r.verdict, { kind: 'false', property: 'unreach-call' });
+    assert.deepEqual(r.inputs?.map((x) => x.value), [100n]);
+    assert.equal(r.entries.dropped, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a violation witness whose pinned value was changed is never confirmed (refuted: the waypoints admit no violation)', { skip: noGcc }, async () => {
+  const dir = tmp();
+  try {
+    const hash = sha256OfFile(ex('mult.c'));
+    const text = header('mult.c', hash) + waypoint('function_return', 8, 33, 'main', 'mult.c', '\\\\result == 99') + waypoint('target', 15, 18, 'main', 'mult.c');
+    const w = join(dir, 'w.yml');
+    writeFileSync(w, text);
+    const r = await validate(ex('mult.yml'), w, { timeoutS: 60 });
+    assert.notEqual(r.outcome, 'confirmed');
+    assert.equal(r.outcome, 'refuted');
+    assert.deepEqual(r.verdict, { kind: 'true' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a violation witness checked against a fixed program is never confirmed', { skip: noGcc }, async () => {
+  const dir = tmp();
+  try {
+    const fixed = readFileSync(ex('mult.c'), 'utf8').replace('if (x == 3200) reach_error();', 'if (x == 3201) reach_error();');
+    const program = join(dir, 'mult.c');
+    writeFileSync(program, fixed);
+    const w = join(dir, 'w.yml');
+    await verify(ex('mult.yml'), { timeoutS: 60, witnessPath: w });
+    const r = await validate(program, w, { prp, timeoutS: 60 });
+    assert.notEqual(r.outcome, 'confirmed');
+    assert.ok(r.lint.findings.some((d) => d.rule === 'hash-mismatch'), 'the hash mismatch is reported, not refusing');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('ESBMC-style witness: assumption at the assigning statement, target inside reach_error (read leniently, confirmed)', { skip: noGcc }, async () => {
+  const dir = tmp();
+  try {
+    const program = join(dir, 'p.c');
+    writeFileSync(
+      program,
+      [
+        'extern void abort(void);',
+        'extern void __assert_fail(const char *, const char *, unsigned int, const char *);',
+        'void reach_error() { __assert_fail("0", "p.c", 3, "reach_error"); }',
+        'extern int __VERIFIER_nondet_int(void);',
+        'int main(void) {',
+        '  int n = __VERIFIER_nondet_int();',
+        '  int m;',
+        '  m = __VERIFIER_nondet_int();',
+        '  if (n > 5 && m == n + 1) reach_error();',
+        '  return 0;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const hash = sha256OfFile(program);
+    const text =
+      header('p.c', hash) +
+      waypoint('assumption', 6, 3, 'main', 'p.c', 'n == 6') +
+      waypoint('assumption', 8, 7, 'main', 'p.c', 'm == 7') +
+      waypoint('target', 3, 22, 'reach_error', 'p.c');
+    const w = join(dir, 'w.yml');
+    writeFileSync(w, text);
+    const emitted = join(dir, 'emitted.c');
+    const r = await validate(program, w, { prp, timeoutS: 5, emitProgramPath: emitted });
+    assert.equal(r.outcome, 'confirmed', r.reason);
+    assert.deepEqual(r.inputs?.map((x) => x.value), [6n, 7n]);
+    assert.equal(r.entries.lenient, 3);
+    assert.match(readFileSync(emitted, 'utf8'), /__VERIFIER_assume\(\(n == 6\) != 0\)/);
+    // The same witness with a value that does not violate: never confirmed.
+    writeFileSync(w, text.replace('m == 7', 'm == 8'));
+    const bad = await validate(program, w, { prp, timeoutS: 60 });
+    assert.notEqual(bad.outcome, 'confirmed');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the spec example violation witnesses of bug.c are confirmed with x = 20 or a found value', { skip: skipWithoutShared || noGcc }, async () => {
+  const task = sharedPath('spec', 'examples', 'tasks', 'bug.yml');
+  const full = await validate(task, sharedPath('spec', 'examples', 'valid', '2.0-violation-bug.yml'), { timeoutS: 60 });
+  assert.equal(full.outcome, 'confirmed');
+  assert.deepEqual(full.inputs?.map((x) => x.value), [20n]);
+  const targetOnly = await validate(task, sharedPath('spec', 'examples', 'valid', '2.0-violation-bug-target-only.yml'), { timeoutS: 60 });
+  assert.equal(targetOnly.outcome, 'confirmed');
+  assert.ok((targetOnly.inputs?.[0]?.value ?? 0n) > 10n);
+});
+
+test('ESBMC witnesses of real false tasks: a sample is confirmed', { skip: skipWithoutShared || noGcc }, async () => {
+  for (const [name, task] of [
+    ['loops__sum01_bug02.yml', 'loops/sum01_bug02.yml'],
+    ['recursive-simple__id_b3_o2-2.yml', 'recursive-simple/id_b3_o2-2.yml'],
+  ] as const) {
+    const r = await validate(sharedPath('bench', 'sv-benchmarks', 'c', task), sharedPath('witnesses', 'real', 'esbmc', name), { timeoutS: 60 });
+    assert.equal(r.outcome, 'confirmed', `${name}: ${r.reason}`);
+    assert.deepEqual(r.verdict, { kind: 'false', property: 'unreach-call' });
+  }
+});
+
+const COUNT = [
+  'extern unsigned int __VERIFIER_nondet_uint(void);',
+  'extern void abort(void);',
+  'void reach_error(void) { abort(); }',
+  '',
+  'int main(void) {',
+  '  unsigned int n = __VERIFIER_nondet_uint();',
+  '  unsigned int i = 0;',
+  '  unsigned int s = 0;',
+  '  if (n > 1000) {',
+  '    return 0;',
+  '  }',
+  '  while (i < n) {',
+  '    i++;',
+  '    s += 2;',
+  '  }',
+  '  if (s != 2 * n) {',
+  '    reach_error();',
+  '  }',
+  '  return 0;',
+  '}',
+  '',
+].join('\n');
+
+function invariantWitness(file: string, hash: string, invariants: readonly string[]): string {
+  return (
+    header(file, hash, 'invariant_set') +
+    invariants
+      .map((v) => `    - invariant:\n        type: "loop_invariant"\n        location:\n          file_name: "${file}"\n          line: 12\n          column: 3\n          function: "main"\n        value: "${v}"\n        format: "c_expression"\n`)
+      .join('')
+  );
+}
+
+test('correctness witness: valid invariants confirm the witness and certificates are written', async () => {
+  const dir = tmp();
+  try {
+    const program = join(dir, 'count.c');
+    writeFileSync(program, COUNT);
+    const w = join(dir, 'w.yml');
+    writeFileSync(w, invariantWitness('count.c', sha256OfFile(program), ['s == 2 * i && i <= n && n <= 1000']));
+    const certs = join(dir, 'certs.yml');
+    const r = await validate(program, w, { prp, timeoutS: 120, certificatesPath: certs, creationTime: '2026-01-01T00:00:00Z' });
+    assert.equal(r.outcome, 'confirmed', r.reason);
+    assert.deepEqual(r.verdict, { kind: 'true' });
+    assert.equal(r.invariants[0]?.status, 'confirmed');
+    const doc = readWitness(readFileSync(certs, 'utf8'), certs);
+    assert.ok(doc.format === 'yaml' && doc.entries.length === 1);
+    const e = doc.format === 'yaml' ? doc.entries[0] : undefined;
+    assert.ok(e && e.entry_type === 'loop_invariant_certificate' && 'certification' in e && e.certification.string === 'confirmed');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('correctness witness: a false invariant is refuted with a replayed run, and every confirmed one holds in concrete runs', { skip: noGcc }, async () => {
+  const dir = tmp();
+  try {
+    const program = join(dir, 'count.c');
+    writeFileSync(program, COUNT);
+    const hash = sha256OfFile(program);
+    const w = join(dir, 'w.yml');
+    // `i < n` fails at the last visit of the loop head (CPAchecker's invalid example), `s == i` after one iteration.
+    const candidates = ['i < n', 's == i', 'i <= n', 's == 2 * i', 'i == 0'];
+    for (const inv of candidates) {
+      writeFileSync(w, invariantWitness('count.c', hash, [inv]));
+      const emitted = join(dir, `checked.c`);
+      const r = await validate(program, w, { prp, timeoutS: 5, emitProgramPath: emitted });
+      const status = r.invariants[0]!.status;
+      if (inv === 'i < n' || inv === 's == i' || inv === 'i == 0') {
+        assert.equal(status, 'refuted', `${inv}: ${r.invariants[0]!.reason}`);
+        assert.equal(r.outcome, 'refuted');
+        assert.deepEqual(r.verdict, { kind: 'false', property: 'unreach-call' });
+        assert.ok(r.invariants[0]!.inputs && r.invariants[0]!.inputs.length === 1);
+      }
+      if (status !== 'confirmed') continue;
+      // The emitted program checks the invariant: no concrete run may violate it.
+      for (const n of [0n, 1n, 7n, 1000n, 4294967295n]) {
+        const run = replayCounterexample(emitted, [{ function: '__VERIFIER_nondet_uint', value: n }], { property: 'unreach-call', dataModel: 'ILP32' });
+        assert.notEqual(run.status, 'confirmed', `${inv} confirmed but violated with n = ${n}`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, 'validate', ...args], { encoding: 'utf8', timeout: 120000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('bad input: one line each, exit 1, no stack trace', () => {
+  const dir = tmp();
+  try {
+    const program = join(dir, 'mult.c');
+    copyFileSync(ex('mult.c'), program);
+    const hash = sha256OfFile(program);
+    const cases: Array<[string, string, RegExp]> = [
+      ['outside', header('mult.c', hash) + waypoint('target', 90, 1, 'main', 'mult.c'), /outside the program/],
+      ['other', header('other.c', '0'.repeat(64)) + waypoint('target', 15, 18, 'main', 'other.c'), /another program/],
+      ['no-target', header('mult.c', hash) + waypoint('assumption', 9, 3, 'main', 'mult.c', 'x == 1'), /target/],
+      ['not-c', invariantWitness('mult.c', hash, ['x == 2 * && y']), /expr-syntax|parse|operand/],
+    ];
+    for (const [name, text, message] of cases) {
+      const w = join(dir, `${name}.yml`);
+      writeFileSync(w, text);
+      const r = cli([program, '--prop', prp, '--witness', w]);
+      assert.equal(r.status, 1, `${name}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stdout + r.stderr, message, name);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, `${name}: no stack trace`);
+    }
+    const g = join(dir, 'g.graphml');
+    writeFileSync(
+      g,
+      '<?xml version="1.0" encoding="UTF-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><key id="witness-type" attr.name="witness-type" for="graph"/><key id="entry" attr.name="isEntryNode" for="node"><default>false</default></key><graph edgedefault="directed"><data key="witness-type">violation_witness</data><node id="A"><data key="entry">true</data></node><node id="B"/><edge source="A" target="B"/></graph></graphml>\n',
+    );
+    const r = cli([program, '--prop', prp, '--witness', g]);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.equal((r.stdout + r.stderr).trim().split('\n').filter((l) => /error/.test(l)).length >= 1, true);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the command line of tarsier bench --validate tarsier: verdict last, witness outcome before it', { skip: noGcc }, () => {
+  const dir = tmp();
+  try {
+    const w = join(dir, 'w.yml');
+    const hash = sha256OfFile(ex('mult.c'));
+    writeFileSync(w, header('mult.c', hash) + waypoint('function_return', 8, 33, 'main', 'mult.c', '\\\\result == 100') + waypoint('target', 15, 18, 'main', 'mult.c'));
+    const r = cli([ex('mult.yml'), '--property', 'unreach-call', '--witness', w, '--timeout', '30']);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.equal(lines[lines.length - 1], 'Verification result: FALSE(unreach-call)');
+    assert.match(lines[lines.length - 2]!, /^Witness confirmed: /);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
