@@ -151,7 +151,7 @@ async function main(): Promise<void> {
       const r = results[i]!;
       const v = r.verdict.kind === 'false' ? `false(${r.verdict.property ?? ''})` : r.verdict.kind;
       process.stderr.write(
-        `[${finished}/${rows.length}] ${r.row.task} ${r.row.property}: ${v} (expected ${r.row.expected}) ${r.category} ${r.cpu.toFixed(1)}s${r.category === 'wrong' ? ' <<< WRONG' : ''}\n`,
+        `[${finished}/${rows.length}] ${r.row.task} ${r.row.property}: ${v} (expected ${r.row.expected}) ${r.category} ${r.cpu.toFixed(1)}s${r.witnessLints === undefined ? '' : ` witness ${r.witnessLints ? 'lints' : 'LINT ERRORS'}${r.witnessConfirmed === undefined ? '' : r.witnessConfirmed ? ', confirmed' : ', not confirmed'}`}${r.category === 'wrong' ? ' <<< WRONG' : ''}\n`,
       );
     }
   };

@@ -32,6 +32,8 @@ export interface CorrectnessWitnessInput {
   readonly timeoutMs: number;
   /** Time for the abstract interpretation (ms); it reports nothing when it runs out. */
   readonly analysisMs: number;
+  /** Whether there is time to check candidates (false: only the trivial invariant `1` is written). */
+  readonly check?: boolean;
   /** The invariants the engine assumed in its proof, per while of the program it checked (lowered as given). */
   readonly engine?: { readonly lowered: LoweredProgram; readonly invariants: readonly { readonly loop: Stmt; readonly exprs: readonly Expr[] }[] };
   readonly log?: (message: string) => void;
@@ -206,7 +208,7 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
     }
   }
   const selected = new Map<string, string[]>();
-  if (candidates.length > 0) {
+  if (candidates.length > 0 && input.check !== false) {
     const r = await selectCInvariants(program, lowered, candidates, { method: 'houdini', skipVerification: true, timeoutMs: input.timeoutMs });
     r.verdicts.forEach((v, i) => {
       if (v.status !== 'selected') return;

@@ -249,14 +249,17 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
         : `no violation, and no execution exceeds the unrolling bound ${result.bound} (BMC, complete unrolling)`;
     let witnessPath: string | undefined;
     let note = '';
+    const witnessLeft = () => timeoutS * 1000 - 400 - cpuSeconds(cpu0) * 1000;
     if (options.witnessPath !== null) {
       const w = await buildCorrectnessWitness({
         program: c,
         lowered: lowerC(c, { property: kind, dataModel: r.dataModel }),
         fileName: r.programAsWritten,
         metadata: metadataFor(result.method === 'k-induction' ? 'k-induction' : 'bmc'),
-        timeoutMs: Math.round(Math.max(1000, Math.min(deadline() + reserveMs / 2, 60_000))),
-        analysisMs: Math.max(500, Math.min(5000, timeoutS * 100)),
+        // What is left of the hard CPU limit (the verdict is lost if the witness overruns it).
+        timeoutMs: Math.round(Math.max(100, Math.min(witnessLeft() / 4, 60_000))),
+        analysisMs: Math.round(Math.max(100, Math.min(witnessLeft() / 4, 5000))),
+        check: witnessLeft() > 400,
         engine: lowerings.has(result.program) ? { lowered: lowerings.get(result.program)!, invariants: result.invariants } : undefined,
         log,
       });
