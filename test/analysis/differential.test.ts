@@ -128,7 +128,7 @@ test('flags of early returns are not joined away', () => {
   assert.ok(text.includes('ule(n, 10bv32)') && text.includes('ule(i, 11bv32)'), text.join('; '));
 });
 
-test('differential: random int programs (60 programs, 30 runs each)', () => {
+test('differential: random int programs (60 programs, 30 runs each)', (t) => {
   let facts = 0;
   let visits = 0;
   for (let seed = 1; seed <= 60; seed++) {
@@ -139,6 +139,7 @@ test('differential: random int programs (60 programs, 30 runs each)', () => {
     visits += c.visits;
   }
   assert.ok(facts > 200 && visits > 500, `${facts} facts, ${visits} visits`);
+  t.diagnostic(`${facts} facts checked at ${visits} loop-head visits`);
 });
 
 /** A random program over 8-bit variables: additions wrap around, signed and unsigned comparisons mix. */
@@ -174,22 +175,27 @@ function randomBvProgram(seed: number): string {
   return `procedure main()\n{\n  var x, y, z, n, i, j: bv8;\n${lines.join('\n')}\n}\n`;
 }
 
-test('differential: random 8-bit programs with wrap-around (80 programs, 30 runs each)', () => {
+test('differential: random 8-bit programs with wrap-around (80 programs, 30 runs each)', (t) => {
   let facts = 0;
+  let visits = 0;
   for (let seed = 1; seed <= 80; seed++) {
     const p = parseImp(randomBvProgram(seed), `bv-${seed}.imp`);
     const c = checkRuns(p, seed, 30, 20_000, () => 0n);
     assert.deepEqual(c.violations, [], randomBvProgram(seed));
     facts += c.facts;
+    visits += c.visits;
   }
   assert.ok(facts > 300, `${facts} facts`);
+  t.diagnostic(`${facts} facts checked at ${visits} loop-head visits`);
 });
 
-test('bench programs: the analysis terminates on every lowered program and its facts hold in random runs', { skip: skipWithoutShared }, () => {
+test('bench programs: the analysis terminates on every lowered program and its facts hold in random runs', { skip: skipWithoutShared }, (t) => {
   const manifest = readFileSync(sharedPath('bench', 'sv-benchmarks', 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1);
   const seen = new Set<string>();
   let programs = 0;
   let withFacts = 0;
+  let facts = 0;
+  let visits = 0;
   for (const line of manifest) {
     const [, program, property, , , dataModel] = line.split(',');
     if (property !== 'unreach-call' && property !== 'no-overflow') continue;
@@ -207,6 +213,9 @@ test('bench programs: the analysis terminates on every lowered program and its f
     const c = checkRuns(lowered.imp, programs, 3, 5_000, (r) => BigInt(Math.floor(r() * 200) - 100));
     assert.deepEqual(c.violations, []);
     if (c.facts > 0) withFacts++;
+    facts += c.facts;
+    visits += c.visits;
   }
+  t.diagnostic(`${programs} programs, ${withFacts} with facts; ${facts} facts checked at ${visits} loop-head visits`);
   assert.ok(programs > 100 && withFacts > programs / 2, `${programs} programs, ${withFacts} with facts`);
 });
