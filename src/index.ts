@@ -13,3 +13,4 @@ export { lowerProgram, goalAt, nondetAt, loopAt, branchAt, locKey, type LoweredP
 export { verify, bmc, buildCorrectnessWitness, replayCounterexample, probeGcc, type CorrectnessWitness, type VerifyOptions, type VerifyResult, type BmcOptions, type BmcResult, type NondetValue, type ReplayOptions, type ReplayResult } from './verify/api.js';
 export { analyzeProgram, analysisCandidates, factToExpr, factsToExprs, type AnalysisOptions, type AnalysisResult, type LoopResult, type LoopFact } from './analysis/index.js';
 export { validate, type ValidateOptions, type ValidateResult, type InvariantResult, type InvariantStatus, type Outcome as WitnessOutcome, type WaypointReading } from './validate/index.js';
+export { buildReport, renderReportBody, renderReportPage, reportFromFiles, attachReportInteractions, servePlayground, createPlaygroundServer, type ServeOptions, type ReportData, type ReportInput, type ReportMarker } from './report/index.js';

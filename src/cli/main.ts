@@ -10,9 +10,11 @@ import { registerLint } from './commands/lint.js';
 import { registerConvert } from './commands/convert.js';
 import { registerSelect } from './commands/select.js';
 import { registerValidate } from './commands/validate.js';
+import { registerReport } from './commands/report.js';
+import { registerServe } from './commands/serve.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert, registerSelect, registerValidate];
+const commands: CommandRegistrar[] = [registerVerify, registerParse, registerImp, registerBench, registerScore, registerLint, registerConvert, registerSelect, registerValidate, registerReport, registerServe];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);

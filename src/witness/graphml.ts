@@ -366,23 +366,16 @@ export function violationSequenceToGraphml(
 }
 
 /**
- * Reads a GraphML violation witness into the 2.x model: the shortest path
- * from the entry node to a violation node (avoiding sinks) becomes a sequence
- * of follow waypoints. GraphML guards have no columns, so locations carry the
- * line only ("leftmost suitable position"). What cannot be expressed is
- * returned in `dropped`.
+ * The shortest path of edges from the entry node to a violation node that
+ * avoids sink nodes (breadth-first, deterministic by edge order), or
+ * undefined when there is no entry node or no such path.
  */
-export function graphmlToViolationSequence(
-  w: GraphmlWitness,
-  metadata: Metadata,
-): { entry?: ViolationSequenceEntry; dropped: string[] } {
-  const dropped: string[] = [];
+export function graphmlViolationPath(w: GraphmlWitness): GraphmlEdge[] | undefined {
   const entryNode = w.nodes.find((n) => isTrue(nodeValue(w, n, 'entry')));
-  if (!entryNode) return { dropped: ['the GraphML witness has no entry node'] };
+  if (!entryNode) return undefined;
   const out = new Map<string, GraphmlEdge[]>();
   for (const e of w.edges) out.set(e.source, [...(out.get(e.source) ?? []), e]);
   const byId = new Map(w.nodes.map((n) => [n.id, n]));
-  // Breadth-first: the shortest path, deterministic by edge order.
   const prev = new Map<string, GraphmlEdge | null>([[entryNode.id, null]]);
   const queue = [entryNode.id];
   let goal: string | undefined;
@@ -400,9 +393,27 @@ export function graphmlToViolationSequence(
       queue.push(e.target);
     }
   }
-  if (goal === undefined) return { dropped: ['no path from the entry node to a violation node'] };
+  if (goal === undefined) return undefined;
   const path: GraphmlEdge[] = [];
   for (let e = prev.get(goal); e; e = prev.get(e.source)) path.unshift(e);
+  return path;
+}
+
+/**
+ * Reads a GraphML violation witness into the 2.x model: the shortest path
+ * from the entry node to a violation node (avoiding sinks) becomes a sequence
+ * of follow waypoints. GraphML guards have no columns, so locations carry the
+ * line only ("leftmost suitable position"). What cannot be expressed is
+ * returned in `dropped`.
+ */
+export function graphmlToViolationSequence(
+  w: GraphmlWitness,
+  metadata: Metadata,
+): { entry?: ViolationSequenceEntry; dropped: string[] } {
+  const dropped: string[] = [];
+  if (!w.nodes.some((n) => isTrue(nodeValue(w, n, 'entry')))) return { dropped: ['the GraphML witness has no entry node'] };
+  const path = graphmlViolationPath(w);
+  if (!path) return { dropped: ['no path from the entry node to a violation node'] };
   const file = metadata.task?.input_files[0] ?? graphValue(w, 'programfile') ?? '';
   const loc = (line: number, fn?: string) => ({ file_name: file, line, columnBase: 1 as const, ...(fn ? { function: fn } : {}) });
   const segments: Segment[] = [];

@@ -47,7 +47,8 @@ function checkRuns(p: ImpProgram, seed: number, runs: number, maxSteps: number, 
   const out: Check = { facts, visits: 0, violations: [] };
   for (let run = 0; run < runs; run++) {
     const havoc = (_n: string, t: ImpType): ImpValue => {
-      if (t.kind === 'bv') return bvValue(BigInt(Math.floor(r() * 2 ** Math.min(t.width, 32))) * (r() < 0.5 ? 1n : -1n), t.width);
+      // Small values half of the time (the programs' assumptions bound their inputs), any value otherwise.
+      if (t.kind === 'bv') return bvValue(r() < 0.5 ? BigInt(Math.floor(r() * 12) - 4) : BigInt(Math.floor(r() * 2 ** Math.min(t.width, 32))), t.width);
       if (t.kind === 'bool') return { kind: 'bool', value: r() < 0.5 };
       if (t.kind === 'int') return intValue(pickInt(r));
       if (t.kind === 'map') return { kind: 'map', default: havoc('', t.value), entries: new Map() };

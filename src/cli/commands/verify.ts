@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import { usageError } from '../../common/errors.js';
 import { SOLVER_NAMES } from '../../smt/index.js';
+import { writeReportFile } from '../../report/index.js';
 import { formatResultLine } from '../../task/index.js';
 import { verifyWithHardLimit } from '../../verify/worker.js';
 import type { CommandRegistrar } from '../command.js';
@@ -14,6 +15,7 @@ interface VerifyFlags {
   format: 'text' | 'json';
   verbose?: boolean;
   solver: string;
+  report?: string;
 }
 
 export const registerVerify: CommandRegistrar = (program, run) => {
@@ -29,6 +31,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--verbose', 'tell what each engine did and how long it took')
     .addOption(new Option('--solver <name>', 'SMT solver: auto = z3 on PATH, else the built-in WebAssembly Z3 (same answers, different speed)').choices([...SOLVER_NAMES]).default('auto'))
+    .option('--report <file>', 'with a violation witness: also write the HTML report of it on the program (see tarsier report)')
     .action(
       run(async (input: string, flags: VerifyFlags) => {
         const timeoutS = Number(flags.timeout);
@@ -49,6 +52,10 @@ export const registerVerify: CommandRegistrar = (program, run) => {
           return 0;
         }
         const line = formatResultLine(r.verdict);
+        if (flags.report) {
+          if (r.witnessPath) writeReportFile(r.program, r.witnessPath, flags.report);
+          else process.stderr.write(`${flags.report}: not written: no witness was written\n`);
+        }
         if (flags.format === 'json') {
           process.stdout.write(
             JSON.stringify({

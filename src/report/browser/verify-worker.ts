@@ -1,0 +1,83 @@
+/**
+ * The Web Worker that runs the library's `verify` and `select` in the
+ * browser, with Z3 as WebAssembly in this worker. The program and its
+ * property file go into the in-memory file system. gcc is not available, so
+ * a counterexample cannot be replayed and is reported as UNKNOWN, never as
+ * an unconfirmed FALSE (select never answers FALSE on C).
+ */
+import { needsPreprocessing, parseCProgram } from '../../c/index.js';
+import { cCandidatesFromWitness, selectCInvariants } from '../../invariants/index.js';
+import { lowerProgram } from '../../lower/index.js';
+import { verify } from '../../verify/verify.js';
+import { readWitness } from '../../witness/index.js';
+import { TarsierError } from '../../common/errors.js';
+import { putFile } from './shims/fs.js';
+import { PLAYGROUND_PROPERTIES as PROPERTIES, type PlaygroundProperty } from '../properties.js';
+
+interface Common {
+  readonly id: number;
+  readonly programName: string;
+  readonly programText: string;
+  readonly dataModel: 'ILP32' | 'LP64';
+}
+
+export type WorkerRequest =
+  | (Common & { readonly kind: 'verify'; readonly property: PlaygroundProperty; readonly timeoutS: number })
+  | (Common & { readonly kind: 'select'; readonly property: PlaygroundProperty; readonly witnessName: string; readonly witnessText: string; readonly timeoutS: number });
+
+/** One candidate's selection verdict, with its position in the witness file. */
+export interface SelectionLine {
+  readonly witnessLine: number;
+  readonly line: number;
+  readonly column: number;
+  readonly text: string;
+  readonly status: 'selected' | 'rejected';
+  readonly reason?: string;
+}
+
+export type WorkerReply =
+  | { readonly id: number; readonly log: string }
+  | { readonly id: number; readonly result: { verdict: string; reason: string; selection?: readonly SelectionLine[] } }
+  | { readonly id: number; readonly error: string };
+
+const scope = globalThis as unknown as { onmessage: (ev: { data: WorkerRequest }) => void; postMessage: (m: WorkerReply) => void };
+
+async function runVerify(req: Extract<WorkerRequest, { kind: 'verify' }>): Promise<WorkerReply> {
+  const dir = `/playground/${req.id}`;
+  const program = `${dir}/${req.programName.replace(/^.*\//, '') || 'program.c'}`;
+  putFile(program, req.programText);
+  putFile(`${dir}/property.prp`, PROPERTIES[req.property]);
+  const r = await verify(program, {
+    prp: `${dir}/property.prp`,
+    dataModel: req.dataModel,
+    timeoutS: req.timeoutS,
+    witnessPath: null,
+    log: (line) => scope.postMessage({ id: req.id, log: line }),
+  });
+  const verdict = r.verdict.kind === 'false' ? `FALSE(${r.verdict.property})` : r.verdict.kind.toUpperCase();
+  return { id: req.id, result: { verdict, reason: r.reason } };
+}
+
+async function runSelect(req: Extract<WorkerRequest, { kind: 'select' }>): Promise<WorkerReply> {
+  if (needsPreprocessing(req.programText)) {
+    return { id: req.id, error: 'select: the program has preprocessor directives, and there is no preprocessor in the browser' };
+  }
+  const program = parseCProgram(req.programText, req.programName, { dataModel: req.dataModel });
+  const lowered = lowerProgram(program, { property: req.property, dataModel: req.dataModel });
+  const candidates = cCandidatesFromWitness(readWitness(req.witnessText, req.witnessName), program);
+  const r = await selectCInvariants(program, lowered, candidates, { method: 'houdini', timeoutMs: req.timeoutS * 1000 });
+  const selection = r.verdicts.map((v) => {
+    const c = candidates[v.candidate];
+    return { witnessLine: c.loc.line, line: c.loopLoc.line, column: c.loopLoc.column, text: c.text, status: v.status, ...(v.reason ? { reason: v.reason } : {}) };
+  });
+  const proved = `${r.verdicts.filter((v) => v.status === 'selected').length} of ${candidates.length} candidates selected`;
+  return { id: req.id, result: { verdict: r.verdict, reason: r.reason ? `${proved}; ${r.reason}` : proved, selection } };
+}
+
+scope.onmessage = async ({ data: req }) => {
+  try {
+    scope.postMessage(req.kind === 'select' ? await runSelect(req) : await runVerify(req));
+  } catch (e) {
+    scope.postMessage({ id: req.id, error: e instanceof TarsierError ? e.format() : `internal error: ${e instanceof Error ? e.message : String(e)}` });
+  }
+};

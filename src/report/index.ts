@@ -1,0 +1,6 @@
+// The report of a witness on its program: the facts (model), the HTML view (render), its clicks (interact).
+export { buildReport, type ReportData, type ReportInput, type ReportMarker, type MarkerCategory } from './model.js';
+export { renderReportBody, renderReportPage, REPORT_CSS } from './render.js';
+export { attachReportInteractions } from './interact.js';
+export { reportFromFiles, writeReportFile } from './files.js';
+export { servePlayground, createPlaygroundServer, type ServeOptions } from './serve.js';
