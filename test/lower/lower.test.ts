@@ -42,7 +42,7 @@ test('C integer semantics, control flow, structs, arrays, pointers and calls: ev
   const goals = l.sourceMap.goals.filter((g) => g.kind === 'reach_error');
   assert.equal(goals.length, 47);
   const r = await check(l);
-  assert.equal(r.verdict, 'true', JSON.stringify(r));
+  assert.equal(r.verdict, 'true', r.verdict === 'unknown' ? r.reason : r.verdict);
 });
 
 test('a wrong expectation about C arithmetic is found (the checks above can fail)', async () => {
