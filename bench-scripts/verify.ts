@@ -7,7 +7,7 @@
 // tools of ../shared/bench/peers/unreach-call-10s.csv (their score, and
 // Tarsier's CPU time over theirs on the tasks both answer correctly).
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -21,6 +21,7 @@ const cli = join(repoRoot, 'bin', 'tarsier.js');
 
 interface Row {
   task: string;
+  program: string;
   property: string;
   subproperty: string;
   expected: string;
@@ -52,6 +53,7 @@ function readManifest(dir: string): Row[] {
     const f = l.split(',');
     return {
       task: f[col('task_yml')]!,
+      program: f[col('program')]!,
       property: f[col('property')]!,
       subproperty: f[col('subproperty')]!,
       expected: f[col('expected_verdict')]!,
@@ -68,6 +70,27 @@ interface Outcome {
   wall: number;
   points: number;
   category: string;
+  /** For a correct answer: its witness lints clean against the program; and `tarsier validate` confirms it (undefined: no validate command). */
+  witnessLints?: boolean;
+  witnessConfirmed?: boolean;
+}
+
+const HAS_VALIDATE = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout.includes('validate');
+
+/** Lints a witness against the program and, when the command exists, validates it (budget: a third of the verification's). */
+function checkWitness(bench: string, row: Row, witness: string, timeout: number): { lints: boolean; confirmed?: boolean } {
+  if (!existsSync(witness)) return { lints: false, confirmed: false };
+  const lint = spawnSync(process.execPath, [cli, 'lint', witness, '--program', join(bench, row.program)], { encoding: 'utf8' });
+  const lints = lint.status === 0 && !/error|warning/.test(lint.stdout);
+  if (!HAS_VALIDATE) return { lints };
+  const v = spawnSync(
+    process.execPath,
+    [cli, 'validate', join(bench, row.task), '--property', row.property, '--witness', witness, '--timeout', String(Math.max(1, Math.ceil(timeout / 3)))],
+    { encoding: 'utf8', timeout: (timeout + 30) * 1000 },
+  );
+  const last = (v.stdout ?? '').trim().split('\n').pop() ?? '';
+  const confirmed = row.expected === 'true' ? /Verification result: TRUE/.test(last) : /Verification result: FALSE/.test(last);
+  return { lints, confirmed };
 }
 
 function runOne(bench: string, row: Row, timeout: number, tmp: string, index: number, solver?: string): Promise<Outcome> {
@@ -110,7 +133,8 @@ function runOne(bench: string, row: Row, timeout: number, tmp: string, index: nu
       if (m) cpu = Math.min(timeout, Number(m[1]) + Number(m[2]));
       const expected = row.expected === 'true' ? { verdict: true } : row.expected === 'false' ? { verdict: false, subproperty: row.subproperty || undefined } : undefined;
       const s = scoreResult(expected, verdict, { property: row.property as PropertyKind });
-      done({ row, verdict, reason, cpu, wall, points: s.points, category: s.category });
+      const w = s.category === 'correct' ? checkWitness(bench, row, witness, timeout) : undefined;
+      done({ row, verdict, reason, cpu, wall, points: s.points, category: s.category, witnessLints: w?.lints, witnessConfirmed: w?.confirmed });
     });
   });
 }
@@ -138,7 +162,7 @@ async function main(): Promise<void> {
       const r = results[i]!;
       const v = r.verdict.kind === 'false' ? `false(${r.verdict.property ?? ''})` : r.verdict.kind;
       process.stderr.write(
-        `[${finished}/${rows.length}] ${r.row.task} ${r.row.property}: ${v} (expected ${r.row.expected}) ${r.category} ${r.cpu.toFixed(1)}s${r.category === 'wrong' ? ' <<< WRONG' : ''}\n`,
+        `[${finished}/${rows.length}] ${r.row.task} ${r.row.property}: ${v} (expected ${r.row.expected}) ${r.category} ${r.cpu.toFixed(1)}s${r.witnessLints === undefined ? '' : ` witness ${r.witnessLints ? 'lints' : 'LINT ERRORS'}${r.witnessConfirmed === undefined ? '' : r.witnessConfirmed ? ', confirmed' : ', not confirmed'}`}${r.category === 'wrong' ? ' <<< WRONG' : ''}\n`,
       );
     }
   };
@@ -148,7 +172,11 @@ async function main(): Promise<void> {
   const dirs = [...new Set(results.map((r) => r.row.directory))].sort();
   const pad = (s: string | number, n: number) => String(s).padStart(n);
   console.log(`tarsier verify on ${rows.length} (task, property) pairs, timeout ${o.timeout} s, ${o.jobs} jobs`);
-  console.log(`${'directory'.padEnd(24)} ${pad('tasks', 5)} ${pad('TRUE✓', 6)} ${pad('FALSE✓', 6)} ${pad('unkn', 5)} ${pad('wrong', 5)} ${pad('score', 6)} ${pad('cpu s', 8)}`);
+  console.log(
+    `${'directory'.padEnd(24)} ${pad('tasks', 5)} ${pad('TRUE✓', 6)} ${pad('w-lint', 6)} ${pad('w-conf', 6)} ${pad('FALSE✓', 6)} ${pad('unkn', 5)} ${pad('wrong', 5)} ${pad('score', 6)} ${pad('conf.', 6)} ${pad('cpu s', 8)}`,
+  );
+  // The score when only results with a confirmed witness count (wrong answers always count).
+  const confirmedScore = (rs: Outcome[]) => rs.reduce((a, r) => a + (r.category !== 'correct' || r.witnessConfirmed ? r.points : 0), 0);
   const line = (name: string, rs: Outcome[]) => {
     const ct = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'true').length;
     const cf = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'false').length;
@@ -156,7 +184,13 @@ async function main(): Promise<void> {
     const un = rs.length - ct - cf - wr;
     const score = rs.reduce((a, r) => a + r.points, 0);
     const cpu = rs.reduce((a, r) => a + r.cpu, 0);
-    console.log(`${name.padEnd(24)} ${pad(rs.length, 5)} ${pad(ct, 6)} ${pad(cf, 6)} ${pad(un, 5)} ${pad(wr, 5)} ${pad(score, 6)} ${pad(cpu.toFixed(1), 8)}`);
+    const trues = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'true');
+    const tl = trues.filter((r) => r.witnessLints).length;
+    const tc = HAS_VALIDATE ? String(trues.filter((r) => r.witnessConfirmed).length) : '-';
+    const cs = HAS_VALIDATE ? String(confirmedScore(rs)) : '-';
+    console.log(
+      `${name.padEnd(24)} ${pad(rs.length, 5)} ${pad(ct, 6)} ${pad(tl, 6)} ${pad(tc, 6)} ${pad(cf, 6)} ${pad(un, 5)} ${pad(wr, 5)} ${pad(score, 6)} ${pad(cs, 6)} ${pad(cpu.toFixed(1), 8)}`,
+    );
   };
   for (const d of dirs) line(d, results.filter((r) => r.row.directory === d));
   line('TOTAL', results);

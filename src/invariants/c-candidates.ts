@@ -260,12 +260,7 @@ export async function selectCInvariants(
   const { firstWrite, whilePos } = impPositions(main?.body ?? []);
   const recursive = recursiveFunctions(program);
   const loopsByKey = new Map(cLoops(program).map((l) => [locKey(l.loop.keywordLoc), l]));
-  const declKey = (d: CVarDecl) => locKey(d.loc);
-  const entries = new Map<string, (typeof lowered.sourceMap.variables)[number][]>();
-  for (const v of lowered.sourceMap.variables) {
-    const k = `${v.name}|${locKey(v.declLoc)}`;
-    entries.set(k, [...(entries.get(k) ?? []), v]);
-  }
+  const entries = variableCopies(lowered);
   const impCandidates: Candidate[] = [];
   const instancesOf = new Map<CCandidate, number[]>();
   const viewsOf = new Map<CCandidate, CView[]>();
@@ -300,17 +295,7 @@ export async function selectCInvariants(
     const views: CView[] = [];
     try {
       for (const inst of instances) {
-        const w = whilePos.get(inst.loop) ?? Number.MAX_SAFE_INTEGER;
-        const resolve = (d: CVarDecl): string | undefined => {
-          const list = entries.get(`${d.name}|${declKey(d)}`) ?? [];
-          if (list.length === 1 && (d.scope === 'file' || d.storage === 'static')) return list[0].imp;
-          let best: { imp: string; pos: number } | undefined;
-          for (const e of list) {
-            const p = firstWrite.get(e.imp);
-            if (p !== undefined && p < w && (!best || p > best.pos)) best = { imp: e.imp, pos: p };
-          }
-          return best?.imp;
-        };
+        const resolve = instanceResolver(entries, firstWrite, whilePos.get(inst.loop) ?? Number.MAX_SAFE_INTEGER);
         const expr = new CandidateTranslator(program.dataModel, resolve, c.loc).condition(parsed.expr);
         if (!viewCache.has(inst.id)) viewCache.set(inst.id, scopeView(program, cl.loop, c.function, lowered, resolve));
         views.push(viewCache.get(inst.id)!);
@@ -362,8 +347,60 @@ export async function selectCInvariants(
   return finish(candidates, verdicts, imp, lowered, options.propertyUnsupported);
 }
 
+type Copies = ReadonlyMap<string, LoweredProgram['sourceMap']['variables'][number][]>;
+
+/** The IMP copies of each C variable (by name and declaration). */
+function variableCopies(lowered: LoweredProgram): Copies {
+  const entries = new Map<string, LoweredProgram['sourceMap']['variables'][number][]>();
+  for (const v of lowered.sourceMap.variables) {
+    const k = `${v.name}|${locKey(v.declLoc)}`;
+    entries.set(k, [...(entries.get(k) ?? []), v]);
+  }
+  return entries;
+}
+
+/** The IMP variable holding a C variable at a loop instance (pre-order position w): the copy written last before it. */
+function instanceResolver(entries: Copies, firstWrite: ReadonlyMap<string, number>, w: number): (d: CVarDecl) => string | undefined {
+  return (d) => {
+    const list = entries.get(`${d.name}|${locKey(d.loc)}`) ?? [];
+    if (list.length === 1 && (d.scope === 'file' || d.storage === 'static')) return list[0].imp;
+    let best: { imp: string; pos: number } | undefined;
+    for (const e of list) {
+      const p = firstWrite.get(e.imp);
+      if (p !== undefined && p < w && (!best || p > best.pos)) best = { imp: e.imp, pos: p };
+    }
+    return best?.imp;
+  };
+}
+
+/**
+ * The C integer variables in scope at each lowered instance of the C loops
+ * (IMP whiles of the entry procedure made for a C loop), with the IMP
+ * variables holding them there. Loops of recursive functions with several
+ * instances are left out (their instances nest; see selectCInvariants).
+ */
+export function loopInstanceViews(program: CProgram, lowered: LoweredProgram): Map<Stmt, { loopLoc: SourceLocation; function: string; view: CView }> {
+  const out = new Map<Stmt, { loopLoc: SourceLocation; function: string; view: CView }>();
+  if (lowered.unsupported) return out;
+  const main = lowered.imp.procedures.find((p) => p.body);
+  const { firstWrite, whilePos } = impPositions(main?.body ?? []);
+  const loopsByKey = new Map(cLoops(program).map((l) => [locKey(l.loop.keywordLoc), l]));
+  const recursive = recursiveFunctions(program);
+  const entries = variableCopies(lowered);
+  const count = new Map<string, number>();
+  for (const w of whilePos.keys()) count.set(locKey(w.loc), (count.get(locKey(w.loc)) ?? 0) + 1);
+  for (const [w, pos] of whilePos) {
+    const cl = loopsByKey.get(locKey(w.loc));
+    if (!cl || (recursive.has(cl.fn.name) && count.get(locKey(w.loc))! > 1)) continue;
+    if (cl.loop.kind !== 'DoWhile' && cl.loop.condition && hasSideEffects(cl.loop.condition)) continue;
+    const view = scopeView(program, cl.loop, cl.fn.name, lowered, instanceResolver(entries, firstWrite, pos));
+    out.set(w, { loopLoc: cl.loop.keywordLoc, function: cl.fn.name, view });
+  }
+  return out;
+}
+
 /** The C integer variables in scope at a loop and the IMP variables holding them at one instance. */
-type CView = Array<{ name: string; imp: string; signed: boolean }>;
+export type CView = Array<{ name: string; imp: string; signed: boolean }>;
 
 function scopeView(program: CProgram, loop: CLoop, fn: string, lowered: LoweredProgram, resolve: (d: CVarDecl) => string | undefined): CView {
   const out: CView = [];

@@ -26,6 +26,8 @@ export {
   cCandidatesFromWitness,
   ignoredWitnessContent,
   isCInput,
+  loopInstanceViews,
+  type CView,
   prepareCProgram,
   selectCInvariants,
   witnessProgramMismatch,

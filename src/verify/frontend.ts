@@ -14,8 +14,8 @@ export function lowerC(program: CProgram, options: LowerOptions): LoweredProgram
   return lowerProgram(program, options);
 }
 
-/** Lint findings (errors and warnings) of a violation witness against its program; empty when clean. */
-export function lintViolationWitness(text: string, programFile: string, programText: string, witnessName = 'witness.yml'): string[] {
+/** Lint findings (errors and warnings) of a witness against its program; empty when clean. */
+export function lintAgainstProgram(text: string, programFile: string, programText: string, witnessName = 'witness.yml'): string[] {
   return lintWitness(text, witnessName, { programText, programFile })
     .filter((d) => d.severity === 'error' || d.severity === 'warning')
     .map((d) => `${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.rule}]`);

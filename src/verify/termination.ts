@@ -17,7 +17,7 @@ import { replayCounterexample } from '../replay/index.js';
 import { availableProcessSolver, createSolver } from '../smt/index.js';
 import type { DataModel, Property } from '../task/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
-import { lintViolationWitness, lowerC } from './frontend.js';
+import { lintAgainstProgram, lowerC } from './frontend.js';
 import { buildLassoWitness, nondetStepsOf, replayValues } from './witness.js';
 import type { VerifyOptions, VerifyResult } from './verify.js';
 
@@ -151,7 +151,7 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, te
     });
     const entry = buildLassoWitness({ stem, cycle, loop, fileName: t.programAsWritten, metadata });
     const witness = writeWitness({ format: 'yaml', entries: [entry] });
-    const problems = lintViolationWitness(witness, t.programAsWritten, text);
+    const problems = lintAgainstProgram(witness, t.programAsWritten, text);
     if (problems.length > 0) return unknown(`the non-termination witness does not lint clean: ${problems[0]}`, { replay });
     witnessPath = resolve(t.options.witnessPath ?? 'witness.yml');
     writeFileSync(witnessPath, witness);

@@ -28,9 +28,12 @@ import {
 } from '../task/index.js';
 import { processTreeCpuMs } from '../smt/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
-import { lowerC, parseC, lintViolationWitness } from './frontend.js';
+import { lowerC, parseC, lintAgainstProgram } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } from './witness.js';
 import { verifyTermination, type RankingFunctionReport } from './termination.js';
+import { buildCorrectnessWitness } from './correctness-witness.js';
+import { analysisCandidates } from '../analysis/index.js';
+import type { LoweredProgram } from '../lower/index.js';
 
 export { TOOL_NAME } from '../common/tool.js';
 import { TOOL_NAME } from '../common/tool.js';
@@ -227,6 +230,8 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   // BMC asks for the bounds in increasing order: asking for a larger one means the last one showed no violation.
   let checking = 0;
   let established = 0;
+  // The lowering of each program, for the witness (its source map ties the engine's loops to C).
+  const lowerings = new Map<ImpProgram, LoweredProgram>([[first.imp, first]]);
   const sizes = new Map<number, number>([[1, programSize(first.imp)]]);
   const programAt = (bound: number): ImpProgram => {
     if (bound > checking) {
@@ -250,9 +255,23 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
       sizes.set(bound, programSize(p));
       sourceMap = l.sourceMap;
       programs.set(bound, p);
+      lowerings.set(p, l);
     }
     return p;
   };
+  const metadataFor = (configuration: string) =>
+    makeMetadata({
+      formatVersion: '2.0',
+      producer: { name: TOOL_NAME, version: options.toolVersion ?? '0.1.0', configuration },
+      task: {
+        inputFiles: [r.programAsWritten],
+        inputFileHashes: { [r.programAsWritten]: sha256OfFile(r.program) },
+        specification: r.property.specification,
+        dataModel: r.dataModel,
+        language: 'C',
+      },
+      creationTime: options.creationTime,
+    });
   const wanted = goalKindsOf(kind);
   const assertRole = (loc: SourceLocation): AssertRole => {
     const g = goalAt(sourceMap, loc);
@@ -277,6 +296,8 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     assertRole,
     log,
     solver: options.solver,
+    // The abstract interpreter's loop-head facts as candidate invariants.
+    loopCandidates: analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) }),
   });
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
   if (result.verdict === 'unknown') {
@@ -289,8 +310,44 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
       result.method === 'k-induction'
         ? `no violation: proved by ${result.bound}-induction`
         : `no violation, and no execution exceeds the unrolling bound ${result.bound} (BMC, complete unrolling)`;
-    return done({ kind: 'true' }, how, {
+    let witnessPath: string | undefined;
+    let witnessError: string | undefined;
+    let note = '';
+    const witnessLeft = () => timeoutS * 1000 - 400 - cpuSeconds(cpu0) * 1000;
+    if (options.witnessPath !== null) {
+      const w = await buildCorrectnessWitness({
+        program: c,
+        lowered: lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel }),
+        fileName: r.programAsWritten,
+        metadata: metadataFor(result.method === 'k-induction' ? 'k-induction' : 'bmc'),
+        // What is left of the hard CPU limit (the verdict is lost if the witness overruns it).
+        timeoutMs: Math.round(Math.max(100, Math.min(witnessLeft() / 4, 60_000))),
+        analysisMs: Math.round(Math.max(100, Math.min(witnessLeft() / 4, 5000))),
+        check: witnessLeft() > 400,
+        engine: lowerings.has(result.program) ? { lowered: lowerings.get(result.program)!, invariants: result.invariants } : undefined,
+        log,
+      });
+      const text = writeWitness({ format: 'yaml', entries: [w.entry] });
+      const problems = lintAgainstProgram(text, r.programAsWritten, readFileSync(r.program, 'utf8'));
+      if (problems.length > 0) {
+        // A bug of the witness writer: the answer stands, the witness is not written.
+        log(`correctness witness: ${problems.join('; ')}`);
+        note = `; no witness: it does not lint clean: ${problems[0]}`;
+      } else {
+        const path = resolve(options.witnessPath ?? 'witness.yml');
+        try {
+          writeFileSync(path, text);
+          witnessPath = path;
+        } catch (e) {
+          // The verdict stands without its witness; the caller reports the failure.
+          witnessError = `cannot write the witness ${path}: ${describeIoError(e)}`;
+        }
+      }
+    }
+    return done({ kind: 'true' }, how + note, {
       bound: result.bound,
+      witnessPath,
+      ...(witnessError ? { witnessError } : {}),
     });
   }
 
@@ -316,18 +373,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   let witnessPath: string | undefined;
   let witnessError: string | undefined;
   if (options.witnessPath !== null) {
-    const metadata = makeMetadata({
-      formatVersion: '2.0',
-      producer: { name: TOOL_NAME, version: options.toolVersion ?? '0.1.0', configuration: 'bmc' },
-      task: {
-        inputFiles: [r.programAsWritten],
-        inputFileHashes: { [r.programAsWritten]: sha256OfFile(r.program) },
-        specification: r.property.specification,
-        dataModel: r.dataModel,
-        language: 'C',
-      },
-      creationTime: options.creationTime,
-    });
+    const metadata = metadataFor('bmc');
     const programText = readFileSync(r.program, 'utf8');
     // The full witness pins every nondet value; if it does not lint clean,
     // fall back to the target alone (valid, only less guiding).
@@ -339,7 +385,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
       const entry = buildViolationWitness({ steps: withValues ? steps : [], goal, fileName: r.programAsWritten, metadata });
       const callees = (withValues ? steps : []).filter((x) => x.info.closeParenLoc).map((x) => x.info.callee);
       text = graphml ? violationGraphml(entry, r.programAsWritten, callees) : writeWitness({ format: 'yaml', entries: [entry] });
-      problems = lintViolationWitness(text, r.programAsWritten, programText, graphml ? 'witness.graphml' : 'witness.yml');
+      problems = lintAgainstProgram(text, r.programAsWritten, programText, graphml ? 'witness.graphml' : 'witness.yml');
       if (problems.length > 0) log(`witness${withValues ? '' : ' (target only)'}: ${problems.join('; ')}`);
       if (problems.length === 0) break;
     }

@@ -96,7 +96,9 @@ test('an unsupported property is UNKNOWN with the reason', async () => {
 });
 
 test('CLI: verdict last, exit 0; bad inputs give one line and a non-zero exit', () => {
-  const run = (...args: string[]) => spawnSync(process.execPath, [cliPath, 'verify', ...args], { encoding: 'utf8', cwd: repoRoot });
+  // In a directory of its own: a TRUE writes its correctness witness to ./witness.yml by default.
+  const cwd = tmp();
+  const run = (...args: string[]) => spawnSync(process.execPath, [cliPath, 'verify', ...args], { encoding: 'utf8', cwd });
   const ok = run(ex('sum.yml'), '--timeout', '60');
   assert.equal(ok.status, 0);
   assert.equal(ok.stdout.trim().split('\n').pop(), 'Verification result: TRUE');
@@ -104,7 +106,8 @@ test('CLI: verdict last, exit 0; bad inputs give one line and a non-zero exit', 
   const json = run(ex('sum.yml'), '--timeout', '60', '--format', 'json');
   const j = JSON.parse(json.stdout);
   assert.equal(j.verdict, 'true');
-  assert.equal(j.witness, null);
+  assert.equal(j.witness, join(cwd, 'witness.yml'));
+  assert.match(readFileSync(j.witness, 'utf8'), /entry_type: "invariant_set"/);
 
   const syntax = run(fx('syntax-error.c'), '--prop', ex('unreach-call.prp'));
   assert.equal(syntax.status, 1);

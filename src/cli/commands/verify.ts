@@ -97,7 +97,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
     .option('--prop <file>', 'with a program: the property file (.prp)')
     .addOption(choiceOption('--data-model <model>', 'data model of the program', ['ILP32', 'LP64']))
     .option('--timeout <seconds>', 'total CPU-time limit in seconds', '900')
-    .option('--witness <path>', 'where to write the violation witness (overwritten if it exists)', 'witness.yml')
+    .option('--witness <path>', 'where to write the witness of a TRUE or FALSE answer (overwritten if it exists)', 'witness.yml')
     .addOption(choiceOption('--format <format>', 'output format', ['text', 'json'], 'text'))
     .option('--verbose', 'tell what each engine did and how long it took')
     .addOption(choiceOption('--solver <name>', 'SMT solver: auto = z3 on PATH, else the built-in WebAssembly Z3 (same answers, different speed)', SOLVER_NAMES, 'auto'))
@@ -125,7 +125,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
         }
         if (flags.report && !('timedOut' in r)) {
           if (r.witnessPath) writeReportFile(r.program, r.witnessPath, flags.report);
-          else process.stderr.write(`${flags.report}: not written: no witness (Tarsier writes one for FALSE only)\n`);
+          else process.stderr.write(`${flags.report}: not written: no witness was written\n`);
         }
         if (flags.format === 'json') process.stdout.write(JSON.stringify(jsonOf(r, timeoutS)) + '\n');
         else if ('timedOut' in r) process.stdout.write(`${timeLimitReason(r.bound)}\nVerification result: UNKNOWN\n`);
