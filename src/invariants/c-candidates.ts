@@ -255,6 +255,12 @@ export async function selectCInvariants(
     for (const c of candidates) reject(c, `unsupported: the program uses ${u.construct} (line ${u.loc.line})`);
     return finish(candidates, verdicts, undefined, lowered, `the program uses ${u.construct}, which the lowering does not model`);
   }
+  if (lowered.sourceMap.goals.some((g) => g.kind === 'recursion')) {
+    // Recursion is inlined to a bound and cut there; Houdini's checks would
+    // not see the executions that go deeper, so nothing can be selected soundly.
+    for (const c of candidates) reject(c, 'unsupported: the program recurses deeper than the lowering inlines');
+    return finish(candidates, verdicts, undefined, lowered, 'the program is recursive (inlined to a bound)');
+  }
   const table = new LoopTable(lowered.imp);
   const main = lowered.imp.procedures.find((p) => p.body);
   const { firstWrite, whilePos } = impPositions(main?.body ?? []);
