@@ -240,7 +240,12 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     // more time than BMC: deeper bounds find the violations and complete unrollings.
     if (options.induction !== false && whilesOf(p, options.entry ?? 'main').length > 0 && (bound <= 1 || inductionMs <= bmcMs)) {
       const t3 = Date.now();
-      const proof = await inductionStep(solver, p, bound, options, solverMs, log, survivors);
+      // One induction check may not take the whole budget: a quarter of what is left (at least 1 s).
+      const inductionCallMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4));
+      const step = () => inductionStep(solver, p, bound, survivors.withoutCaller ? { ...options, loopCandidates: undefined } : options, inductionCallMs, log, survivors);
+      const dropped = survivors.withoutCaller;
+      let proof = await step();
+      if (!proof && survivors.withoutCaller && !dropped) proof = await step();
       inductionMs += Date.now() - t3;
       if (proof) return { verdict: 'true', bound, method: 'k-induction', invariants: proof, program: p };
     }
@@ -252,6 +257,8 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
 /** Candidates that survived Houdini at the last bound, by loop location and text. */
 interface Survivors {
   keys?: Set<string>;
+  /** A check with the caller's candidates was undecided: use the built-in ones only from then on. */
+  withoutCaller?: boolean;
 }
 
 function candidateKey(c: LoopCandidate): string {
@@ -323,6 +330,13 @@ async function inductionStep(
       log(`k-induction: bound ${bound}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
       if (r.status === 'unknown') {
+        if (options.loopCandidates) {
+          // The caller's candidates can make the checks hard: go on with the built-in ones alone.
+          log(`k-induction: bound ${bound}: retrying without the caller's candidates`);
+          survivors.withoutCaller = true;
+          survivors.keys = undefined;
+          return undefined;
+        }
         active = new Set();
         break;
       }

@@ -5,15 +5,16 @@
 // it prints (standard output and standard error, in order). In the shown
 // output `…` stands for any text within a line (absolute paths, times).
 // The commands of one page run in order, in a fresh folder holding a copy of
-// examples/ (so a page refers to `examples/FILE`, and may use what an
-// earlier command of the same page wrote).
+// examples/ and test/fixtures/ (so a page refers to `examples/FILE`, and may
+// use what an earlier command of the same page wrote); `../shared/` names
+// the competition material beside the repository (skipped where absent).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliPath, repoRoot } from '../helpers/shared.js';
+import { cliPath, repoRoot, sharedDir } from '../helpers/shared.js';
 import { needTools } from '../helpers/tools.js';
 
 export interface Example {
@@ -80,8 +81,11 @@ for (const page of pages) {
     const dir = mkdtempSync(join(tmpdir(), 'tarsier-docs-'));
     try {
       cpSync(join(repoRoot, 'examples'), join(dir, 'examples'), { recursive: true });
+      cpSync(join(repoRoot, 'test', 'fixtures'), join(dir, 'test', 'fixtures'), { recursive: true });
       for (const ex of examples) {
-        const command = ex.command.replace(/^tarsier/, `"${process.execPath}" "${cliPath}"`);
+        // An example on the competition material of ../shared runs only where it is present.
+        if (ex.command.includes('../shared/') && !sharedDir) continue;
+        const command = ex.command.replace(/^tarsier/, `"${process.execPath}" "${cliPath}"`).replaceAll('../shared/', `${sharedDir}/`);
         const r = spawnSync('bash', ['-c', `${command} 2>&1`], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
         assert.ok(matchesShown(r.stdout, ex.output), `${name}:${ex.line}: $ ${ex.command}\n--- the page shows:\n${ex.output.join('\n')}\n--- tarsier prints:\n${r.stdout}`);
       }

@@ -189,7 +189,7 @@ test('verify on the benchmark tasks: no wrong answer, every FALSE with a clean, 
         if (rep.status !== 'confirmed') failures.push(`${where}: the witness's values do not replay: ${rep.reason}`);
       } else {
         c.unknown++;
-        if (MUST_ANSWER.includes(where)) unanswered.push(`${where}: ${j.reason}`);
+        if (MUST_ANSWER.includes(rowName(r))) unanswered.push(`${where}: ${j.reason}`);
       }
     }
   };
