@@ -80,8 +80,9 @@ const HAS_VALIDATE = spawnSync(process.execPath, [cli, '--help'], { encoding: 'u
 /** Lints a witness against the program and, when the command exists, validates it (budget: a third of the verification's). */
 function checkWitness(bench: string, row: Row, witness: string, timeout: number): { lints: boolean; confirmed?: boolean } {
   if (!existsSync(witness)) return { lints: false, confirmed: false };
-  const lint = spawnSync(process.execPath, [cli, 'lint', witness, '--program', join(bench, row.program)], { encoding: 'utf8' });
-  const lints = lint.status === 0 && !/error|warning/.test(lint.stdout);
+  const lint = spawnSync(process.execPath, [cli, 'lint', witness, '--program', join(bench, row.program), '--quiet'], { encoding: 'utf8' });
+  // --quiet: nothing is printed for a witness without errors or warnings.
+  const lints = lint.status === 0 && lint.stdout.trim() === '';
   if (!HAS_VALIDATE) return { lints };
   const v = spawnSync(
     process.execPath,
