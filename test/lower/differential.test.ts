@@ -19,22 +19,12 @@ import type { DataModel } from '../../src/c/types.js';
 import type { Expr, ImpProgram, Stmt } from '../../src/ivl/ast.js';
 import { executeImp, type ImpValue } from '../../src/ivl/interp.js';
 import { lowerProgram } from '../../src/lower/index.js';
+import { rng } from '../../src/invariants/random.js';
 
 const skipGcc = needTools('gcc', 'gcc -m32');
 const GCC_MODE: Record<DataModel, string> = { ILP32: '-m32', LP64: '-m64' };
 const DATA_MODELS: readonly DataModel[] = ['ILP32', 'LP64'];
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VARS: Array<[string, string, string]> = [
   ['signed char', 'c1', '-100'],

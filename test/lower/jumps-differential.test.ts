@@ -17,20 +17,10 @@ import type { ImpType } from '../../src/ivl/ast.js';
 import { executeImp, zeroValue, type ImpValue } from '../../src/ivl/interp.js';
 import { lowerProgram, nondetAt } from '../../src/lower/index.js';
 import { needTools } from '../helpers/tools.js';
+import { rng } from '../../src/invariants/random.js';
 
 const skipGcc = needTools('gcc');
 
-/** mulberry32. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const OUT = ['a', 'b', 'c', 'r', 'h'];
 const INPUTS = 6;

@@ -14,18 +14,8 @@ import { parseCProgram } from '../../src/c/index.js';
 import type { DataModel } from '../../src/c/types.js';
 import { executeImp, type ExecutionResult } from '../../src/ivl/interp.js';
 import { lowerProgram, type LowerProperty } from '../../src/lower/index.js';
+import { rng } from '../../src/invariants/random.js';
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const asan = (() => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-asan-'));
