@@ -52,12 +52,14 @@ function unknown(reason: string, extra: Partial<VerifyResult> = {}): Outcome {
 const MAX_RECURSION_DEPTH = 32;
 const MAX_STATEMENTS = 200_000;
 
-export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
-  // Lowered with the overflow checks: the bounded proof must not take a
-  // signed overflow (undefined in C) as the way an execution ends.
-  const lowerAt = (depth: number) => lowerC(t.c, { property: 'no-overflow', dataModel: t.dataModel, recursionDepth: depth });
+/**
+ * The program lowered for `property`, with recursion inlined deeper on demand
+ * (per bound), and the goal kind at an IMP location (of the last lowering;
+ * keys are C locations, the same at every depth).
+ */
+function loweredFamily(t: TerminationTask, property: 'unreach-call' | 'no-overflow') {
+  const lowerAt = (depth: number) => lowerC(t.c, { property, dataModel: t.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
-  if (first.unsupported) return unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
   let sourceMap: SourceMap = first.sourceMap;
   const programs = new Map<number, ImpProgram>([[1, first.imp]]);
   const programAt = (bound: number): ImpProgram => {
@@ -73,8 +75,17 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
     }
     return p;
   };
-  const isCut = (loc: SourceLocation) => goalAt(sourceMap, loc)?.kind === 'recursion';
-  const isOverflow = (loc: SourceLocation) => goalAt(sourceMap, loc)?.kind === 'overflow';
+  return { first, programAt, sourceMap: () => sourceMap, goalKind: (loc: SourceLocation) => goalAt(sourceMap, loc)?.kind };
+}
+
+export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
+  // Ranking functions and lassos work on the program as it runs (signed
+  // arithmetic wraps; the bit-vector check of a ranking function sees that).
+  const wrapping = loweredFamily(t, 'unreach-call');
+  const first = wrapping.first;
+  if (first.unsupported) return unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
+  const programAt = wrapping.programAt;
+  const isCut = (loc: SourceLocation) => wrapping.goalKind(loc) === 'recursion';
   const solverName = availableProcessSolver(['z3']) ?? 'z3-wasm';
   // The budget is CPU time of this process; the solver runs in another process, so also bound the wall-clock time.
   const wall0 = Date.now();
@@ -108,10 +119,19 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   // Half of what is left for lassos, the rest for a complete unrolling (recursion, loops without ranking function).
   const lassoUntil = deadline() * 0.5;
   const lasso = await findLasso(programAt, { ...base, deadline: () => deadline() - lassoUntil });
-  if (!('reason' in lasso)) return lassoVerdict(t, lasso, sourceMap, text);
+  if (!('reason' in lasso)) return lassoVerdict(t, lasso, wrapping.sourceMap(), text);
   reasons.push(`non-termination not found (${lasso.reason})`);
   if (!cutsByAssume) {
-    const bounded = await provedBounded(programAt, { ...base, isViolation: isOverflow });
+    // The bounded proof is lowered with the overflow checks: a signed overflow
+    // (undefined in C) must not count as the way an execution ends.
+    const checked = loweredFamily(t, 'no-overflow');
+    const bounded = checked.first.unsupported
+      ? undefined
+      : await provedBounded(checked.programAt, {
+          ...base,
+          isCut: (loc) => checked.goalKind(loc) === 'recursion',
+          isViolation: (loc) => checked.goalKind(loc) === 'overflow',
+        });
     if (bounded !== undefined) {
       return { verdict: { kind: 'true' }, reason: `every execution ends: none runs longer than the unrolling bound ${bounded} (BMC, complete unrolling)`, bound: bounded };
     }
