@@ -11,7 +11,7 @@ import { TarsierError, usageError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { bmc, EncodeError, type AssertRole } from '../engines/index.js';
+import { bmc, EncodeError, type AssertRole, type LoopCandidateSource } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { goalAt, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import type { LowerProperty } from '../lower/index.js';
@@ -83,10 +83,8 @@ export interface VerifyResult {
   readonly witnessError?: string;
 }
 
-/** The reason of an answer cut short by the time limit: what was established by then. */
-export function timeLimitReason(bound: number): string {
-  return bound > 0 ? `time limit reached; no violation up to bound ${bound}` : 'time limit reached before bound 1 was checked';
-}
+export { timeLimitReason } from './time-limit.js';
+import { timeLimitReason } from './time-limit.js';
 
 export interface Resolved {
   program: string;
@@ -165,6 +163,50 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   const cpu0 = processTreeCpuMs();
   const wall0 = Date.now();
   const log = options.log ?? (() => {});
+  const profile = new PhaseProfile(cpu0);
+  try {
+    return await verifyProfiled(input, options, profile, cpu0, wall0, log);
+  } finally {
+    log(profile.summary());
+  }
+}
+
+/** The candidate source, its CPU time charged to `phase`. */
+function profiled(profile: PhaseProfile, phase: string, source: LoopCandidateSource): LoopCandidateSource {
+  return (loop, program) => {
+    profile.mark('bmc');
+    try {
+      return source(loop, program);
+    } finally {
+      profile.mark(phase);
+    }
+  };
+}
+
+/**
+ * CPU time (this process and its solver and gcc processes) per phase of a
+ * run, for `--verbose`: `start-up` is what the process used before `verify`
+ * began (loading modules, starting the worker thread).
+ */
+class PhaseProfile {
+  private readonly phases = new Map<string, number>();
+  private last: number;
+  constructor(private readonly start: number) {
+    this.last = start;
+  }
+  /** Charges the CPU time since the last mark to `phase`. */
+  mark(phase: string): void {
+    const now = processTreeCpuMs();
+    this.phases.set(phase, (this.phases.get(phase) ?? 0) + now - this.last);
+    this.last = now;
+  }
+  summary(): string {
+    const parts = [`start-up ${Math.round(this.start)}`, ...[...this.phases].map(([k, v]) => `${k} ${Math.round(v)}`)];
+    return `profile (CPU ms): ${parts.join(', ')}; total ${Math.round(this.last)}`;
+  }
+}
+
+async function verifyProfiled(input: string, options: VerifyOptions, profile: PhaseProfile, cpu0: number, wall0: number, log: (m: string) => void): Promise<VerifyResult> {
   const timeoutS = options.timeoutS ?? 900;
   if (!(timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');
   const r = resolveInput(input, options);
@@ -187,6 +229,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   let c: ReturnType<typeof parseC>;
   try {
     c = parseC(r.program, r.dataModel);
+    profile.mark('parse');
   } catch (e) {
     // A construct the front end knows but does not support is no input error: UNKNOWN, saying what and where.
     if (e instanceof TarsierError && e.code === 'c-unsupported') {
@@ -219,6 +262,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
 
   const lowerAt = (depth: number) => lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
+  profile.mark('lower');
   if (first.notes?.length) notes = ` (${first.notes.join('; ')})`;
   if (first.unsupported) {
     const u = first.unsupported;
@@ -249,7 +293,9 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
       if (last * Math.max(1, last / Math.max(1, prev)) > MAX_PROGRAM_SIZE) {
         throw new EncodeError(`inlining recursion deeper than ${known[known.length - 1]} makes the program too large`);
       }
+      profile.mark('bmc');
       const l = lowerAt(bound);
+      profile.mark('lower');
       if (l.unsupported) throw new EncodeError(`unsupported at recursion depth ${bound}: ${l.unsupported.construct}`);
       p = l.imp;
       sizes.set(bound, programSize(p));
@@ -297,8 +343,9 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     log,
     solver: options.solver,
     // The abstract interpreter's loop-head facts as candidate invariants.
-    loopCandidates: analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) }),
+    loopCandidates: profiled(profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) })),
   });
+  profile.mark('bmc');
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
   if (result.verdict === 'unknown') {
     // One wording for every time-out, naming the bound established.
@@ -327,8 +374,10 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
         engine: lowerings.has(result.program) ? { lowered: lowerings.get(result.program)!, invariants: result.invariants } : undefined,
         log,
       });
+      profile.mark('correctness witness');
       const text = writeWitness({ format: 'yaml', entries: [w.entry] });
       const problems = lintAgainstProgram(text, r.programAsWritten, readFileSync(r.program, 'utf8'));
+      profile.mark('witness lint');
       if (problems.length > 0) {
         // A bug of the witness writer: the answer stands, the witness is not written.
         log(`correctness witness: ${problems.join('; ')}`);
@@ -365,6 +414,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     dataModel: r.dataModel,
     errorFunction: r.property.errorFunction ?? 'reach_error',
   });
+  profile.mark('replay');
   log(`replay: ${replay.status}: ${replay.reason}`);
   if (replay.status !== 'confirmed') {
     return unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
@@ -389,6 +439,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
       if (problems.length > 0) log(`witness${withValues ? '' : ' (target only)'}: ${problems.join('; ')}`);
       if (problems.length === 0) break;
     }
+    profile.mark('witness lint');
     if (problems.length > 0) {
       return unknown(`the violation witness does not lint clean: ${problems[0]}`, { bound: result.bound, replay });
     }

@@ -3,7 +3,7 @@
 
 import { runWithHardLimit, serveJob } from '../common/hard-limit.js';
 import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
-import { verify, type VerifyOptions, type VerifyResult } from './verify.js';
+import type { VerifyOptions, VerifyResult } from './verify.js';
 
 /** A run ended by the hard limit: the bound up to which no violation was found by then. */
 export interface TimedOut {
@@ -38,8 +38,8 @@ export async function verifyWithHardLimit(input: string, options: LimitedVerifyO
   return r === 'timeout' ? { timedOut: true, bound, wallTimeS: (Date.now() - started) / 1000 } : r;
 }
 
-serveJob<Job, VerifyResult>(
-  ({ input, options }, progress) =>
-    verify(input, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined, onBound: progress }),
-  killSolverProcesses,
-);
+// The verifier is loaded in the worker only: the calling thread needs none of it.
+serveJob<Job, VerifyResult>(async ({ input, options }, progress, log) => {
+  const { verify } = await import('./verify.js');
+  return verify(input, { ...options, log: options.verbose ? log : undefined, onBound: progress });
+}, killSolverProcesses);
