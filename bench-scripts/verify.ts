@@ -1,4 +1,4 @@
-// `npm run bench:verify -- --timeout 60 [--jobs 2] [--filter text] [--property P] [--solver auto|z3-wasm|z3|cvc5] [--out results.json]`
+// `npm run bench:verify -- --timeout 60 [--jobs 2] [--filter text] [--tasks FILE] [--property P] [--solver auto|z3-wasm|z3|cvc5] [--no-validate] [--out results.json]`
 // Runs `tarsier verify` on every (task, property) row of
 // ../shared/bench/sv-benchmarks/MANIFEST.csv as a child process, scores the
 // answers with the competition's table and prints per-directory counts, the
@@ -6,6 +6,8 @@
 // verifier itself before it is answered. Beside the table: the reference
 // tools of ../shared/bench/peers/unreach-call-10s.csv (their score, and
 // Tarsier's CPU time over theirs on the tasks both answer correctly).
+// --tasks FILE: only the task files listed there (one a line, as in the
+// manifest). --no-validate: witnesses are linted but not validated (faster).
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +30,7 @@ interface Row {
   directory: string;
 }
 
-function args(): { timeout: number; jobs: number; filter?: string; property?: string; out?: string; shared: string; solver?: string } {
+function args(): { timeout: number; jobs: number; filter?: string; tasks?: string; property?: string; out?: string; shared: string; solver?: string; validate: boolean } {
   const a = process.argv.slice(2);
   const get = (name: string) => {
     const i = a.indexOf(name);
@@ -38,6 +40,8 @@ function args(): { timeout: number; jobs: number; filter?: string; property?: st
     timeout: Number(get('--timeout') ?? 60),
     jobs: Number(get('--jobs') ?? 2),
     filter: get('--filter'),
+    tasks: get('--tasks'),
+    validate: !a.includes('--no-validate'),
     property: get('--property'),
     out: get('--out'),
     solver: get('--solver'),
@@ -78,12 +82,12 @@ interface Outcome {
 const HAS_VALIDATE = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout.includes('validate');
 
 /** Lints a witness against the program and, when the command exists, validates it (budget: a third of the verification's). */
-function checkWitness(bench: string, row: Row, witness: string, timeout: number): { lints: boolean; confirmed?: boolean } {
+function checkWitness(bench: string, row: Row, witness: string, timeout: number, validate: boolean): { lints: boolean; confirmed?: boolean } {
   if (!existsSync(witness)) return { lints: false, confirmed: false };
   const lint = spawnSync(process.execPath, [cli, 'lint', witness, '--program', join(bench, row.program), '--quiet'], { encoding: 'utf8' });
   // --quiet: nothing is printed for a witness without errors or warnings.
   const lints = lint.status === 0 && lint.stdout.trim() === '';
-  if (!HAS_VALIDATE) return { lints };
+  if (!HAS_VALIDATE || !validate) return { lints };
   const v = spawnSync(
     process.execPath,
     [cli, 'validate', join(bench, row.task), '--property', row.property, '--witness', witness, '--timeout', String(Math.max(1, Math.ceil(timeout / 3)))],
@@ -94,7 +98,7 @@ function checkWitness(bench: string, row: Row, witness: string, timeout: number)
   return { lints, confirmed };
 }
 
-function runOne(bench: string, row: Row, timeout: number, tmp: string, index: number, solver?: string): Promise<Outcome> {
+function runOne(bench: string, row: Row, timeout: number, tmp: string, index: number, solver: string | undefined, validate: boolean): Promise<Outcome> {
   return new Promise((done) => {
     const t0 = Date.now();
     const witness = join(tmp, `w${index}.yml`);
@@ -134,7 +138,7 @@ function runOne(bench: string, row: Row, timeout: number, tmp: string, index: nu
       if (m) cpu = Math.min(timeout, Number(m[1]) + Number(m[2]));
       const expected = row.expected === 'true' ? { verdict: true } : row.expected === 'false' ? { verdict: false, subproperty: row.subproperty || undefined } : undefined;
       const s = scoreResult(expected, verdict, { property: row.property as PropertyKind });
-      const w = s.category === 'correct' ? checkWitness(bench, row, witness, timeout) : undefined;
+      const w = s.category === 'correct' ? checkWitness(bench, row, witness, timeout, validate) : undefined;
       done({ row, verdict, reason, cpu, wall, points: s.points, category: s.category, witnessLints: w?.lints, witnessConfirmed: w?.confirmed });
     });
   });
@@ -151,6 +155,10 @@ async function main(): Promise<void> {
   if (o.filter) rows = rows.filter((r) => r.task.includes(o.filter!) || r.property.includes(o.filter!));
   // --property P: only the rows of that property (e.g. termination).
   if (o.property) rows = rows.filter((r) => r.property === o.property);
+  if (o.tasks) {
+    const listed = new Set(readFileSync(o.tasks, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+    rows = rows.filter((r) => listed.has(r.task));
+  }
   const tmp = mkdtempSync(join(tmpdir(), 'tarsier-bench-verify-'));
   const results: Outcome[] = new Array(rows.length);
   let next = 0;
@@ -158,7 +166,7 @@ async function main(): Promise<void> {
   const worker = async () => {
     while (next < rows.length) {
       const i = next++;
-      results[i] = await runOne(bench, rows[i]!, o.timeout, tmp, i, o.solver);
+      results[i] = await runOne(bench, rows[i]!, o.timeout, tmp, i, o.solver, o.validate);
       finished++;
       const r = results[i]!;
       const v = r.verdict.kind === 'false' ? `false(${r.verdict.property ?? ''})` : r.verdict.kind;
@@ -187,8 +195,8 @@ async function main(): Promise<void> {
     const cpu = rs.reduce((a, r) => a + r.cpu, 0);
     const trues = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'true');
     const tl = trues.filter((r) => r.witnessLints).length;
-    const tc = HAS_VALIDATE ? String(trues.filter((r) => r.witnessConfirmed).length) : '-';
-    const cs = HAS_VALIDATE ? String(confirmedScore(rs)) : '-';
+    const tc = HAS_VALIDATE && o.validate ? String(trues.filter((r) => r.witnessConfirmed).length) : '-';
+    const cs = HAS_VALIDATE && o.validate ? String(confirmedScore(rs)) : '-';
     console.log(
       `${name.padEnd(24)} ${pad(rs.length, 5)} ${pad(ct, 6)} ${pad(tl, 6)} ${pad(tc, 6)} ${pad(cf, 6)} ${pad(un, 5)} ${pad(wr, 5)} ${pad(score, 6)} ${pad(cs, 6)} ${pad(cpu.toFixed(1), 8)}`,
     );
