@@ -237,15 +237,21 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     bmcMs += Date.now() - t0;
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
     // Induction only where it can prove something (a loop), and never taking
-    // more time than BMC: deeper bounds find the violations and complete unrollings.
+    // much more time than BMC: deeper bounds find the violations and complete
+    // unrollings, often sooner than a hard induction check. An attempt may
+    // use what BMC has used more than induction so far (at least
+    // INDUCTION_FLOOR_MS); one cut short is tried again at a later bound,
+    // with the candidates Houdini had dropped by then left out.
+    const allowance = Math.max(INDUCTION_FLOOR_MS, bmcMs - inductionMs);
     if (options.induction !== false && whilesOf(p, options.entry ?? 'main').length > 0 && (bound <= 1 || inductionMs <= bmcMs)) {
       const t3 = Date.now();
-      // One induction check may not take the whole budget: a quarter of what is left (at least 1 s).
-      const inductionCallMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4));
+      const stepEnd = t3 + allowance;
+      // One induction check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
+      const inductionCallMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), stepEnd - Date.now());
       const step = () => inductionStep(solver, p, bound, survivors.withoutCaller ? { ...options, loopCandidates: undefined } : options, inductionCallMs, log, survivors);
       const dropped = survivors.withoutCaller;
       let proof = await step();
-      if (!proof && survivors.withoutCaller && !dropped) proof = await step();
+      if (!proof && survivors.withoutCaller && !dropped && Date.now() < stepEnd) proof = await step();
       inductionMs += Date.now() - t3;
       if (proof) return { verdict: 'true', bound, method: 'k-induction', invariants: proof, program: p };
     }
@@ -253,6 +259,9 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     bound = Math.min(maxBound, bound === 0 ? 1 : bound * 2);
   }
 }
+
+/** The least time (ms) one k-induction attempt may take, however little BMC has taken. */
+const INDUCTION_FLOOR_MS = 300;
 
 /** Candidates that survived Houdini at the last bound, by loop location and text. */
 interface Survivors {
@@ -318,6 +327,10 @@ async function inductionStep(
     if (tag.role === 'candidate') goalsOf.set(tag.candidate!, [...(goalsOf.get(tag.candidate!) ?? []), g]);
     else others.push(g);
   }
+  const spent = (round: number) => {
+    log(`k-induction: bound ${bound}: time of this attempt spent${round >= 0 ? ` in Houdini round ${round}` : ''}`);
+    return undefined;
+  };
   await load(solver, e);
   try {
     let active = new Set(cands.map((c) => c.id));
@@ -326,9 +339,13 @@ async function inductionStep(
       const goals = cands.filter((c) => active.has(c.id)).flatMap((c) => goalsOf.get(c.id) ?? []);
       if (goals.length === 0) break;
       const t = Date.now();
-      const r = await check(solver, literals(), goals, solverMs());
+      const ms = solverMs();
+      if (ms < 1) return spent(round);
+      const r = await check(solver, literals(), goals, ms);
       log(`k-induction: bound ${bound}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
+      // Out of this attempt's time: the survivors so far are kept for the next one.
+      if (r.status === 'unknown' && solverMs() < 1) return spent(round);
       if (r.status === 'unknown') {
         if (options.loopCandidates) {
           // The caller's candidates can make the checks hard: go on with the built-in ones alone.
@@ -344,11 +361,14 @@ async function inductionStep(
       const failed = new Set(goals.filter((_, i) => values[i]!.kind === 'bool' && (values[i] as { value: boolean }).value).map((g) => e.tagOf(g).candidate!));
       if (failed.size === 0) return undefined;
       active = new Set([...active].filter((id) => !failed.has(id)));
+      survivors.keys = new Set(cands.filter((c) => active.has(c.id)).map(candidateKey));
     }
     survivors.keys = new Set(cands.filter((c) => active.has(c.id)).map(candidateKey));
     if (others.length === 0) return invariantsOf(p, entry, cands, active);
     const t = Date.now();
-    const r = await check(solver, literals(), others, solverMs());
+    const ms = solverMs();
+    if (ms < 1) return spent(-1);
+    const r = await check(solver, literals(), others, ms);
     log(`k-induction: bound ${bound}: ${others.length} goals ${r.status} with ${active.size} invariants (${Date.now() - t} ms)`);
     return r.status === 'unsat' ? invariantsOf(p, entry, cands, active) : undefined;
   } finally {
