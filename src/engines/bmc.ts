@@ -194,6 +194,8 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   // Time spent on BMC and on induction so far (ms), to balance the two.
   let bmcMs = 0;
   let inductionMs = 0;
+  // The depth of the next k-induction attempt: it grows only when an attempt was decided, not when it ran out of time.
+  let inductionDepth = 1;
   const gaveUp = (what: string, reason: string): BmcResult => ({
     verdict: 'unknown',
     bound,
@@ -240,20 +242,36 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     // much more time than BMC: deeper bounds find the violations and complete
     // unrollings, often sooner than a hard induction check. An attempt may
     // use what BMC has used more than induction so far (at least
-    // INDUCTION_FLOOR_MS); one cut short is tried again at a later bound,
-    // with the candidates Houdini had dropped by then left out.
-    const allowance = Math.max(INDUCTION_FLOOR_MS, bmcMs - inductionMs);
+    // INDUCTION_FLOOR_MS). One cut short is tried again at the same depth
+    // after the next bound, with more time and without the candidates
+    // Houdini had dropped by then; a depth is left only when refuted (a
+    // shallow induction is cheaper to decide than a deep one, and the
+    // induction encoding checks its own base case).
     if (options.induction !== false && whilesOf(p, options.entry ?? 'main').length > 0 && (bound <= 1 || inductionMs <= bmcMs)) {
       const t3 = Date.now();
-      const stepEnd = t3 + allowance;
-      // One induction check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
-      const inductionCallMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), stepEnd - Date.now());
-      const step = () => inductionStep(solver, p, bound, survivors.withoutCaller ? { ...options, loopCandidates: undefined } : options, inductionCallMs, log, survivors);
-      const dropped = survivors.withoutCaller;
-      let proof = await step();
-      if (!proof && survivors.withoutCaller && !dropped && Date.now() < stepEnd) proof = await step();
+      const k = inductionDepth;
+      const attempt = (withCaller: boolean, allowanceMs: number) => {
+        const end = Date.now() + allowanceMs;
+        // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
+        const callMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), end - Date.now());
+        return inductionStep(solver, p, k, withCaller ? options : { ...options, loopCandidates: undefined }, callMs, log, survivors, withCaller);
+      };
+      const withCaller = options.loopCandidates !== undefined && !survivors.callerTooHard;
+      const allowance = Math.max(INDUCTION_FLOOR_MS, bmcMs - inductionMs);
+      let r = await attempt(withCaller, allowance);
+      if (r.kind === 'caller-too-hard') {
+        // The caller's candidates made a check undecidable in its time: the built-in ones alone from now on.
+        log(`k-induction: depth ${k}: retrying without the caller's candidates`);
+        survivors.callerTooHard = true;
+        r = await attempt(false, Math.max(INDUCTION_FLOOR_MS, bmcMs - (inductionMs + Date.now() - t3)));
+      } else if (r.kind === 'spent' && withCaller) {
+        // The built-in candidates alone are often quicker to decide (and enough): the same time for them.
+        const alone = await attempt(false, allowance);
+        if (alone.kind === 'proved') r = alone;
+      }
       inductionMs += Date.now() - t3;
-      if (proof) return { verdict: 'true', bound, method: 'k-induction', invariants: proof, program: p };
+      if (r.kind === 'proved') return { verdict: 'true', bound: k, method: 'k-induction', invariants: r.invariants, program: p };
+      if (r.kind === 'refuted') inductionDepth = Math.min(maxBound, k * 2);
     }
     if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };
     bound = Math.min(maxBound, bound === 0 ? 1 : bound * 2);
@@ -263,12 +281,23 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
 /** The least time (ms) one k-induction attempt may take, however little BMC has taken. */
 const INDUCTION_FLOOR_MS = 300;
 
-/** Candidates that survived Houdini at the last bound, by loop location and text. */
+/** Candidates that survived Houdini so far, by loop location and text: with the caller's candidates, and of the built-in ones alone. */
 interface Survivors {
-  keys?: Set<string>;
+  withCaller?: Set<string>;
+  builtIn?: Set<string>;
   /** A check with the caller's candidates was undecided: use the built-in ones only from then on. */
-  withoutCaller?: boolean;
+  callerTooHard?: boolean;
 }
+
+/** How one k-induction attempt ended. */
+type Attempt =
+  | { readonly kind: 'proved'; readonly invariants: LoopInvariants[] }
+  /** Not inductive at this depth (or the solver could not decide, without the caller's candidates). */
+  | { readonly kind: 'refuted' }
+  /** The attempt's time ran out first. */
+  | { readonly kind: 'spent' }
+  /** A check with the caller's candidates was undecided within the solver's own limit. */
+  | { readonly kind: 'caller-too-hard' };
 
 function candidateKey(c: LoopCandidate): string {
   const l = c.loop.loc;
@@ -276,37 +305,41 @@ function candidateKey(c: LoopCandidate): string {
 }
 
 /**
- * The k-induction check at `bound`. Houdini first: candidates that fail at a
- * loop arrival or are not kept by one iteration from a state satisfying all
- * active ones are switched off (activation literals: one encoding for every
- * round), until the rest are inductive; then every error and bound goal is
- * checked with them assumed. Returns the invariants of the proof, or
- * undefined when not proved (any failure to decide is just "not proved").
+ * The k-induction check at depth `depth`. Houdini first: candidates that
+ * fail at a loop arrival or are not kept by one iteration from a state
+ * satisfying all active ones are switched off (activation literals: one
+ * encoding for every round), until the rest are inductive; then every error
+ * and bound goal is checked with them assumed. Any failure to decide is
+ * just "not proved"; `solverMs` below 1 means the attempt's time is spent.
  */
 async function inductionStep(
   solver: Solver,
   p: ImpProgram,
-  bound: number,
+  depth: number,
   options: BmcOptions,
   solverMs: () => number,
   log: (m: string) => void,
   survivors: Survivors,
-): Promise<LoopInvariants[] | undefined> {
+  withCaller: boolean,
+): Promise<Attempt> {
   const entry = options.entry ?? 'main';
   const all = loopCandidates(p, entry, options.candidates !== false, options.loopCandidates);
-  // Start from the survivors of the last bound: Houdini re-checks them here anyway.
+  // Start from the survivors of the last attempt: Houdini re-checks them here anyway.
   let cands = [...all.values()].flat();
-  if (survivors.keys) {
-    const keep = survivors.keys;
-    cands = cands.filter((c) => keep.has(candidateKey(c)));
-  }
+  const keep = withCaller ? survivors.withCaller : survivors.builtIn;
+  if (keep) cands = cands.filter((c) => keep.has(candidateKey(c)));
+  const remember = (active: ReadonlySet<number>) => {
+    const keys = new Set(cands.filter((c) => active.has(c.id)).map(candidateKey));
+    if (withCaller) survivors.withCaller = keys;
+    else survivors.builtIn = keys;
+  };
   let e: Encoded;
   try {
     const byLoop = new Map<Stmt, LoopCandidate[]>();
     for (const c of cands) byLoop.set(c.loop, [...(byLoop.get(c.loop) ?? []), c]);
     e = encode(p, {
-      bound,
-      callDepth: options.callDepth ? options.callDepth(bound) : bound,
+      bound: depth,
+      callDepth: options.callDepth ? options.callDepth(depth) : depth,
       assertRole: options.assertRole,
       entry,
       mode: 'induction',
@@ -315,7 +348,7 @@ async function inductionStep(
   } catch (err) {
     if (err instanceof EncodeError) {
       log(`k-induction: not applicable: ${err.message}`);
-      return undefined;
+      return { kind: 'refuted' };
     }
     throw err;
   }
@@ -327,9 +360,9 @@ async function inductionStep(
     if (tag.role === 'candidate') goalsOf.set(tag.candidate!, [...(goalsOf.get(tag.candidate!) ?? []), g]);
     else others.push(g);
   }
-  const spent = (round: number) => {
-    log(`k-induction: bound ${bound}: time of this attempt spent${round >= 0 ? ` in Houdini round ${round}` : ''}`);
-    return undefined;
+  const spent = (what: string): Attempt => {
+    log(`k-induction: depth ${depth}: the attempt's time ran out in ${what}`);
+    return { kind: 'spent' };
   };
   await load(solver, e);
   try {
@@ -340,37 +373,34 @@ async function inductionStep(
       if (goals.length === 0) break;
       const t = Date.now();
       const ms = solverMs();
-      if (ms < 1) return spent(round);
+      if (ms < 1) return spent(`Houdini round ${round}`);
       const r = await check(solver, literals(), goals, ms);
-      log(`k-induction: bound ${bound}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
+      log(`k-induction: depth ${depth}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
-      // Out of this attempt's time: the survivors so far are kept for the next one.
-      if (r.status === 'unknown' && solverMs() < 1) return spent(round);
       if (r.status === 'unknown') {
-        if (options.loopCandidates) {
-          // The caller's candidates can make the checks hard: go on with the built-in ones alone.
-          log(`k-induction: bound ${bound}: retrying without the caller's candidates`);
-          survivors.withoutCaller = true;
-          survivors.keys = undefined;
-          return undefined;
-        }
+        // Out of this attempt's time: the survivors so far are kept for the next one.
+        if (solverMs() < 1) return spent(`Houdini round ${round}`);
+        // The caller's candidates can make the checks hard.
+        if (withCaller) return { kind: 'caller-too-hard' };
         active = new Set();
         break;
       }
       const values = await solver.getValues(goals.map((g) => g.violation));
       const failed = new Set(goals.filter((_, i) => values[i]!.kind === 'bool' && (values[i] as { value: boolean }).value).map((g) => e.tagOf(g).candidate!));
-      if (failed.size === 0) return undefined;
+      if (failed.size === 0) return { kind: 'refuted' };
       active = new Set([...active].filter((id) => !failed.has(id)));
-      survivors.keys = new Set(cands.filter((c) => active.has(c.id)).map(candidateKey));
+      remember(active);
     }
-    survivors.keys = new Set(cands.filter((c) => active.has(c.id)).map(candidateKey));
-    if (others.length === 0) return invariantsOf(p, entry, cands, active);
+    remember(active);
+    if (others.length === 0) return { kind: 'proved', invariants: invariantsOf(p, entry, cands, active) };
     const t = Date.now();
     const ms = solverMs();
-    if (ms < 1) return spent(-1);
+    if (ms < 1) return spent('the check of the goals');
     const r = await check(solver, literals(), others, ms);
-    log(`k-induction: bound ${bound}: ${others.length} goals ${r.status} with ${active.size} invariants (${Date.now() - t} ms)`);
-    return r.status === 'unsat' ? invariantsOf(p, entry, cands, active) : undefined;
+    log(`k-induction: depth ${depth}: ${others.length} goals ${r.status} with ${active.size} invariants (${Date.now() - t} ms)`);
+    if (r.status === 'unsat') return { kind: 'proved', invariants: invariantsOf(p, entry, cands, active) };
+    if (r.status === 'unknown' && solverMs() < 1) return spent('the check of the goals');
+    return { kind: 'refuted' };
   } finally {
     await solver.pop();
   }
