@@ -30,6 +30,8 @@ export interface BmcOptions {
   /** First bound (default 1) and largest bound tried (default 1 << 20). */
   readonly startBound?: number;
   readonly maxBound?: number;
+  /** The bound after k (default 2k; at most `maxBound`). */
+  readonly nextBound?: (bound: number) => number;
   /** Inlining depth of recursive IMP procedure calls for bound k (default: k). */
   readonly callDepth?: (bound: number) => number;
   readonly log?: (message: string) => void;
@@ -274,7 +276,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       if (r.kind === 'refuted') inductionDepth = Math.min(maxBound, k * 2);
     }
     if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };
-    bound = Math.min(maxBound, bound === 0 ? 1 : bound * 2);
+    bound = Math.min(maxBound, bound === 0 ? 1 : Math.max(bound + 1, options.nextBound?.(bound) ?? bound * 2));
   }
 }
 

@@ -277,12 +277,15 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
   // The lowering of each program, for the witness (its source map ties the engine's loops to C).
   const lowerings = new Map<ImpProgram, LoweredProgram>([[first.imp, first]]);
   const sizes = new Map<number, number>([[1, programSize(first.imp)]]);
+  // Without a recursion cut at depth 1 there is no recursion: every depth gives the same program.
+  const recursive = first.sourceMap.goals.some((g) => g.kind === 'recursion');
   const programAt = (bound: number): ImpProgram => {
     if (bound > checking) {
       established = checking;
       checking = bound;
       if (established > 0) options.onBound?.(established);
     }
+    if (!recursive) return first.imp;
     let p = programs.get(bound);
     if (!p) {
       // Recursion inlined deeper grows the program, maybe exponentially:
@@ -299,6 +302,12 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       if (l.unsupported) throw new EncodeError(`unsupported at recursion depth ${bound}: ${l.unsupported.construct}`);
       p = l.imp;
       sizes.set(bound, programSize(p));
+      // The same size at a greater depth: the lowering's budget of inlined
+      // bodies is spent, deeper depths change nothing, and without loops no
+      // greater bound can either.
+      if (sizes.get(bound) === last && first.sourceMap.loops.length === 0) {
+        throw new EncodeError(`recursion deeper than ${known[known.length - 1]} exceeds the lowering's budget of inlined function bodies`);
+      }
       sourceMap = l.sourceMap;
       programs.set(bound, p);
       lowerings.set(p, l);
@@ -333,7 +342,19 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     const ratio = Math.min(4, Math.max(1, (Date.now() - wall0) / 1000 / cpu));
     return Math.max(1, deadline()) * ratio;
   };
+  // Recursion that branches makes the program grow exponentially with the
+  // inlining depth: there the depth grows by one (each step doubles the
+  // program, as doubling the bound doubles an unrolled loop).
+  const nextBound = (bound: number): number => {
+    const known = [...sizes.keys()].filter((b) => b < bound).sort((a, b) => a - b);
+    const prev = known[known.length - 1];
+    const now = sizes.get(bound);
+    if (!recursive || prev === undefined || now === undefined) return bound * 2;
+    const growthPerStep = Math.pow(now / Math.max(1, sizes.get(prev)!), 1 / (bound - prev));
+    return growthPerStep >= 1.4 ? bound + 1 : bound * 2;
+  };
   const result = await bmc(programAt, {
+    nextBound,
     // A block lost in a run that never ends is a memtrack violation no goal
     // sees: with heap blocks, TRUE only when every run ends within the bound.
     induction: !(kind === 'valid-memsafety' && first.allocates),
