@@ -1,6 +1,6 @@
 import { TarsierError } from '../../common/errors.js';
 import { SOLVER_NAMES } from '../../smt/index.js';
-import { formatResultLine } from '../../task/index.js';
+import { formatResultLine } from '../../task/verdict.js';
 import { timeLimitReason } from '../../verify/time-limit.js';
 import type { VerifyResult } from '../../verify/verify.js';
 import { verifyWithHardLimit, type TimedOut } from '../../verify/worker.js';
