@@ -385,7 +385,8 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     if (options.witnessPath !== null) {
       const w = await buildCorrectnessWitness({
         program: c,
-        lowered: lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel }),
+        // Without recursion every depth lowers to the same program: the first one serves.
+        lowered: recursive ? lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel }) : first,
         fileName: r.programAsWritten,
         metadata: metadataFor(result.method === 'k-induction' ? 'k-induction' : 'bmc'),
         // What is left of the hard CPU limit (the verdict is lost if the witness overruns it).
