@@ -247,6 +247,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       options,
       toolName: TOOL_NAME,
     });
+    profile.mark('termination');
     return done(o.verdict, o.reason, o);
   }
   if (!LOWERED.includes(kind as LowerProperty)) return unknown(`property ${kind} is not supported yet`);
