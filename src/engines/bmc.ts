@@ -194,6 +194,12 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   let lastReason = 'no bound was tried';
   const survivors: Survivors = {};
   // Time spent on BMC and on induction so far (ms), to balance the two.
+  // Measured on the budget's own clock (CPU time when `deadline` is a function of it):
+  // on a loaded machine the wall clock would starve induction.
+  const used = () => -left();
+  const start = { used: used(), wall: Date.now() };
+  // Wall-clock ms per budget ms so far (solver time limits are wall time), between 1 and 4.
+  const wallPerBudget = () => Math.min(4, Math.max(1, (Date.now() - start.wall) / Math.max(50, used() - start.used)));
   let bmcMs = 0;
   let inductionMs = 0;
   // The depth of the next k-induction attempt: it grows only when an attempt was decided, not when it ran out of time.
@@ -206,6 +212,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   for (;;) {
     if (left() <= 0) return { verdict: 'unknown', bound, reason: `time limit reached (${lastReason})` };
     const t0 = Date.now();
+    const u0 = used();
     let p: ImpProgram;
     let e: Encoded;
     try {
@@ -238,7 +245,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     } finally {
       await solver.pop();
     }
-    bmcMs += Date.now() - t0;
+    bmcMs += used() - u0;
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
     // Induction only where it can prove something (a loop), and never taking
     // much more time than BMC: deeper bounds find the violations and complete
@@ -250,12 +257,12 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     // shallow induction is cheaper to decide than a deep one, and the
     // induction encoding checks its own base case).
     if (options.induction !== false && whilesOf(p, options.entry ?? 'main').length > 0 && (bound <= 1 || inductionMs <= bmcMs)) {
-      const t3 = Date.now();
+      const u3 = used();
       const k = inductionDepth;
       const attempt = (withCaller: boolean, allowanceMs: number) => {
-        const end = Date.now() + allowanceMs;
+        const end = used() + allowanceMs;
         // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
-        const callMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), end - Date.now());
+        const callMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), (end - used()) * wallPerBudget());
         return inductionStep(solver, p, k, withCaller ? options : { ...options, loopCandidates: undefined }, callMs, log, survivors, withCaller);
       };
       const withCaller = options.loopCandidates !== undefined && !survivors.callerTooHard;
@@ -265,13 +272,13 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
         // The caller's candidates made a check undecidable in its time: the built-in ones alone from now on.
         log(`k-induction: depth ${k}: retrying without the caller's candidates`);
         survivors.callerTooHard = true;
-        r = await attempt(false, Math.max(INDUCTION_FLOOR_MS, bmcMs - (inductionMs + Date.now() - t3)));
+        r = await attempt(false, Math.max(INDUCTION_FLOOR_MS, bmcMs - (inductionMs + used() - u3)));
       } else if (r.kind === 'spent' && withCaller) {
         // The built-in candidates alone are often quicker to decide (and enough): the same time for them.
         const alone = await attempt(false, allowance);
         if (alone.kind === 'proved') r = alone;
       }
-      inductionMs += Date.now() - t3;
+      inductionMs += used() - u3;
       if (r.kind === 'proved') return { verdict: 'true', bound: k, method: 'k-induction', invariants: r.invariants, program: p };
       if (r.kind === 'refuted') inductionDepth = Math.min(maxBound, k * 2);
     }
