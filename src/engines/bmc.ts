@@ -204,6 +204,36 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   let inductionMs = 0;
   // The depth of the next k-induction attempt: it grows only when an attempt was decided, not when it ran out of time.
   let inductionDepth = 1;
+  const inducible = (p: ImpProgram) => options.induction !== false && whilesOf(p, options.entry ?? 'main').length > 0;
+  /** One k-induction attempt at the current depth with `allowance` ms of the budget (see below); the proof if it succeeded. */
+  const induction = async (p: ImpProgram, allowance: number): Promise<BmcResult | undefined> => {
+    const u3 = used();
+    const k = inductionDepth;
+    const attempt = (withCaller: boolean, allowanceMs: number) => {
+      const end = used() + allowanceMs;
+      // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
+      const attemptLeft = () => (end - used()) * wallPerBudget();
+      const callMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), attemptLeft());
+      return inductionStep(solver, p, k, withCaller ? options : { ...options, loopCandidates: undefined }, callMs, attemptLeft, log, survivors, withCaller);
+    };
+    const withCaller = options.loopCandidates !== undefined && !survivors.callerTooHard;
+    let r = await attempt(withCaller, allowance);
+    if (r.kind === 'caller-too-hard') {
+      // The caller's candidates made a check undecidable in its time: the built-in ones alone from now on.
+      log(`k-induction: depth ${k}: retrying without the caller's candidates`);
+      survivors.callerTooHard = true;
+      r = await attempt(false, Math.max(INDUCTION_FLOOR_MS, allowance - (used() - u3)));
+    } else if (r.kind === 'spent' && withCaller) {
+      // The built-in candidates alone are often quicker to decide (and enough): the same time for them.
+      const alone = await attempt(false, allowance);
+      if (alone.kind === 'proved') r = alone;
+    }
+    inductionMs += used() - u3;
+    if (r.kind === 'refuted') inductionDepth = Math.min(maxBound, k * 2);
+    return r.kind === 'proved' ? { verdict: 'true', bound: k, method: 'k-induction', invariants: r.invariants, program: p } : undefined;
+  };
+  // The last program BMC checked (induction may go on with it when a deeper bound cannot be encoded).
+  let lastProgram: ImpProgram | undefined;
   const gaveUp = (what: string, reason: string): BmcResult => ({
     verdict: 'unknown',
     bound,
@@ -219,7 +249,14 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       p = typeof program === 'function' ? program(bound) : program;
       e = encode(p, { bound, callDepth: options.callDepth ? options.callDepth(bound) : bound, assertRole: options.assertRole, entry: options.entry });
     } catch (err) {
-      if (err instanceof EncodeError) return { verdict: 'unknown', bound, reason: err.message };
+      if (err instanceof EncodeError) {
+        // No deeper bound: induction gets the rest of the time (half for each attempt, and a floor).
+        for (let tries = 0; tries < 6 && lastProgram && inducible(lastProgram) && left() > INDUCTION_FLOOR_MS; tries++) {
+          const proof = await induction(lastProgram, Math.max(INDUCTION_FLOOR_MS, left() / 2));
+          if (proof) return proof;
+        }
+        return { verdict: 'unknown', bound, reason: err.message };
+      }
       throw err;
     }
     const errors = e.enc.goals.filter((g) => e.tagOf(g).role === 'error');
@@ -246,6 +283,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       await solver.pop();
     }
     bmcMs += used() - u0;
+    lastProgram = p;
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
     // Induction only where it can prove something (a loop), and never taking
     // much more time than BMC: deeper bounds find the violations and complete
@@ -256,31 +294,9 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     // Houdini had dropped by then; a depth is left only when refuted (a
     // shallow induction is cheaper to decide than a deep one, and the
     // induction encoding checks its own base case).
-    if (options.induction !== false && whilesOf(p, options.entry ?? 'main').length > 0 && (bound <= 1 || inductionMs <= bmcMs)) {
-      const u3 = used();
-      const k = inductionDepth;
-      const attempt = (withCaller: boolean, allowanceMs: number) => {
-        const end = used() + allowanceMs;
-        // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
-        const callMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), (end - used()) * wallPerBudget());
-        return inductionStep(solver, p, k, withCaller ? options : { ...options, loopCandidates: undefined }, callMs, log, survivors, withCaller);
-      };
-      const withCaller = options.loopCandidates !== undefined && !survivors.callerTooHard;
-      const allowance = Math.max(INDUCTION_FLOOR_MS, bmcMs - inductionMs);
-      let r = await attempt(withCaller, allowance);
-      if (r.kind === 'caller-too-hard') {
-        // The caller's candidates made a check undecidable in its time: the built-in ones alone from now on.
-        log(`k-induction: depth ${k}: retrying without the caller's candidates`);
-        survivors.callerTooHard = true;
-        r = await attempt(false, Math.max(INDUCTION_FLOOR_MS, bmcMs - (inductionMs + used() - u3)));
-      } else if (r.kind === 'spent' && withCaller) {
-        // The built-in candidates alone are often quicker to decide (and enough): the same time for them.
-        const alone = await attempt(false, allowance);
-        if (alone.kind === 'proved') r = alone;
-      }
-      inductionMs += used() - u3;
-      if (r.kind === 'proved') return { verdict: 'true', bound: k, method: 'k-induction', invariants: r.invariants, program: p };
-      if (r.kind === 'refuted') inductionDepth = Math.min(maxBound, k * 2);
+    if (inducible(p) && (bound <= 1 || inductionMs <= bmcMs)) {
+      const proof = await induction(p, Math.max(INDUCTION_FLOOR_MS, bmcMs - inductionMs));
+      if (proof) return proof;
     }
     if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };
     bound = Math.min(maxBound, bound === 0 ? 1 : Math.max(bound + 1, options.nextBound?.(bound) ?? bound * 2));
@@ -319,7 +335,9 @@ function candidateKey(c: LoopCandidate): string {
  * satisfying all active ones are switched off (activation literals: one
  * encoding for every round), until the rest are inductive; then every error
  * and bound goal is checked with them assumed. Any failure to decide is
- * just "not proved"; `solverMs` below 1 means the attempt's time is spent.
+ * just "not proved"; `solverMs` below 1 means the attempt's time is spent,
+ * and so does an undecided check whose time limit was what the attempt had
+ * left (`attemptLeft`).
  */
 async function inductionStep(
   solver: Solver,
@@ -327,6 +345,7 @@ async function inductionStep(
   depth: number,
   options: BmcOptions,
   solverMs: () => number,
+  attemptLeft: () => number,
   log: (m: string) => void,
   survivors: Survivors,
   withCaller: boolean,
@@ -383,12 +402,13 @@ async function inductionStep(
       const t = Date.now();
       const ms = solverMs();
       if (ms < 1) return spent(`Houdini round ${round}`);
+      const capped = attemptLeft() <= ms;
       const r = await check(solver, literals(), goals, ms);
       log(`k-induction: depth ${depth}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
       if (r.status === 'unknown') {
         // Out of this attempt's time: the survivors so far are kept for the next one.
-        if (solverMs() < 1) return spent(`Houdini round ${round}`);
+        if (capped || solverMs() < 1) return spent(`Houdini round ${round}`);
         // The caller's candidates can make the checks hard.
         if (withCaller) return { kind: 'caller-too-hard' };
         active = new Set();
@@ -405,10 +425,11 @@ async function inductionStep(
     const t = Date.now();
     const ms = solverMs();
     if (ms < 1) return spent('the check of the goals');
+    const capped = attemptLeft() <= ms;
     const r = await check(solver, literals(), others, ms);
     log(`k-induction: depth ${depth}: ${others.length} goals ${r.status} with ${active.size} invariants (${Date.now() - t} ms)`);
     if (r.status === 'unsat') return { kind: 'proved', invariants: invariantsOf(p, entry, cands, active) };
-    if (r.status === 'unknown' && solverMs() < 1) return spent('the check of the goals');
+    if (r.status === 'unknown' && (capped || solverMs() < 1)) return spent('the check of the goals');
     return { kind: 'refuted' };
   } finally {
     await solver.pop();
