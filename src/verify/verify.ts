@@ -371,8 +371,10 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
   if (result.verdict === 'unknown') {
     // One wording for every time-out, naming the bound established.
-    const reason = result.reason.startsWith('time limit reached') ? timeLimitReason(established) : result.reason;
-    return unknown(reason, { bound: result.bound });
+    const timedOut = result.reason.startsWith('time limit reached');
+    const reason = timedOut ? timeLimitReason(established) : result.reason;
+    // On a time-out, the bound is the one the reason names (as after the hard limit).
+    return unknown(reason, { bound: timedOut ? established : result.bound });
   }
   if (result.verdict === 'true') {
     const how =
