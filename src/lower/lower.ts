@@ -59,6 +59,7 @@ import {
   type Region,
   type Root,
   UnsupportedError,
+  type Val,
   intKindOf,
   intWidth,
   leafImpType,
@@ -70,15 +71,10 @@ import {
   stripArrays,
   typeAtPath,
 } from './memory.js';
+import { LIBRARY_FUNCTIONS, Library } from './library.js';
 import { type GoalKind, SourceMapBuilder } from './source-map.js';
 import type { LoweredProgram, LowerOptions } from './types.js';
 
-/** A C rvalue in IMP. */
-type Val =
-  | { readonly k: 'int'; readonly e: Expr; readonly ik: IntegerKind }
-  | { readonly k: 'ptr'; readonly base: Expr; readonly off: Expr; readonly pointee: CType }
-  | { readonly k: 'agg'; readonly lv: LValue }
-  | { readonly k: 'void' };
 
 const VOID: Val = { k: 'void' };
 /** Root name of the place a pointer with no known target designates (while pointer targets are being collected). */
@@ -123,6 +119,8 @@ const MAX_INSTANCES = 2000;
 
 /** Base ids of function pointers (above every object region's id). */
 const FUNCTION_IDS = 0x40000000;
+/** Base id of the streams `fopen` returns: opaque objects the model does not look into. */
+const STREAM_ID = 0x3fffffff;
 
 const ALLOCATORS = new Set(['malloc', 'calloc', 'alloca', '__builtin_alloca']);
 
@@ -169,8 +167,6 @@ class Lowerer {
   private loopNesting = 0;
   /** Where each jump flag is first set (the location of guards reading it). */
   private readonly flagLoc = new Map<string, L>();
-  /** Set when a dereference found no object of its type (fatal only when the regions are final). */
-  unresolved?: UnsupportedError;
   private readonly maxKnownId: number;
   private newRegions = 0;
   private readonly instanceCount = new Map<string, number>();
@@ -200,8 +196,13 @@ class Lowerer {
   private readonly siteRoots = new Map<string, Root>();
   /** The program allocates heap blocks (memory-safety properties). */
   allocates = false;
+  /** The program opens streams (`fopen`): their objects are not modelled. */
+  private readonly opensStreams: boolean;
   /** Functions whose address the program takes: the targets of calls through pointers. */
   private readonly addressTaken: readonly FunctionDecl[];
+  /** The C library's memory and string functions. */
+  private readonly library: Library;
+
 
   constructor(
     private readonly program: CProgram,
@@ -215,9 +216,27 @@ class Lowerer {
     this.mem = options.property === 'valid-memsafety' || options.property === 'valid-memcleanup';
     this.targets = new Set([...(knownRegions?.values() ?? [])].map((r) => r.root.name));
     this.addressTaken = addressTakenFunctions(program);
+    const fopen = program.functions.find((f) => f.name === 'fopen' && !f.body);
+    this.opensStreams = fopen !== undefined && usesDecl(program, fopen);
     this.maxKnownId = Math.max(0, ...[...(knownRegions?.values() ?? [])].map((r) => r.id));
     this.map = new SourceMapBuilder(program.file);
     this.stmtLoc = { file: program.file, line: 1, column: 1, offset: 0 };
+    this.library = new Library({
+      dm: this.dm,
+      pw: this.pw,
+      rv: (e) => this.rv(e),
+      snapshot: (val, loc) => this.snapshot(val, loc),
+      deref: (p, type, loc) => this.deref(p, type, loc),
+      readLv: (lv, loc) => this.readLv(lv, loc),
+      store: (lv, val, loc) => this.store(lv, val, loc),
+      member: (lv, name, type) => this.member(lv, name, type),
+      indexArray: (arr, i, loc) => this.indexArray(arr, i, loc),
+      emit: (...s) => this.emit(...s),
+      buffer: (f) => this.buffer(f),
+      temp: (t, prefix) => this.temp(t, prefix),
+      uncertain: (cond, loc, d) => this.uncertain(cond, loc, d),
+      regionBound: (elem, loc) => this.regionBound(elem, loc),
+    });
   }
 
   // ---- names and declarations ------------------------------------------------
@@ -416,6 +435,19 @@ class Lowerer {
       if (!field) throw new UnsupportedError(`member '${f}' not found`, loc);
       t = unqualified(field.type);
       arrays();
+    }
+    return n;
+  }
+
+  /** The largest element count of the regions of elements of type `elem` (undefined: one is not a constant). */
+  private regionBound(elem: CType, loc: L): number | undefined {
+    let n = 0;
+    for (const r of this.knownRegions?.values() ?? []) {
+      if (!sameType(unqualified(r.elem), unqualified(elem))) continue;
+      if (r.root.blocks) return undefined;
+      const c = this.elementCount(r.root, r.path, loc);
+      if (c.kind !== 'bv_lit') return undefined;
+      n = Math.max(n, Number(c.value));
     }
     return n;
   }
@@ -742,6 +774,8 @@ class Lowerer {
         return VOID;
       }
       if (OUTPUT_FUNCTIONS.has(fn.name)) return this.output(e, fn.name, OUTPUT_FUNCTIONS.get(fn.name)!);
+      if ((fn.name === 'fopen' || fn.name === 'fclose') && !this.mem) return this.stream(e, fn.name);
+      if (LIBRARY_FUNCTIONS.has(fn.name)) return this.library.call(fn.name, e.args, fn.type.returnType, e.loc);
       if (ALLOCATORS.has(fn.name)) throw new UnsupportedError(`${fn.name} whose result is not converted to a typed pointer`, e.loc);
       throw new UnsupportedError(`call of undefined function '${fn.name}'`, e.loc);
     }
@@ -749,6 +783,22 @@ class Lowerer {
     const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
     void discard;
     return this.inline(fn, args, e.loc, e.rparenLoc);
+  }
+
+  /**
+   * `fopen` (NULL or an opaque stream; the file may or may not open) and
+   * `fclose` (no effect on memory, any result). Only where memory safety is
+   * not the property: an access into a stream is then UNKNOWN (see deref).
+   */
+  private stream(e: Call, name: 'fopen' | 'fclose'): Val {
+    const loc = e.loc;
+    for (const a of e.args) if (!isStringArg(a)) this.rv(a, true);
+    const ret = unqualified(e.function!.type.returnType);
+    if (name === 'fclose') return this.havocVal(ret, loc);
+    if (ret.kind !== 'pointer') throw new UnsupportedError('fopen returning a non-pointer', loc);
+    const opened = this.temp(boolType, '$fopen');
+    this.emit(havoc(opened, loc));
+    return { k: 'ptr', base: ite(v(opened, loc), bv(BigInt(STREAM_ID), 32, loc), bv(0n, 32, loc), loc), off: bv(0n, this.pw, loc), pointee: ret.pointee };
   }
 
   /** The pointer value of a function (its own base id, offset 0). */
@@ -1424,24 +1474,22 @@ class Lowerer {
     const all = [...(this.knownRegions?.values() ?? [])];
     const cands = all.filter((r) => sameType(unqualified(r.elem), target));
     const nowhere: LValue = { type, alts: [{ root: { name: NOWHERE, type }, path: [] }] };
-    if (cands.length === 0) {
-      if (this.mem) {
-        // No object of this type is ever pointed to: any access through it is invalid.
-        this.memGoal('valid-deref', boolLit(false, loc), loc, `dereference of a pointer to no object of type ${cTypeToString(target)}`);
-        return nowhere;
-      }
-      // The objects pointed to are collected pass by pass (lowerProgram);
-      // after the last pass this is unsupported.
-      this.unresolved ??= new UnsupportedError(`dereference of a pointer that points to no known object of type ${cTypeToString(target)}`, loc);
+    if (cands.length === 0 && this.mem) {
+      // No object of this type is ever pointed to: any access through it is invalid.
+      this.memGoal('valid-deref', boolLit(false, loc), loc, `dereference of a pointer to no object of type ${cTypeToString(target)}`);
       return nowhere;
     }
     const guards = cands.map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
     if (!this.mem) {
       // An object of another type read through this pointer is not modelled.
       const others = all.filter((r) => !cands.includes(r)).map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
+      if (this.opensStreams) others.push(eq(p.base, bv(BigInt(STREAM_ID), 32, loc), loc));
       this.uncertain(un('!', orAll(others, loc), loc), loc, `access to an object of another type through a ${cTypeToString(target)} pointer`);
-      // A valid program dereferences only valid pointers (the property is not memory safety).
+      // A valid program dereferences only valid pointers (the property is not
+      // memory safety). With no object of this type at all (the pass's
+      // regions are final once they settle, see lowerProgram) the path ends.
       this.emit(assume(orAll(guards, loc), loc));
+      if (cands.length === 0) return nowhere;
     }
     return {
       type,
@@ -1707,6 +1755,8 @@ class Lowerer {
       case 'FloatLiteral':
         throw new UnsupportedError('floating-point constant', e.loc);
       case 'StringLiteral':
+        // A literal whose value is discarded (`("tag", f(x))`) has no effect; elsewhere it decays to a pointer first.
+        if (discard) return VOID;
         throw new UnsupportedError('string literal', e.loc);
       case 'Identifier': {
         const d = e.decl;
@@ -1767,11 +1817,11 @@ class Lowerer {
       case 'VaArg':
         throw new UnsupportedError('va_arg', e.loc);
       case 'BuiltinCall':
-        return this.builtinCall(e.name, e.args, e.loc);
+        return this.builtinCall(e.name, e.args, e.type, e.loc);
     }
   }
 
-  private builtinCall(name: string, args: readonly CExpr[], loc: L): Val {
+  private builtinCall(name: string, args: readonly CExpr[], returnType: CType, loc: L): Val {
     switch (name) {
       case '__builtin_expect':
         if (args.length !== 2) break;
@@ -1788,6 +1838,7 @@ class Lowerer {
         this.emit(assume(boolLit(false, loc), loc));
         return VOID;
       default:
+        if (name.startsWith('__builtin_') && LIBRARY_FUNCTIONS.has(name.slice(10))) return this.library.call(name.slice(10), args, returnType, loc);
         break;
     }
     throw new UnsupportedError(`built-in '${name}'`, loc);
@@ -2362,12 +2413,11 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
     let { l, imp } = attempt();
     for (let pass = 1; ; pass++) {
       const stable = known !== undefined && l.regions.size === known.size && [...l.regions.keys()].every((k) => known!.has(k));
-      if (stable || (l.regions.size === 0 && !l.unresolved)) break;
+      if (stable || l.regions.size === 0) break;
       if (pass >= 6) throw new UnsupportedError('pointer targets that do not settle', { file: program.file, line: 1, column: 1, offset: 0 });
       known = l.regions;
       ({ l, imp } = attempt(known));
     }
-    if (l.unresolved) throw l.unresolved;
     return {
       imp,
       sourceMap: l.map.build(),

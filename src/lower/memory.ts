@@ -63,6 +63,13 @@ export interface Alt {
   readonly via?: Expr;
 }
 
+/** A C rvalue in IMP. */
+export type Val =
+  | { readonly k: 'int'; readonly e: Expr; readonly ik: IntegerKind }
+  | { readonly k: 'ptr'; readonly base: Expr; readonly off: Expr; readonly pointee: CType }
+  | { readonly k: 'agg'; readonly lv: LValue }
+  | { readonly k: 'void' };
+
 export interface LValue {
   readonly type: CType;
   readonly alts: readonly Alt[];

@@ -1,0 +1,348 @@
+/**
+ * The C library's memory and string functions (`memset`, `memcpy`,
+ * `memmove`, `memcmp`, `strlen`, `strcmp`, `strncmp`, `strcpy`) on the typed
+ * memory model.
+ *
+ * A call is lowered as its loop unrolled element by element through the
+ * ordinary lvalue machinery, so every element access is a dereference with
+ * its case split and its valid-deref check. A pointer argument is taken at
+ * the type it had before its conversion to `void *` (`memset(a, 0,
+ * sizeof a)` on an `int` array works on ints); a byte count must then be a
+ * whole number of elements. A constant count is unrolled exactly; a run-time
+ * count (or a string's length) is unrolled as far as the largest object the
+ * pointer may designate, plus one element (that access is outside every
+ * object); where that bound is unknown or above UNROLL_LIMIT, running past it
+ * makes the answer UNKNOWN (an `uncertain` goal), never wrong.
+ */
+import type { Expr as CExpr } from '../c/ast.js';
+import type { CType, DataModel, IntegerKind } from '../c/types.js';
+import { isSignedKind, sameType, sizeOf, typeToString as cTypeToString, unqualified } from '../c/types.js';
+import type { BvWidth, Expr, ImpType, Stmt } from '../ivl/ast.js';
+import { boolType, bvType } from '../ivl/ast.js';
+import { and, app, assign, assume, bin, boolLit, bv, eq, havoc, ifs, ite, type L, or, resize, un, v } from './imp-build.js';
+import { type LValue, UnsupportedError, intKindOf, intWidth, type Val } from './memory.js';
+
+/** Elements a call is unrolled to at most. */
+export const UNROLL_LIMIT = 256;
+
+/** What the library lowering needs of the lowerer. */
+export interface LibraryHost {
+  readonly dm: DataModel;
+  readonly pw: BvWidth;
+  rv(e: CExpr): Val;
+  snapshot(val: Val, loc: L): Val;
+  deref(p: Val, type: CType, loc: L): LValue;
+  readLv(lv: LValue, loc: L): Val;
+  store(lv: LValue, val: Val, loc: L): void;
+  member(lv: LValue, name: string, type: CType): LValue;
+  indexArray(arr: LValue, i: Expr, loc: L): LValue;
+  emit(...s: Stmt[]): void;
+  buffer<T>(f: () => T): [Stmt[], T];
+  temp(t: ImpType, prefix?: string): string;
+  /** Where the model is not exact: if cond can fail, the answer is UNKNOWN. */
+  uncertain(cond: Expr, loc: L, description: string): void;
+  /** The largest element count of the objects a pointer to `elem` may designate, undefined when one is not a constant. */
+  regionBound(elem: CType, loc: L): number | undefined;
+}
+
+export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy']);
+
+type Ptr = Extract<Val, { k: 'ptr' }>;
+
+export class Library {
+  constructor(private readonly h: LibraryHost) {}
+
+  /** Lowers a call of one of LIBRARY_FUNCTIONS (its name without `__builtin_`). */
+  call(name: string, args: readonly CExpr[], returnType: CType, loc: L): Val {
+    const arity: Record<string, number> = { memset: 3, memcpy: 3, memmove: 3, memcmp: 3, strlen: 1, strcmp: 2, strncmp: 3, strcpy: 2 };
+    if (args.length !== arity[name]) throw new UnsupportedError(`${name} with ${args.length} arguments`, loc);
+    const ret = unqualified(returnType);
+    switch (name) {
+      case 'memset':
+        return this.memset(args, ret, loc);
+      case 'memcpy':
+      case 'memmove':
+        return this.memcpy(name, args, ret, loc);
+      case 'memcmp':
+      case 'strcmp':
+      case 'strncmp':
+        return this.compare(name, args, ret, loc);
+      case 'strlen':
+        return this.strlen(args[0]!, ret, loc);
+      case 'strcpy':
+        return this.strcpy(args, ret, loc);
+    }
+    throw new UnsupportedError(name, loc);
+  }
+
+  // ---- arguments ---------------------------------------------------------------------
+
+  /** A pointer argument at the type it had before its conversions between pointer types. */
+  private typedPointer(name: string, arg: CExpr, loc: L): Ptr {
+    let x = arg;
+    for (;;) {
+      const inner = x.kind === 'ImplicitCast' || x.kind === 'Cast' ? x.operand : undefined;
+      if (!inner || unqualified(x.type).kind !== 'pointer' || unqualified(inner.type).kind !== 'pointer') break;
+      if (x.kind === 'ImplicitCast' && x.castKind !== 'PointerCast' && x.castKind !== 'NoOp') break;
+      x = inner;
+    }
+    const p = this.h.snapshot(this.h.rv(x), loc);
+    if (p.k !== 'ptr') throw new UnsupportedError(`${name} of a value that is not a pointer`, loc);
+    const elem = unqualified(p.pointee);
+    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') {
+      throw new UnsupportedError(`${name} through a pointer to ${cTypeToString(elem)}`, loc);
+    }
+    return { ...p, pointee: elem };
+  }
+
+  /** A size or count argument at pointer width. */
+  private size(arg: CExpr, loc: L): Expr {
+    const n = this.h.snapshot(this.h.rv(arg), loc);
+    if (n.k !== 'int') throw new UnsupportedError('a size that is not an integer', loc);
+    return resize(n.e, intWidth(n.ik, this.h.dm, loc), this.h.pw, isSignedKind(n.ik), loc);
+  }
+
+  /** A byte count as a number of elements of `elem` (a partial element: UNKNOWN). */
+  private elements(name: string, bytes: Expr, elem: CType, loc: L): Expr {
+    const es = sizeOf(elem, this.h.dm);
+    if (!es) throw new UnsupportedError(`${name} of elements of unknown size`, loc);
+    if (es === 1) return bytes;
+    const w = this.h.pw;
+    if (bytes.kind === 'bv_lit') {
+      if (bytes.value % BigInt(es) !== 0n) throw new UnsupportedError(`${name} of part of a ${cTypeToString(elem)}`, loc);
+      return bv(bytes.value / BigInt(es), w, loc);
+    }
+    this.h.uncertain(eq(app('urem', [bytes, bv(BigInt(es), w, loc)], loc), bv(0n, w, loc), loc), loc, `${name} of part of a ${cTypeToString(elem)}`);
+    return app('udiv', [bytes, bv(BigInt(es), w, loc)], loc);
+  }
+
+  private charKind(name: string, p: Ptr, loc: L): IntegerKind {
+    const k = intKindOf(p.pointee);
+    if (k !== 'char' && k !== 'schar' && k !== 'uchar') throw new UnsupportedError(`${name} on ${cTypeToString(p.pointee)} elements`, loc);
+    return k;
+  }
+
+  private at(p: Ptr, j: number, loc: L): LValue {
+    const off = j === 0 ? p.off : bin('+', p.off, bv(BigInt(j), this.h.pw, loc), loc);
+    return this.h.deref({ ...p, off }, p.pointee, loc);
+  }
+
+  /** How far a run-time count over the objects of these pointers is unrolled. */
+  private bound(loc: L, ...ps: Ptr[]): number {
+    let n = 0;
+    for (const p of ps) {
+      const b = this.h.regionBound(p.pointee, loc);
+      if (b === undefined) return UNROLL_LIMIT;
+      n = Math.max(n, b + 1);
+    }
+    return Math.min(n, UNROLL_LIMIT);
+  }
+
+  /**
+   * Runs step(j) for j = 0 .. count-1: unguarded for a constant count,
+   * else guarded by `j < count` up to the bound (beyond it: UNKNOWN).
+   */
+  private repeat(name: string, count: Expr, bound: number, loc: L, step: (j: number) => void): void {
+    if (count.kind === 'bv_lit') {
+      if (count.value > BigInt(UNROLL_LIMIT)) throw new UnsupportedError(`${name} of more than ${UNROLL_LIMIT} elements`, loc);
+      for (let j = 0; j < Number(count.value); j++) step(j);
+      return;
+    }
+    for (let j = 0; j < bound; j++) {
+      const [body] = this.h.buffer(() => step(j));
+      this.h.emit(ifs(app('ult', [bv(BigInt(j), this.h.pw, loc), count], loc), body, [], loc));
+    }
+    this.h.uncertain(app('ule', [count, bv(BigInt(bound), this.h.pw, loc)], loc), loc, `${name} of more elements than the model unrolls (${bound})`);
+  }
+
+  /** Runs step(j) while `running` holds, for j up to the bound (still running after it: UNKNOWN). */
+  private scan(name: string, running: string, bound: number, loc: L, step: (j: number) => void): void {
+    for (let j = 0; j < bound; j++) {
+      const [body] = this.h.buffer(() => step(j));
+      this.h.emit(ifs(v(running, loc), body, [], loc));
+    }
+    this.h.uncertain(un('!', v(running, loc), loc), loc, `${name} of a string longer than the model unrolls (${bound})`);
+  }
+
+  private result(p: Ptr, ret: CType): Val {
+    return { k: 'ptr', base: p.base, off: p.off, pointee: ret.kind === 'pointer' ? ret.pointee : p.pointee };
+  }
+
+  private intResult(e: Expr, from: IntegerKind, ret: CType, loc: L): Val {
+    const k = intKindOf(ret);
+    if (k === undefined) throw new UnsupportedError(`result of type ${cTypeToString(ret)}`, loc);
+    return { k: 'int', e: resize(e, intWidth(from, this.h.dm, loc), intWidth(k, this.h.dm, loc), isSignedKind(from), loc), ik: k };
+  }
+
+  // ---- the functions ---------------------------------------------------------------
+
+  /** `memset(p, c, n)`: every byte of the n bytes at p becomes (unsigned char)c. */
+  private memset(args: readonly CExpr[], ret: CType, loc: L): Val {
+    const p = this.typedPointer('memset', args[0]!, loc);
+    const c = this.h.snapshot(this.h.rv(args[1]!), loc);
+    if (c.k !== 'int') throw new UnsupportedError('memset with a non-integer value', loc);
+    const byte = resize(c.e, intWidth(c.ik, this.h.dm, loc), 8, false, loc);
+    const count = this.elements('memset', this.size(args[2]!, loc), p.pointee, loc);
+    this.repeat('memset', count, this.bound(loc, p), loc, (j) => this.fill(this.at(p, j, loc), byte, loc));
+    return this.result(p, ret);
+  }
+
+  /** Stores the byte in every byte of an lvalue: integers get it replicated, pointers only a zero (NULL). */
+  private fill(lv: LValue, byte: Expr, loc: L): void {
+    const t = unqualified(lv.type);
+    if (t.kind === 'record') {
+      if (t.record.union) throw new UnsupportedError('memset of a union', loc);
+      for (const f of t.record.fields ?? []) {
+        if (!f.name || f.bitWidth !== undefined) throw new UnsupportedError('memset of a struct with an unnamed member or a bit-field', loc);
+        this.fill(this.h.member(lv, f.name, f.type), byte, loc);
+      }
+      return;
+    }
+    if (t.kind === 'array') {
+      const n = t.length;
+      if (n === undefined || t.vla || n > UNROLL_LIMIT) throw new UnsupportedError('memset of a struct with a large array member', loc);
+      for (let i = 0; i < n; i++) this.fill(this.h.indexArray(lv, bv(BigInt(i), this.h.pw, loc), loc), byte, loc);
+      return;
+    }
+    const zero = eq(byte, bv(0n, 8, loc), loc);
+    if (t.kind === 'pointer') {
+      this.h.uncertain(zero, loc, 'memset of a pointer with a nonzero byte');
+      this.h.store(lv, { k: 'ptr', base: bv(0n, 32, loc), off: bv(0n, this.h.pw, loc), pointee: t.pointee }, loc);
+      return;
+    }
+    const k = intKindOf(t);
+    if (k === undefined) throw new UnsupportedError(`memset of ${cTypeToString(t)}`, loc);
+    const w = intWidth(k, this.h.dm, loc);
+    if (k === 'bool') this.h.uncertain(app('ule', [byte, bv(1n, 8, loc)], loc), loc, 'memset of a _Bool with a byte other than 0 or 1');
+    // The byte in every byte of the integer: zext(byte) * 0x0101...01.
+    let ones = 0n;
+    for (let i = 0; i < w / 8; i++) ones = (ones << 8n) | 1n;
+    const value = w === 8 ? byte : byte.kind === 'bv_lit' ? bv(byte.value * ones, w, loc) : bin('*', resize(byte, 8, w, false, loc), bv(ones, w, loc), loc);
+    this.h.store(lv, { k: 'int', e: value, ik: k }, loc);
+  }
+
+  /** `memcpy(d, s, n)` / `memmove(d, s, n)` between objects of one element type. */
+  private memcpy(name: 'memcpy' | 'memmove', args: readonly CExpr[], ret: CType, loc: L): Val {
+    const d = this.typedPointer(name, args[0]!, loc);
+    const s = this.typedPointer(name, args[1]!, loc);
+    if (!sameType(d.pointee, s.pointee)) throw new UnsupportedError(`${name} from ${cTypeToString(s.pointee)} to ${cTypeToString(d.pointee)} elements`, loc);
+    const count = this.h.snapshot({ k: 'int', e: this.elements(name, this.size(args[2]!, loc), d.pointee, loc), ik: 'ulong' }, loc);
+    if (count.k !== 'int') throw new UnsupportedError(name, loc);
+    const n = count.e;
+    const bound = this.bound(loc, d, s);
+    const copy = (j: number) => this.h.store(this.at(d, j, loc), this.h.readLv(this.at(s, j, loc), loc), loc);
+    const sameObject = eq(d.base, s.base, loc);
+    if (name === 'memcpy') {
+      const overlap = and(sameObject, and(app('ult', [d.off, bin('+', s.off, n, loc)], loc), app('ult', [s.off, bin('+', d.off, n, loc)], loc), loc), loc);
+      this.h.uncertain(un('!', overlap, loc), loc, 'memcpy between overlapping ranges');
+      this.repeat(name, n, bound, loc, copy);
+      return this.result(d, ret);
+    }
+    // memmove: forward unless the destination starts inside the source's range (then backward).
+    const backward = and(sameObject, app('ult', [s.off, d.off], loc), loc);
+    const [fwd] = this.h.buffer(() => this.repeat(name, n, bound, loc, copy));
+    const [bwd] = this.h.buffer(() => {
+      if (n.kind === 'bv_lit') {
+        if (n.value > BigInt(UNROLL_LIMIT)) throw new UnsupportedError(`memmove of more than ${UNROLL_LIMIT} elements`, loc);
+        for (let j = Number(n.value) - 1; j >= 0; j--) copy(j);
+        return;
+      }
+      this.h.uncertain(app('ule', [n, bv(BigInt(bound), this.h.pw, loc)], loc), loc, `memmove of more elements than the model unrolls (${bound})`);
+      for (let j = bound - 1; j >= 0; j--) {
+        const [body] = this.h.buffer(() => copy(j));
+        this.h.emit(ifs(app('ult', [bv(BigInt(j), this.h.pw, loc), n], loc), body, [], loc));
+      }
+    });
+    this.h.emit(ifs(backward, bwd, fwd, loc));
+    return this.result(d, ret);
+  }
+
+  /** `strlen(s)`: the number of characters before the first 0. */
+  private strlen(arg: CExpr, ret: CType, loc: L): Val {
+    const s = this.typedPointer('strlen', arg, loc);
+    const ck = this.charKind('strlen', s, loc);
+    const running = this.flag(true, loc);
+    const len = this.h.temp(bvType(this.h.pw), '$len');
+    this.h.emit(assign(len, bv(0n, this.h.pw, loc), loc));
+    this.scan('strlen', running, this.bound(loc, s), loc, (j) => {
+      const c = this.h.readLv(this.at(s, j, loc), loc);
+      if (c.k !== 'int') throw new UnsupportedError('strlen', loc);
+      this.h.emit(ifs(eq(c.e, bv(0n, intWidth(ck, this.h.dm, loc), loc), loc), [assign(running, boolLit(false, loc), loc)], [assign(len, bv(BigInt(j + 1), this.h.pw, loc), loc)], loc));
+    });
+    return this.intResult(v(len, loc), 'ulong', ret, loc);
+  }
+
+  /**
+   * `strcmp(a, b)`, `strncmp(a, b, n)`, `memcmp(a, b, n)`: the sign of the
+   * first difference (as unsigned char); any value of that sign is possible
+   * (the C standard fixes only the sign).
+   */
+  private compare(name: string, args: readonly CExpr[], ret: CType, loc: L): Val {
+    const a = this.typedPointer(name, args[0]!, loc);
+    const b = this.typedPointer(name, args[1]!, loc);
+    const bytes = name !== 'strcmp';
+    if (name === 'memcmp') {
+      if (!sameType(a.pointee, b.pointee) || intKindOf(a.pointee) === undefined) {
+        throw new UnsupportedError(`memcmp of ${cTypeToString(a.pointee)} and ${cTypeToString(b.pointee)} elements`, loc);
+      }
+      if (sizeOf(a.pointee, this.h.dm) !== 1) throw new UnsupportedError(`memcmp of ${cTypeToString(a.pointee)} elements (their bytes)`, loc);
+    } else {
+      this.charKind(name, a, loc);
+      this.charKind(name, b, loc);
+    }
+    const n = bytes ? this.size(args[2]!, loc) : undefined;
+    const running = this.flag(true, loc);
+    const lt = this.flag(false, loc);
+    const gt = this.flag(false, loc);
+    const bound = n?.kind === 'bv_lit' && n.value < BigInt(UNROLL_LIMIT) ? Number(n.value) : this.bound(loc, a, b);
+    const step = (j: number) => {
+      const x = this.h.readLv(this.at(a, j, loc), loc);
+      const y = this.h.readLv(this.at(b, j, loc), loc);
+      if (x.k !== 'int' || y.k !== 'int') throw new UnsupportedError(name, loc);
+      const stop = assign(running, boolLit(false, loc), loc);
+      const differ = [assign(lt, app('ult', [x.e, y.e], loc), loc), assign(gt, app('ugt', [x.e, y.e], loc), loc), stop];
+      const atEnd = name === 'memcmp' ? [] : [ifs(eq(x.e, bv(0n, 8, loc), loc), [stop], [], loc)];
+      this.h.emit(ifs(un('!', eq(x.e, y.e, loc), loc), differ, atEnd, loc));
+    };
+    for (let j = 0; j < bound; j++) {
+      const more = n === undefined ? v(running, loc) : and(v(running, loc), app('ult', [bv(BigInt(j), this.h.pw, loc), n], loc), loc);
+      const [body] = this.h.buffer(() => step(j));
+      this.h.emit(ifs(more, body, [], loc));
+    }
+    const finished = n === undefined ? un('!', v(running, loc), loc) : or(un('!', v(running, loc), loc), app('ule', [n, bv(BigInt(bound), this.h.pw, loc)], loc), loc);
+    this.h.uncertain(finished, loc, `${name} of strings longer than the model unrolls (${bound})`);
+    const k = intKindOf(ret);
+    if (k === undefined) throw new UnsupportedError(`${name} returning ${cTypeToString(ret)}`, loc);
+    const w = intWidth(k, this.h.dm, loc);
+    const r = this.h.temp(bvType(w), '$cmp');
+    const zero = bv(0n, w, loc);
+    this.h.emit(
+      havoc(r, loc),
+      assume(ite(v(lt, loc), app('slt', [v(r, loc), zero], loc), ite(v(gt, loc), app('sgt', [v(r, loc), zero], loc), eq(v(r, loc), zero, loc), loc), loc), loc),
+    );
+    return { k: 'int', e: v(r, loc), ik: k };
+  }
+
+  /** `strcpy(d, s)`: the characters of s and its 0 are copied to d. */
+  private strcpy(args: readonly CExpr[], ret: CType, loc: L): Val {
+    const d = this.typedPointer('strcpy', args[0]!, loc);
+    const s = this.typedPointer('strcpy', args[1]!, loc);
+    this.charKind('strcpy', d, loc);
+    const ck = this.charKind('strcpy', s, loc);
+    this.h.uncertain(un('!', eq(d.base, s.base, loc), loc), loc, 'strcpy within one object');
+    const running = this.flag(true, loc);
+    this.scan('strcpy', running, this.bound(loc, d, s), loc, (j) => {
+      const c = this.h.snapshot(this.h.readLv(this.at(s, j, loc), loc), loc);
+      if (c.k !== 'int') throw new UnsupportedError('strcpy', loc);
+      this.h.store(this.at(d, j, loc), c, loc);
+      this.h.emit(ifs(eq(c.e, bv(0n, intWidth(ck, this.h.dm, loc), loc), loc), [assign(running, boolLit(false, loc), loc)], [], loc));
+    });
+    return this.result(d, ret);
+  }
+
+  private flag(init: boolean, loc: L): string {
+    const f = this.h.temp(boolType, '$run');
+    this.h.emit(assign(f, boolLit(init, loc), loc));
+    return f;
+  }
+}
