@@ -19,7 +19,7 @@ import type { CType, DataModel, IntegerKind } from '../c/types.js';
 import { isSignedKind, sameType, sizeOf, typeToString as cTypeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpType, Stmt } from '../ivl/ast.js';
 import { boolType, bvType } from '../ivl/ast.js';
-import { and, app, assign, assume, bin, boolLit, bv, eq, havoc, ifs, ite, type L, or, resize, un, v } from './imp-build.js';
+import { and, app, assign, bin, boolLit, bv, eq, havoc, ifs, ite, type L, or, resize, un, v } from './imp-build.js';
 import { type LValue, UnsupportedError, intKindOf, intWidth, type Val } from './memory.js';
 
 /** Elements a call is unrolled to at most. */
@@ -314,12 +314,13 @@ export class Library {
     const k = intKindOf(ret);
     if (k === undefined) throw new UnsupportedError(`${name} returning ${cTypeToString(ret)}`, loc);
     const w = intWidth(k, this.h.dm, loc);
+    // Any value of the sign, from one arbitrary h: h with the sign bit set, or h without it (1 for 0).
+    const h = this.h.temp(bvType(w), '$cmp');
+    const sign = 1n << BigInt(w - 1);
+    const low = bin('&', v(h, loc), bv(sign - 1n, w, loc), loc);
+    const positive = ite(eq(low, bv(0n, w, loc), loc), bv(1n, w, loc), low, loc);
     const r = this.h.temp(bvType(w), '$cmp');
-    const zero = bv(0n, w, loc);
-    this.h.emit(
-      havoc(r, loc),
-      assume(ite(v(lt, loc), app('slt', [v(r, loc), zero], loc), ite(v(gt, loc), app('sgt', [v(r, loc), zero], loc), eq(v(r, loc), zero, loc), loc), loc), loc),
-    );
+    this.h.emit(havoc(h, loc), assign(r, ite(v(lt, loc), bin('|', v(h, loc), bv(sign, w, loc), loc), ite(v(gt, loc), positive, bv(0n, w, loc), loc), loc), loc));
     return { k: 'int', e: v(r, loc), ik: k };
   }
 

@@ -445,7 +445,14 @@ class Lowerer {
     for (const r of this.knownRegions?.values() ?? []) {
       if (!sameType(unqualified(r.elem), unqualified(elem))) continue;
       if (r.root.blocks) return undefined;
-      const c = this.elementCount(r.root, r.path, loc);
+      let c: Expr;
+      try {
+        c = this.elementCount(r.root, r.path, loc);
+      } catch (err) {
+        // A block whose size is not tracked (outside memory safety).
+        if (err instanceof UnsupportedError) return undefined;
+        throw err;
+      }
       if (c.kind !== 'bv_lit') return undefined;
       n = Math.max(n, Number(c.value));
     }
