@@ -122,7 +122,7 @@ const FUNCTION_IDS = 0x40000000;
 /** Base id of the streams `fopen` returns: opaque objects the model does not look into. */
 const STREAM_ID = 0x3fffffff;
 
-const ALLOCATORS = new Set(['malloc', 'calloc', 'alloca', '__builtin_alloca']);
+const ALLOCATORS = new Set(['malloc', 'calloc', 'realloc', 'alloca', '__builtin_alloca']);
 
 const ABORTING = new Set(['abort', 'exit', '_exit', '_Exit', '__assert_fail', '__assert_perror_fail', '__assert', 'assert']);
 
@@ -485,7 +485,13 @@ class Lowerer {
     const loc = e.loc;
     if (e.args.length !== 1) throw new UnsupportedError(`free with ${e.args.length} arguments`, loc);
     const p = this.snapshot(this.rv(e.args[0]), loc);
-    if (p.k !== 'ptr') throw new UnsupportedError('free of a non-pointer', loc);
+    this.release(p, 'free', loc);
+    return VOID;
+  }
+
+  /** `free(p)` and the old block of `realloc(p, n)`: p must be NULL or the start of a live heap block, which ends. */
+  private release(p: Val, name: string, loc: L): void {
+    if (p.k !== 'ptr') throw new UnsupportedError(`${name} of a non-pointer`, loc);
     const blocks = this.heapBlocks();
     const at = (id: number) => eq(p.base, bv(BigInt(id), 32, loc), loc);
     const ZERO = bv(0n, this.pw, loc);
@@ -505,7 +511,6 @@ class Lowerer {
       );
       void i;
     });
-    return VOID;
   }
 
   // ---- goals ------------------------------------------------------------------
@@ -1863,13 +1868,17 @@ class Lowerer {
     if (e.kind !== 'Call' || t.kind !== 'pointer' || !e.function || e.function.body || !ALLOCATORS.has(e.function.name)) return undefined;
     const loc = e.loc;
     const looped = this.loopNesting > 0;
-    if (looped && e.function.name !== 'malloc') throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
+    if (looped && e.function.name !== 'malloc' && e.function.name !== 'calloc') throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
     const elem = unqualified(t.pointee);
     if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${e.function.name} of ${cTypeToString(t)}`, loc);
-    const args = e.args.map((a) => this.rv(a));
     const name = e.function.name;
-    const heap = name === 'malloc' || name === 'calloc';
-    if (looped) return this.allocationInLoop(`$heap@${loc.line}:${loc.column}`, elem, args, loc);
+    const all = e.args.map((a) => this.rv(a));
+    // realloc(p, n): the size is the second argument; p's block is copied and ends.
+    const old = name === 'realloc' && all.length === 2 ? this.snapshot(all[0]!, loc) : undefined;
+    if (name === 'realloc' && !old) throw new UnsupportedError(`realloc with ${all.length} arguments`, loc);
+    const args = old ? all.slice(1).map((a) => this.snapshot(a, loc)) : all;
+    const heap = name === 'malloc' || name === 'calloc' || name === 'realloc';
+    if (looped) return this.allocationInLoop(`$heap@${loc.line}:${loc.column}`, name, elem, args, loc);
     let root = this.makeRoot(`$heap@${loc.line}:${loc.column}`, { kind: 'array', element: elem }, loc);
     this.havocObject(root, loc);
     if (this.mem) {
@@ -1891,6 +1900,7 @@ class Lowerer {
       this.setLive(root, boolLit(true, loc), loc);
       if (!heap) this.frame.dying.push(root);
     }
+    if (old) this.reallocFrom(old, root, args[0]!, loc);
     if (e.function.name === 'calloc') {
       // Zero-filled: exact for a small constant size, else the elements start arbitrary (over-approximation).
       const size = args.length === 2 && args.every((a) => a.k === 'int' && a.e.kind === 'bv_lit')
@@ -1909,19 +1919,60 @@ class Lowerer {
   }
 
   /**
+   * The new block of `realloc(p, n)` takes the elements of p's block (all of
+   * its leaf maps: past the old end they are as arbitrary as a fresh
+   * block's), then p's block ends as by `free(p)`. p NULL: a plain malloc.
+   * A size of 0 (implementation-defined) and a block of an allocation site
+   * inside a loop (its blocks share maps at other offsets) are UNKNOWN.
+   */
+  private reallocFrom(old: Val, to: Root, size: Val, loc: L): void {
+    if (old.k !== 'ptr' || size.k !== 'int') throw new UnsupportedError('realloc of a non-pointer', loc);
+    this.uncertain(un('!', eq(size.e, bv(0n, intWidth(size.ik, this.dm, loc), loc), loc), loc), loc, 'realloc to size 0');
+    const elem = stripArrays(to.type);
+    const at = (id: number) => eq(old.base, bv(BigInt(id), 32, loc), loc);
+    const blocks = [...(this.knownRegions?.values() ?? [])].filter(
+      (r) => r.path.length === 0 && unqualified(r.root.type).kind === 'array' && sameType(unqualified(r.elem), elem),
+    );
+    // The bytes of a block of another element type would be reinterpreted: not modelled.
+    this.uncertain(or(eq(old.base, bv(0n, 32, loc), loc), orAll(blocks.map((r) => at(r.id)), loc), loc), loc, `realloc of a block of another element type than ${cTypeToString(elem)}`);
+    for (const r of blocks) {
+      if (r.root.blocks) {
+        this.uncertain(un('!', at(r.id), loc), loc, 'realloc of a block allocated inside a loop');
+        continue;
+      }
+      for (const leaf of leavesOf(to.type, loc)) {
+        for (const [suffix] of scalarParts(leaf.type, this.dm, loc)) {
+          const dst = leafName(to, leaf.path) + suffix;
+          this.emit(assign(dst, ite(at(r.id), v(leafName(r.root, leaf.path) + suffix, loc), v(dst, loc), loc), loc));
+        }
+      }
+    }
+    if (this.mem) this.release(old, 'realloc', loc);
+    else this.uncertain(or(eq(old.base, bv(0n, 32, loc), loc), eq(old.off, bv(0n, this.pw, loc), loc), loc), loc, 'realloc of a pointer inside a block');
+  }
+
+  /**
    * `(T *)malloc(n)` inside a loop: the next block of the site's root. Its
    * elements were never written (each block has fresh offsets), so they hold
    * the arbitrary values the root's maps started with.
    */
-  private allocationInLoop(name: string, elem: CType, args: Val[], loc: L): Val {
+  private allocationInLoop(name: string, fn: string, elem: CType, args: Val[], loc: L): Val {
     // One root per site, shared by all inlined copies: the block number tells blocks apart.
     const site = this.siteRoots.get(name) ?? this.makeLoopSite(name, elem, loc);
     const bl = site.blocks!;
-    const size = args[0];
-    if (args.length !== 1 || size?.k !== 'int') throw new UnsupportedError('malloc with a non-integer size', loc);
+    if (args.length !== (fn === 'calloc' ? 2 : 1)) throw new UnsupportedError(`${fn} with ${args.length} arguments`, loc);
+    const sizes = args.map((a) => {
+      if (a.k !== 'int') throw new UnsupportedError(`${fn} with a non-integer size`, loc);
+      return resize(a.e, intWidth(a.ik, this.dm, loc), this.pw, isSignedKind(a.ik), loc);
+    });
     const esize = sizeOfElem(elem, this.dm);
-    if (!esize) throw new UnsupportedError('malloc of elements of unknown size', loc);
-    const count = app('udiv', [resize(size.e, intWidth(size.ik, this.dm, loc), this.pw, isSignedKind(size.ik), loc), bv(BigInt(esize), this.pw, loc)], loc);
+    if (!esize) throw new UnsupportedError(`${fn} of elements of unknown size`, loc);
+    const total = sizes.length === 2 ? (sizes.every((x) => x.kind === 'bv_lit') ? bv((sizes[0] as { value: bigint }).value * (sizes[1] as { value: bigint }).value, this.pw, loc) : bin('*', sizes[0]!, sizes[1]!, loc)) : sizes[0]!;
+    const count = total.kind === 'bv_lit' ? bv(total.value / BigInt(esize), this.pw, loc) : app('udiv', [total, bv(BigInt(esize), this.pw, loc)], loc);
+    // calloc: a block's elements start zero; written one by one, so the count must be a small constant.
+    if (fn === 'calloc' && (count.kind !== 'bv_lit' || count.value > BigInt(ZERO_FILL_LIMIT))) {
+      throw new UnsupportedError(`calloc inside a loop of more than a constant ${ZERO_FILL_LIMIT} elements`, loc);
+    }
     const limit = bv(1n << BigInt(bl.shift), this.pw, loc);
     this.uncertain(and(app('ult', [v(bl.made, loc), limit], loc), app('ule', [count, limit], loc), loc), loc, 'more or larger blocks at one allocation site than the model holds');
     const block = this.tempOf(bvType(this.pw), v(bl.made, loc), loc);
@@ -1935,7 +1986,13 @@ class Lowerer {
     this.allocates = true;
     const p = this.addressOf({ type: { kind: 'array', element: elem }, alts: [{ root: site, path: [] }] }, elem, loc);
     if (p.k !== 'ptr') throw new UnsupportedError('allocation', loc);
-    return { ...p, off: bin('<<', block, bv(BigInt(bl.shift), this.pw, loc), loc) };
+    const start = this.tempOf(bvType(this.pw), bin('<<', block, bv(BigInt(bl.shift), this.pw, loc), loc), loc);
+    if (fn === 'calloc' && count.kind === 'bv_lit') {
+      for (let j = 0n; j < count.value; j++) {
+        this.zeroInit({ type: elem, alts: [{ root: site, path: [], index: bin('+', start, bv(j, this.pw, loc), loc) }] }, loc);
+      }
+    }
+    return { ...p, off: start };
   }
 
   /** The root of an allocation site inside a loop (its maps start arbitrary, no block made). */
