@@ -201,6 +201,7 @@ test('memory errors are found exactly where AddressSanitizer reports them', { sk
 
 const LIBRARY_PRELUDE = `void *malloc(unsigned long);
 void free(void *);
+void *realloc(void *, unsigned long);
 void *memset(void *, int, unsigned long);
 void *memcpy(void *, const void *, unsigned long);
 void *memmove(void *, const void *, unsigned long);
@@ -268,7 +269,7 @@ function libraryProgram(r: () => number, count: number): string {
       const m = int(Math.min(s.n, 5) + 1);
       lines.push(`R[${rec++}] = ${sign(`memcmp(${s.name}, c2, ${m})`)};`);
     } else if (c === 9) {
-      lines.push(pick(['memcpy(qb, qa, sizeof qa);', `memset(qa + ${int(3)}, ${pick([0, 7, 255])}, sizeof(struct Q));`, 'memcpy(&qb[1], &qa[2], sizeof(struct Q));']));
+      lines.push(pick(['hc = realloc(hc, 7 + t);', 'memcpy(qb, qa, sizeof qa);', `memset(qa + ${int(3)}, ${pick([0, 7, 255])}, sizeof(struct Q));`, 'memcpy(&qb[1], &qa[2], sizeof(struct Q));']));
     } else {
       lines.push(`R[${rec++}] = ${pick(['ia[t]', 'ib[5] + ib[0]', 'c1[t]', 'c2[1] * 3', 'hc[t + 1]', 'qa[1].a', 'qa[2].b[1] + qa[0].c', 'qb[1].c', 'qb[2].a', 't'])};`);
     }
@@ -278,7 +279,7 @@ function libraryProgram(r: () => number, count: number): string {
   return LIBRARY_PRELUDE + lines.map((l) => `  ${l}\n`).join('');
 }
 
-test('random programs calling memset, memcpy, memmove, memcmp, strlen, strcmp, strncmp and strcpy agree with gcc', { skip }, () => {
+test('random programs calling memset, memcpy, memmove, memcmp, strlen, strcmp, strncmp, strcpy and realloc agree with gcc', { skip }, () => {
   const r = rng(21);
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
   try {
@@ -312,6 +313,7 @@ function riskyLibraryProgram(r: () => number): string {
     () => `c1[${pick([3, 5, 6])}] = 0; strcpy(c2, c1);`,
     () => `c2[5] = ${pick([0, 'q'.charCodeAt(0)])}; memset(c2, 'q', 5); R[0] = strcmp(c2, "qqqqqqq");`,
     () => `free(hc); R[0] = strlen(hc); hc = malloc(7);`,
+    () => `${pick(['free(hc); ', ''])}hc = realloc(hc, ${pick([3, 9])}); hc[${pick([2, 3, 8])}] = 0;`,
   ])();
   return `${LIBRARY_PRELUDE}  ${stmt}\n  free(hc);\n  return 0;\n}\n`;
 }
