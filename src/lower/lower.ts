@@ -70,6 +70,7 @@ import {
   scalarParts,
   stripArrays,
   typeAtPath,
+  unionPlace,
 } from './memory.js';
 import { LIBRARY_FUNCTIONS, Library } from './library.js';
 import { type GoalKind, SourceMapBuilder } from './source-map.js';
@@ -607,9 +608,11 @@ class Lowerer {
         }
         this.emit(havoc(name, loc));
         if (isStatic || init) {
-          if (leaf.count !== undefined && leaf.count <= ZERO_FILL_LIMIT) {
+          // A union's map holds its bytes.
+          const count = leaf.count !== undefined && leaf.bytes ? leaf.count * (sizeOfElem(leaf.type, this.dm) ?? Infinity) : leaf.count;
+          if (count !== undefined && count <= ZERO_FILL_LIMIT) {
             let m: Expr = v(name, loc);
-            for (let i = 0; i < leaf.count; i++) m = store(m, bv(BigInt(i), this.pw, loc), zero, loc);
+            for (let i = 0; i < count; i++) m = store(m, bv(BigInt(i), this.pw, loc), zero, loc);
             this.emit(assign(name, m, loc));
           } else {
             this.approximations.push(`${formatLoc(loc)}: the ${leaf.count ?? 'unknown'} zero-initialised elements of '${name}' start arbitrary`);
@@ -1534,7 +1537,8 @@ class Lowerer {
     const pick = (suffix: string): Expr => {
       let acc: Expr | undefined;
       for (const a of [...lv.alts].reverse()) {
-        const r = this.leafAccess(a, [], suffix, loc).read;
+        const u = this.unionBytes(a, loc);
+        const r = u ? u.read : this.leafAccess(a, [], suffix, loc).read;
         acc = acc === undefined || !a.guard ? r : ite(a.guard, r, acc, loc);
       }
       return acc!;
@@ -1553,7 +1557,52 @@ class Lowerer {
     return { k: 'int', e: bv(0n, intWidth(k, this.dm, loc), loc), ik: k };
   }
 
+  /**
+   * A scalar below a union (see memory.ts, unionPlace): its bytes in the
+   * union's byte map, read and written little-endian.
+   */
+  private unionBytes(a: Alt, loc: L): { read: Expr; write: (value: Expr) => Stmt } | undefined {
+    const place = unionPlace(a.root.type, a.path, this.dm, loc);
+    if (!place) return undefined;
+    const k = intKindOf(typeAtPath(a.root.type, a.path, loc).type);
+    if (k === undefined) throw new UnsupportedError('a union member that is not an integer', loc);
+    const w = intWidth(k, this.dm, loc);
+    const pw = this.pw;
+    const c = (n: number | bigint) => bv(BigInt(n), pw, loc);
+    // The linear index splits into the union's index and the index inside it (mixed radix, last array fastest).
+    const idx = a.index ?? c(0);
+    const outer = place.innerCount === 1 ? idx : app('udiv', [idx, c(place.innerCount)], loc);
+    let inner = place.innerCount === 1 ? c(0) : app('urem', [idx, c(place.innerCount)], loc);
+    let addr: Expr = bin('+', bin('*', outer, c(place.size), loc), c(place.offset), loc);
+    for (const { length, stride } of [...place.strides].reverse()) {
+      const i = length === 1 ? c(0) : app('urem', [inner, c(length)], loc);
+      addr = bin('+', addr, bin('*', i, c(stride), loc), loc);
+      inner = app('udiv', [inner, c(length)], loc);
+    }
+    const name = leafName(a.root, place.unionPath) + '.bytes';
+    const at = (j: number) => (j === 0 ? addr : bin('+', addr, c(j), loc));
+    let read: Expr = select(v(name, loc), at(0), loc);
+    if (w > 8) read = resize(read, 8, w, false, loc);
+    for (let j = 1; j < w / 8; j++) {
+      read = bin('|', read, bin('<<', resize(select(v(name, loc), at(j), loc), 8, w, false, loc), bv(BigInt(8 * j), w, loc), loc), loc);
+    }
+    const write = (value: Expr): Stmt => {
+      let m: Expr = v(name, loc);
+      for (let j = 0; j < w / 8; j++) {
+        const byte = w === 8 ? value : app('trunc8', [j === 0 ? value : app('lshr', [value, bv(BigInt(8 * j), w, loc)], loc)], loc);
+        m = store(m, at(j), byte, loc);
+      }
+      return assign(name, m, loc);
+    };
+    return { read, write };
+  }
+
   private writePart(a: Alt, path: readonly string[], suffix: string, value: Expr, loc: L): void {
+    const u = this.unionBytes({ ...a, path: [...a.path, ...path] }, loc);
+    if (u) {
+      this.emit(a.guard ? ifs(a.guard, [u.write(value)], [], loc) : u.write(value));
+      return;
+    }
     const acc = this.leafAccess(a, path, suffix, loc);
     const val = a.guard ? ite(a.guard, value, acc.read, loc) : value;
     this.emit(assign(acc.name, acc.mapped ? store(v(acc.name, loc), acc.index, val, loc) : val, loc));
@@ -1592,7 +1641,7 @@ class Lowerer {
     this.checkAccess(dst, loc, true);
     const leaves = leavesOf(dst.type, loc);
     // Read every source leaf first (the objects may overlap).
-    const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean; element?: number; count?: number }> = [];
+    const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean; element?: number; count?: number; byteAt?: (a: Alt) => Expr }> = [];
     for (const leaf of leaves) {
       for (const [suffix, it] of scalarParts(leaf.type, this.dm, loc)) {
         const wholeMap = leaf.mapped;
@@ -1606,6 +1655,24 @@ class Lowerer {
           }
           // Inside an array or through a pointer: element by element (element j of
           // the struct at linear index I is at I * count + j).
+          if (leaf.bytes) {
+            // A union: its bytes, one by one (union j of the struct at linear index I is at bytes (I * count + j) * size).
+            const n = leaf.count;
+            const size = sizeOfElem(leaf.type, this.dm);
+            if (n === undefined || !size || n * size > ZERO_FILL_LIMIT) throw new UnsupportedError('copy of a large union inside an array or through a pointer', loc);
+            for (let j = 0; j < n; j++) {
+              for (let b = 0; b < size; b++) {
+                const byteAt = (a: Alt) => bin('+', bin('*', this.elementOf(a, j, n, loc).index!, bv(BigInt(size), this.pw, loc), loc), bv(BigInt(b), this.pw, loc), loc);
+                let acc: Expr | undefined;
+                for (const a of [...src.alts].reverse()) {
+                  const r = select(v(leafName(a.root, [...a.path, ...leaf.path]) + suffix, loc), byteAt(a), loc);
+                  acc = acc === undefined || !a.guard ? r : ite(a.guard, r, acc, loc);
+                }
+                reads.push({ path: leaf.path, suffix, value: this.tempOf(it, acc!, loc), whole: false, byteAt });
+              }
+            }
+            continue;
+          }
           const n = leaf.count;
           if (n === undefined || n > ZERO_FILL_LIMIT) throw new UnsupportedError('copy of a struct with a large array member inside an array or through a pointer', loc);
           for (let j = 0; j < n; j++) {
@@ -1630,6 +1697,15 @@ class Lowerer {
     for (const r of reads) {
       if (r.whole) {
         this.emit(assign(leafName(dst.alts[0].root, [...dst.alts[0].path, ...r.path]) + r.suffix, r.value, loc));
+        continue;
+      }
+      if (r.byteAt) {
+        for (const a of dst.alts) {
+          const name = leafName(a.root, [...a.path, ...r.path]) + r.suffix;
+          const at = r.byteAt(a);
+          const value = a.guard ? ite(a.guard, r.value, select(v(name, loc), at, loc), loc) : r.value;
+          this.emit(assign(name, store(v(name, loc), at, value, loc), loc));
+        }
         continue;
       }
       for (const a of dst.alts) this.writePart(r.element === undefined ? a : this.elementOf(a, r.element, r.count!, loc), r.path, r.suffix, r.value, loc);

@@ -341,3 +341,59 @@ test('memory errors in library calls are found exactly where AddressSanitizer re
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// ---- unions: members share their bytes (little-endian) ---------------------------
+
+const UNION_PRELUDE = `union W { unsigned int w; unsigned char b[4]; unsigned short h[2]; signed char sc; long long ll; };
+struct S { short t; union W u[3]; };
+union W g;
+long long R[64];
+int main(void) {
+  struct S s = {0};
+  union W arr[2] = {{0}};
+  union W x = {0x11223344};
+  union W *p = &s.u[1];
+  unsigned char *c = x.b;
+  int t = 1;
+`;
+
+function unionProgram(r: () => number, count: number): string {
+  const int = (n: number) => Math.floor(r() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const objects = ['g', 'x', 's.u[0]', 's.u[2]', 'arr[1]', 'arr[t]', 'p[0]', '(*p)', 's.u[t]'];
+  const members = ['w', 'b[0]', 'b[3]', 'b[t]', 'h[1]', 'h[t]', 'sc', 'll'];
+  const lines: string[] = [];
+  let rec = 0;
+  for (let i = 0; i < count; i++) {
+    const c = int(6);
+    const o = pick(objects);
+    const m = pick(members);
+    if (c <= 1) lines.push(`${o}.${m} = ${pick(['t * 77 - 5', '0xdeadbeef', '-2', `${pick(objects)}.${pick(members)} + 1`, '0x1234567890abLL'])};`);
+    else if (c === 2) lines.push(pick([`p = &${pick(['s.u[0]', 's.u[2]', 'arr[0]', 'g'])};`, `c[${int(4)}] = ${int(256)};`, 't = (t + 1) % 2;', `${o} = ${pick(objects)};`]));
+    else lines.push(`R[${rec++}] = ${o}.${m};`);
+  }
+  lines.push(`R[${rec++}] = s.t + x.ll;`, 'return 0;', '}');
+  return UNION_PRELUDE + lines.map((l) => `  ${l}\n`).join('');
+}
+
+test('random programs writing a union through one member and reading it through another agree with gcc', { skip }, () => {
+  const r = rng(33);
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
+  try {
+    for (let n = 0; n < 6; n++) {
+      const text = unionProgram(r, 30);
+      const run = compileAndRun(dir, text);
+      assert.doesNotMatch(run.stderr, /ERROR: AddressSanitizer/, text);
+      const want = run.stdout.trim().split('\n').map((x) => BigInt(x));
+      for (const dm of ['ILP32', 'LP64'] as DataModel[]) {
+        for (const property of ['valid-memsafety', 'unreach-call'] as LowerProperty[]) {
+          const res = lowerAndRun(text, dm, property);
+          assert.equal(res.status, 'returned', `${dm} ${property}: ${res.status} at line ${res.loc?.line}: ${res.message}\n${text}`);
+          assert.deepEqual(resultValues(res, dm), want, `${dm} ${property}\n${text}`);
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
