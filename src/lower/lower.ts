@@ -2082,6 +2082,8 @@ class Lowerer {
     this.declare(names.counts, leafImpType(pwt, true, this.dm));
     this.declare(names.lives, leafImpType(boolType, true, this.dm));
     const root: Root = { name: base, type: { kind: 'array', element: elem }, storage: 'heap', blocks: { ...names, shift: this.pw / 2 } };
+    // A union's byte addresses (element index times size) could wrap at a block's high offset.
+    if (leavesOf(root.type, loc).some((l) => l.bytes)) throw new UnsupportedError('a union in a block allocated inside a loop', loc);
     for (const leaf of leavesOf(root.type, loc)) {
       for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
         const n = leafName(root, leaf.path) + suffix;
