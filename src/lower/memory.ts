@@ -14,6 +14,10 @@
  * becomes a case split over the regions whose element type is the pointee
  * type. Regions exist only for objects whose address is taken or which are
  * arrays that decay.
+ *
+ * A union of integers is the exception to typed leaves: it is one leaf
+ * `root.path.bytes`, a map from byte address to byte (see unionPlace), so
+ * that its members see each other's bytes.
  */
 import type { CType, DataModel, IntegerKind } from '../c/types.js';
 import { integerBits, integerKind, sizeOf, unqualified } from '../c/types.js';

@@ -429,3 +429,32 @@ int main(void) {
   assert.equal(big.verdict.kind, 'unknown');
   assert.match(big.reason, /calloc inside a loop of more than a constant 256 elements at .*p\.c:5:/);
 });
+
+test('unions of integers share their bytes little-endian; a union with a pointer member is UNKNOWN', async () => {
+  const prog = (check: string) => `extern void abort(void);
+void reach_error(void) { abort(); }
+union W { unsigned int w; unsigned char b[4]; unsigned short h[2]; };
+int main(void) {
+  union W x;
+  x.w = (unsigned)__VERIFIER_nondet_int();
+  x.b[3] = 0x12;
+  union W *p = &x;
+  p->h[0] = 0xabcd;
+  if (${check}) reach_error();
+  return 0;
+}
+`;
+  const ok = await run(prog('(x.w >> 24) != 0x12 || x.b[0] != 0xcd || (x.w & 0xffff) != 0xabcd'), 'unreach-call');
+  assert.equal(ok.verdict.kind, 'true', ok.reason);
+  const bad = await run(prog('x.b[1] == 0xab'), 'unreach-call');
+  assert.equal(bad.verdict.kind, gcc ? 'false' : 'unknown', bad.reason);
+  const ptr = await run(`union P { int *p; long n; };
+int main(void) {
+  union P u;
+  u.n = 0;
+  return 0;
+}
+`);
+  assert.equal(ptr.verdict.kind, 'unknown');
+  assert.match(ptr.reason, /union with a member that is not an integer or an array or struct of integers at .*p\.c:5:/);
+});
