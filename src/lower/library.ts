@@ -191,7 +191,7 @@ export class Library {
   private fill(lv: LValue, byte: Expr, loc: L): void {
     const t = unqualified(lv.type);
     if (t.kind === 'record') {
-      if (t.record.union) throw new UnsupportedError('memset of a union', loc);
+      // A union: every member gets the byte everywhere, which covers all its bytes but padding.
       for (const f of t.record.fields ?? []) {
         if (!f.name || f.bitWidth !== undefined) throw new UnsupportedError('memset of a struct with an unnamed member or a bit-field', loc);
         this.fill(this.h.member(lv, f.name, f.type), byte, loc);

@@ -2047,7 +2047,7 @@ class Lowerer {
     const count = total.kind === 'bv_lit' ? bv(total.value / BigInt(esize), this.pw, loc) : app('udiv', [total, bv(BigInt(esize), this.pw, loc)], loc);
     // calloc: a block's elements start zero; written one by one, so the count must be a small constant.
     if (fn === 'calloc' && (count.kind !== 'bv_lit' || count.value > BigInt(ZERO_FILL_LIMIT))) {
-      throw new UnsupportedError(`calloc inside a loop of more than a constant ${ZERO_FILL_LIMIT} elements`, loc);
+      throw new UnsupportedError(`calloc inside a loop whose count is not a constant of at most ${ZERO_FILL_LIMIT} elements`, loc);
     }
     const limit = bv(1n << BigInt(bl.shift), this.pw, loc);
     this.uncertain(and(app('ult', [v(bl.made, loc), limit], loc), app('ule', [count, limit], loc), loc), loc, 'more or larger blocks at one allocation site than the model holds');

@@ -344,7 +344,8 @@ test('memory errors in library calls are found exactly where AddressSanitizer re
 
 // ---- unions: members share their bytes (little-endian) ---------------------------
 
-const UNION_PRELUDE = `union W { unsigned int w; unsigned char b[4]; unsigned short h[2]; signed char sc; long long ll; };
+const UNION_PRELUDE = `void *memset(void *, int, unsigned long);
+union W { unsigned int w; unsigned char b[4]; unsigned short h[2]; signed char sc; long long ll; };
 struct S { short t; union W u[3]; };
 union W g;
 long long R[64];
@@ -369,14 +370,14 @@ function unionProgram(r: () => number, count: number): string {
     const o = pick(objects);
     const m = pick(members);
     if (c <= 1) lines.push(`${o}.${m} = ${pick(['t * 77 - 5', '0xdeadbeef', '-2', `${pick(objects)}.${pick(members)} + 1`, '0x1234567890abLL'])};`);
-    else if (c === 2) lines.push(pick([`p = &${pick(['s.u[0]', 's.u[2]', 'arr[0]', 'g'])};`, `c[${int(4)}] = ${int(256)};`, 't = (t + 1) % 2;', `${o} = ${pick(objects)};`]));
+    else if (c === 2) lines.push(pick([`p = &${pick(['s.u[0]', 's.u[2]', 'arr[0]', 'g'])};`, `c[${int(4)}] = ${int(256)};`, 't = (t + 1) % 2;', `${o} = ${pick(objects)};`, `memset(&${o}, ${int(256)}, sizeof(union W));`, `memset(s.u + t, ${int(256)}, 2 * sizeof(union W));`]));
     else lines.push(`R[${rec++}] = ${o}.${m};`);
   }
   lines.push(`R[${rec++}] = s.t + x.ll;`, 'return 0;', '}');
   return UNION_PRELUDE + lines.map((l) => `  ${l}\n`).join('');
 }
 
-test('random programs writing a union through one member and reading it through another agree with gcc', { skip }, () => {
+test('random programs writing a union through one member (or memset) and reading it through another agree with gcc', { skip }, () => {
   const r = rng(33);
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
   try {
