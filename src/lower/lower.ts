@@ -197,6 +197,8 @@ class Lowerer {
   private readonly siteRoots = new Map<string, Root>();
   /** The program allocates heap blocks (memory-safety properties). */
   allocates = false;
+  /** Pointer types `void *` values are being converted to (innermost last): the type of an untyped allocation (typedRv). */
+  private readonly allocTypes: CType[] = [];
   /** The program opens streams (`fopen`): their objects are not modelled. */
   private readonly opensStreams: boolean;
   /** Functions whose address the program takes: the targets of calls through pointers. */
@@ -791,7 +793,12 @@ class Lowerer {
       if (OUTPUT_FUNCTIONS.has(fn.name)) return this.output(e, fn.name, OUTPUT_FUNCTIONS.get(fn.name)!);
       if ((fn.name === 'fopen' || fn.name === 'fclose') && !this.mem) return this.stream(e, fn.name);
       if (LIBRARY_FUNCTIONS.has(fn.name)) return this.library.call(fn.name, e.args, fn.type.returnType, e.loc);
-      if (ALLOCATORS.has(fn.name)) throw new UnsupportedError(`${fn.name} whose result is not converted to a typed pointer`, e.loc);
+      if (ALLOCATORS.has(fn.name)) {
+        const to = this.allocTypes[this.allocTypes.length - 1];
+        const typed = to && this.allocation(e, to);
+        if (typed) return typed;
+        throw new UnsupportedError(`${fn.name} whose result is not converted to a typed pointer`, e.loc);
+      }
       throw new UnsupportedError(`call of undefined function '${fn.name}'`, e.loc);
     }
     if (fn.type.variadic) throw new UnsupportedError(`variadic function '${fn.name}'`, e.loc);
@@ -1878,7 +1885,7 @@ class Lowerer {
           this.rv(e.operand, true);
           return VOID;
         }
-        return this.allocation(e.operand, e.type) ?? this.convert(this.rv(e.operand), e.type, e.loc);
+        return this.allocation(e.operand, e.type) ?? this.convert(this.typedRv(e.operand, e.type), e.type, e.loc);
       case 'ImplicitCast':
         return this.implicitCast(e, discard);
       case 'SizeOf':
@@ -1930,6 +1937,27 @@ class Lowerer {
         break;
     }
     throw new UnsupportedError(`built-in '${name}'`, loc);
+  }
+
+  /**
+   * A `void *` operand converted to `T *` (`int *a = xmalloc(n)`): an
+   * allocation whose result is not converted itself (`void *p = malloc(n)`
+   * inside the wrapper) while it is lowered makes a block of T elements. An
+   * access to such a block at another type is, as for any object, not
+   * modelled (UNKNOWN).
+   */
+  private typedRv(operand: CExpr, to: CType): Val {
+    const t = unqualified(to);
+    const from = unqualified(operand.type);
+    if (t.kind !== 'pointer' || from.kind !== 'pointer' || unqualified(from.pointee).kind !== 'void') return this.rv(operand);
+    const elem = unqualified(t.pointee);
+    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') return this.rv(operand);
+    this.allocTypes.push(t);
+    try {
+      return this.rv(operand);
+    } finally {
+      this.allocTypes.pop();
+    }
   }
 
   /**
@@ -2140,7 +2168,7 @@ class Lowerer {
       case 'IntegralToPointer':
       case 'NullToPointer':
       case 'PointerCast':
-        return this.allocation(e.operand, e.type) ?? this.convert(this.rv(e.operand), e.type, e.loc);
+        return this.allocation(e.operand, e.type) ?? this.convert(this.typedRv(e.operand, e.type), e.type, e.loc);
       case 'PointerToBoolean':
       case 'PointerToIntegral':
       case 'IntegralCast':

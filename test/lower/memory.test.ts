@@ -458,3 +458,35 @@ int main(void) {
   assert.equal(ptr.verdict.kind, 'unknown');
   assert.match(ptr.reason, /union with a member that is not an integer or an array or struct of integers at .*p\.c:5:/);
 });
+
+test('an allocation wrapper returning void * makes a block of the type its result is converted to', async () => {
+  const prog = (last: string, freeA: string) => `void *xmalloc(unsigned long n) {
+  void *p = malloc(n);
+  if (!p) abort();
+  return p;
+}
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 4) return 0;
+  int *a = xmalloc(n * sizeof(int));
+  for (int i = 0; i < n; i++) a[i] = i;
+  int r = a[${last}];
+  ${freeA}
+  return r;
+}
+`;
+  const ok = await run(prog('n - 1', 'free(a);'));
+  assert.equal(ok.verdict.kind, 'true', ok.reason);
+  expectFalse(await run(prog('n', 'free(a);')), 'valid-deref');
+  expectFalse(await run(prog('n - 1', '')), 'valid-memtrack');
+  const plain = await run(`int main(void) {
+  void *p = malloc(8);
+  int *a = p;
+  a[0] = 1;
+  free(p);
+  return 0;
+}
+`);
+  assert.equal(plain.verdict.kind, 'unknown');
+  assert.match(plain.reason, /malloc whose result is not converted to a typed pointer at .*p\.c:4:/);
+});
