@@ -11,8 +11,9 @@
  * whole number of elements. A constant count is unrolled exactly; a run-time
  * count (or a string's length) is unrolled as far as the largest object the
  * pointer may designate, plus one element (that access is outside every
- * object); where that bound is unknown or above UNROLL_LIMIT, running past it
- * makes the answer UNKNOWN (an `uncertain` goal), never wrong.
+ * object); where that bound is unknown (UNKNOWN_SIZE_LIMIT then) or above
+ * UNROLL_LIMIT, running past it makes the answer UNKNOWN (an `uncertain`
+ * goal), never wrong.
  */
 import type { Expr as CExpr } from '../c/ast.js';
 import type { CType, DataModel, IntegerKind } from '../c/types.js';
@@ -24,6 +25,12 @@ import { type LValue, UnsupportedError, intKindOf, intWidth, type Val } from './
 
 /** Elements a call is unrolled to at most. */
 export const UNROLL_LIMIT = 256;
+/**
+ * Elements a run-time count or a string is unrolled to when an object it may
+ * reach has no constant size (a heap block): each conditional element costs
+ * the solver, and such counts are small in practice (more: UNKNOWN).
+ */
+export const UNKNOWN_SIZE_LIMIT = 64;
 
 /** What the library lowering needs of the lowerer. */
 export interface LibraryHost {
@@ -41,6 +48,8 @@ export interface LibraryHost {
   temp(t: ImpType, prefix?: string): string;
   /** Where the model is not exact: if cond can fail, the answer is UNKNOWN. */
   uncertain(cond: Expr, loc: L, description: string): void;
+  /** Inside an allocation wrapper (see Lowerer.typedRv): the element type its blocks get. */
+  allocationType(): CType | undefined;
   /** The largest element count of the objects a pointer to `elem` may designate, undefined when one is not a constant. */
   regionBound(elem: CType, loc: L): number | undefined;
 }
@@ -48,6 +57,12 @@ export interface LibraryHost {
 export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy']);
 
 type Ptr = Extract<Val, { k: 'ptr' }>;
+/** A byte count of elements of `es` bytes; `constant`: their number when it is known. */
+interface Count {
+  readonly bytes: Expr;
+  readonly es: number;
+  readonly constant?: number;
+}
 
 export class Library {
   constructor(private readonly h: LibraryHost) {}
@@ -88,7 +103,8 @@ export class Library {
     }
     const p = this.h.snapshot(this.h.rv(x), loc);
     if (p.k !== 'ptr') throw new UnsupportedError(`${name} of a value that is not a pointer`, loc);
-    const elem = unqualified(p.pointee);
+    // A `void *` inside an allocation wrapper: the type the wrapper's result is converted to.
+    const elem = unqualified(unqualified(p.pointee).kind === 'void' ? (this.h.allocationType() ?? p.pointee) : p.pointee);
     if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') {
       throw new UnsupportedError(`${name} through a pointer to ${cTypeToString(elem)}`, loc);
     }
@@ -102,18 +118,28 @@ export class Library {
     return resize(n.e, intWidth(n.ik, this.h.dm, loc), this.h.pw, isSignedKind(n.ik), loc);
   }
 
-  /** A byte count as a number of elements of `elem` (a partial element: UNKNOWN). */
-  private elements(name: string, bytes: Expr, elem: CType, loc: L): Expr {
+  /** A byte count as whole elements of `elem` (a partial element: UNKNOWN). */
+  private elements(name: string, bytes: Expr, elem: CType, loc: L): Count {
     const es = sizeOf(elem, this.h.dm);
     if (!es) throw new UnsupportedError(`${name} of elements of unknown size`, loc);
-    if (es === 1) return bytes;
     const w = this.h.pw;
     if (bytes.kind === 'bv_lit') {
       if (bytes.value % BigInt(es) !== 0n) throw new UnsupportedError(`${name} of part of a ${cTypeToString(elem)}`, loc);
-      return bv(bytes.value / BigInt(es), w, loc);
+      const n = bytes.value / BigInt(es);
+      if (n > BigInt(UNROLL_LIMIT)) throw new UnsupportedError(`${name} of more than ${UNROLL_LIMIT} elements`, loc);
+      return { bytes, es, constant: Number(n) };
     }
-    this.h.uncertain(eq(app('urem', [bytes, bv(BigInt(es), w, loc)], loc), bv(0n, w, loc), loc), loc, `${name} of part of a ${cTypeToString(elem)}`);
-    return app('udiv', [bytes, bv(BigInt(es), w, loc)], loc);
+    if (es > 1) {
+      // Bit-vector division is costly for the solver: a power of two is tested by a mask.
+      const rest = (es & (es - 1)) === 0 ? bin('&', bytes, bv(BigInt(es - 1), w, loc), loc) : app('urem', [bytes, bv(BigInt(es), w, loc)], loc);
+      this.h.uncertain(eq(rest, bv(0n, w, loc), loc), loc, `${name} of part of a ${cTypeToString(elem)}`);
+    }
+    return { bytes, es };
+  }
+
+  /** Element j is among the count's elements (j·size < bytes: no division). */
+  private below(j: number, c: Count, loc: L): Expr {
+    return app('ult', [bv(BigInt(j * c.es), this.h.pw, loc), c.bytes], loc);
   }
 
   private charKind(name: string, p: Ptr, loc: L): IntegerKind {
@@ -132,27 +158,28 @@ export class Library {
     let n = 0;
     for (const p of ps) {
       const b = this.h.regionBound(p.pointee, loc);
-      if (b === undefined) return UNROLL_LIMIT;
+      if (b === undefined) return UNKNOWN_SIZE_LIMIT;
       n = Math.max(n, b + 1);
     }
     return Math.min(n, UNROLL_LIMIT);
   }
 
   /**
-   * Runs step(j) for j = 0 .. count-1: unguarded for a constant count,
-   * else guarded by `j < count` up to the bound (beyond it: UNKNOWN).
+   * Runs step(j) for j = 0 .. count-1 (downward when `backward`):
+   * unguarded for a constant count, else each guarded by j < count up to
+   * the bound (a count beyond it: UNKNOWN).
    */
-  private repeat(name: string, count: Expr, bound: number, loc: L, step: (j: number) => void): void {
-    if (count.kind === 'bv_lit') {
-      if (count.value > BigInt(UNROLL_LIMIT)) throw new UnsupportedError(`${name} of more than ${UNROLL_LIMIT} elements`, loc);
-      for (let j = 0; j < Number(count.value); j++) step(j);
+  private repeat(name: string, c: Count, bound: number, loc: L, step: (j: number) => void, backward = false): void {
+    const order = (n: number) => (backward ? [...Array(n).keys()].reverse() : [...Array(n).keys()]);
+    if (c.constant !== undefined) {
+      for (const j of order(c.constant)) step(j);
       return;
     }
-    for (let j = 0; j < bound; j++) {
+    this.h.uncertain(app('ule', [c.bytes, bv(BigInt(bound * c.es), this.h.pw, loc)], loc), loc, `${name} of more elements than the model unrolls (${bound})`);
+    for (const j of order(bound)) {
       const [body] = this.h.buffer(() => step(j));
-      this.h.emit(ifs(app('ult', [bv(BigInt(j), this.h.pw, loc), count], loc), body, [], loc));
+      this.h.emit(ifs(this.below(j, c, loc), body, [], loc));
     }
-    this.h.uncertain(app('ule', [count, bv(BigInt(bound), this.h.pw, loc)], loc), loc, `${name} of more elements than the model unrolls (${bound})`);
   }
 
   /** Runs step(j) while `running` holds, for j up to the bound (still running after it: UNKNOWN). */
@@ -226,33 +253,21 @@ export class Library {
     const d = this.typedPointer(name, args[0]!, loc);
     const s = this.typedPointer(name, args[1]!, loc);
     if (!sameType(d.pointee, s.pointee)) throw new UnsupportedError(`${name} from ${cTypeToString(s.pointee)} to ${cTypeToString(d.pointee)} elements`, loc);
-    const count = this.h.snapshot({ k: 'int', e: this.elements(name, this.size(args[2]!, loc), d.pointee, loc), ik: 'ulong' }, loc);
-    if (count.k !== 'int') throw new UnsupportedError(name, loc);
-    const n = count.e;
+    const count = this.elements(name, this.size(args[2]!, loc), d.pointee, loc);
     const bound = this.bound(loc, d, s);
     const copy = (j: number) => this.h.store(this.at(d, j, loc), this.h.readLv(this.at(s, j, loc), loc), loc);
     const sameObject = eq(d.base, s.base, loc);
     if (name === 'memcpy') {
+      const n = count.constant !== undefined ? bv(BigInt(count.constant), this.h.pw, loc) : app('udiv', [count.bytes, bv(BigInt(count.es), this.h.pw, loc)], loc);
       const overlap = and(sameObject, and(app('ult', [d.off, bin('+', s.off, n, loc)], loc), app('ult', [s.off, bin('+', d.off, n, loc)], loc), loc), loc);
       this.h.uncertain(un('!', overlap, loc), loc, 'memcpy between overlapping ranges');
-      this.repeat(name, n, bound, loc, copy);
+      this.repeat(name, count, bound, loc, copy);
       return this.result(d, ret);
     }
-    // memmove: forward unless the destination starts inside the source's range (then backward).
+    // memmove: forward unless the destination starts after the source in one object (then backward).
     const backward = and(sameObject, app('ult', [s.off, d.off], loc), loc);
-    const [fwd] = this.h.buffer(() => this.repeat(name, n, bound, loc, copy));
-    const [bwd] = this.h.buffer(() => {
-      if (n.kind === 'bv_lit') {
-        if (n.value > BigInt(UNROLL_LIMIT)) throw new UnsupportedError(`memmove of more than ${UNROLL_LIMIT} elements`, loc);
-        for (let j = Number(n.value) - 1; j >= 0; j--) copy(j);
-        return;
-      }
-      this.h.uncertain(app('ule', [n, bv(BigInt(bound), this.h.pw, loc)], loc), loc, `memmove of more elements than the model unrolls (${bound})`);
-      for (let j = bound - 1; j >= 0; j--) {
-        const [body] = this.h.buffer(() => copy(j));
-        this.h.emit(ifs(app('ult', [bv(BigInt(j), this.h.pw, loc), n], loc), body, [], loc));
-      }
-    });
+    const [fwd] = this.h.buffer(() => this.repeat(name, count, bound, loc, copy));
+    const [bwd] = this.h.buffer(() => this.repeat(name, count, bound, loc, copy, true));
     this.h.emit(ifs(backward, bwd, fwd, loc));
     return this.result(d, ret);
   }

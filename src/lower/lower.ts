@@ -239,6 +239,10 @@ class Lowerer {
       temp: (t, prefix) => this.temp(t, prefix),
       uncertain: (cond, loc, d) => this.uncertain(cond, loc, d),
       regionBound: (elem, loc) => this.regionBound(elem, loc),
+      allocationType: () => {
+        const t = this.allocTypes[this.allocTypes.length - 1];
+        return t?.kind === 'pointer' ? t.pointee : undefined;
+      },
     });
   }
 
