@@ -489,4 +489,20 @@ int main(void) {
 `);
   assert.equal(plain.verdict.kind, 'unknown');
   assert.match(plain.reason, /malloc whose result is not converted to a typed pointer at .*p\.c:4:/);
+  const zeroed = await run(
+    `#include <string.h>
+extern void abort(void);
+void reach_error(void) { abort(); }
+void *zalloc(unsigned long n) { void *p = malloc(n); memset(p, 0, n); return p; }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 4) return 0;
+  int *a = zalloc(n * sizeof(int));
+  if (a[n - 1] != 0) reach_error();
+  return 0;
+}
+`,
+    'unreach-call',
+  );
+  assert.equal(zeroed.verdict.kind, 'true', zeroed.reason);
 });
