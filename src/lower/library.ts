@@ -1,7 +1,7 @@
 /**
  * The C library's memory and string functions (`memset`, `memcpy`,
- * `memmove`, `memcmp`, `strlen`, `strcmp`, `strncmp`, `strcpy`) on the typed
- * memory model.
+ * `memmove`, `memcmp`, `strlen`, `strcmp`, `strncmp`, `strcpy`, `strcat`,
+ * `strncpy`) on the typed memory model.
  *
  * A call is lowered as its loop unrolled element by element through the
  * ordinary lvalue machinery, so every element access is a dereference with
@@ -54,7 +54,7 @@ export interface LibraryHost {
   regionBound(elem: CType, loc: L): number | undefined;
 }
 
-export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy']);
+export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy', 'strcat', 'strncpy']);
 
 type Ptr = Extract<Val, { k: 'ptr' }>;
 /** A byte count of elements of `es` bytes; `constant`: their number when it is known. */
@@ -69,7 +69,7 @@ export class Library {
 
   /** Lowers a call of one of LIBRARY_FUNCTIONS (its name without `__builtin_`). */
   call(name: string, args: readonly CExpr[], returnType: CType, loc: L): Val {
-    const arity: Record<string, number> = { memset: 3, memcpy: 3, memmove: 3, memcmp: 3, strlen: 1, strcmp: 2, strncmp: 3, strcpy: 2 };
+    const arity: Record<string, number> = { memset: 3, memcpy: 3, memmove: 3, memcmp: 3, strlen: 1, strcmp: 2, strncmp: 3, strcpy: 2, strcat: 2, strncpy: 3 };
     if (args.length !== arity[name]) throw new UnsupportedError(`${name} with ${args.length} arguments`, loc);
     const ret = unqualified(returnType);
     switch (name) {
@@ -85,7 +85,10 @@ export class Library {
       case 'strlen':
         return this.strlen(args[0]!, ret, loc);
       case 'strcpy':
-        return this.strcpy(args, ret, loc);
+      case 'strcat':
+        return this.strcpy(name, args, ret, loc);
+      case 'strncpy':
+        return this.strncpy(args, ret, loc);
     }
     throw new UnsupportedError(name, loc);
   }
@@ -275,16 +278,21 @@ export class Library {
   /** `strlen(s)`: the number of characters before the first 0. */
   private strlen(arg: CExpr, ret: CType, loc: L): Val {
     const s = this.typedPointer('strlen', arg, loc);
-    const ck = this.charKind('strlen', s, loc);
+    return this.intResult(this.length('strlen', s, loc), 'ulong', ret, loc);
+  }
+
+  /** The length of the string at s (pointer width). */
+  private length(name: string, s: Ptr, loc: L): Expr {
+    const ck = this.charKind(name, s, loc);
     const running = this.flag(true, loc);
     const len = this.h.temp(bvType(this.h.pw), '$len');
     this.h.emit(assign(len, bv(0n, this.h.pw, loc), loc));
-    this.scan('strlen', running, this.bound(loc, s), loc, (j) => {
+    this.scan(name, running, this.bound(loc, s), loc, (j) => {
       const c = this.h.readLv(this.at(s, j, loc), loc);
-      if (c.k !== 'int') throw new UnsupportedError('strlen', loc);
+      if (c.k !== 'int') throw new UnsupportedError(name, loc);
       this.h.emit(ifs(eq(c.e, bv(0n, intWidth(ck, this.h.dm, loc), loc), loc), [assign(running, boolLit(false, loc), loc)], [assign(len, bv(BigInt(j + 1), this.h.pw, loc), loc)], loc));
     });
-    return this.intResult(v(len, loc), 'ulong', ret, loc);
+    return v(len, loc);
   }
 
   /**
@@ -339,19 +347,44 @@ export class Library {
     return { k: 'int', e: v(r, loc), ik: k };
   }
 
-  /** `strcpy(d, s)`: the characters of s and its 0 are copied to d. */
-  private strcpy(args: readonly CExpr[], ret: CType, loc: L): Val {
-    const d = this.typedPointer('strcpy', args[0]!, loc);
-    const s = this.typedPointer('strcpy', args[1]!, loc);
-    this.charKind('strcpy', d, loc);
-    const ck = this.charKind('strcpy', s, loc);
-    this.h.uncertain(un('!', eq(d.base, s.base, loc), loc), loc, 'strcpy within one object');
+  /** `strcpy(d, s)`: the characters of s and its 0 are copied to d; `strcat(d, s)`: to the end of d's string. */
+  private strcpy(name: 'strcpy' | 'strcat', args: readonly CExpr[], ret: CType, loc: L): Val {
+    const d = this.typedPointer(name, args[0]!, loc);
+    const s = this.typedPointer(name, args[1]!, loc);
+    this.charKind(name, d, loc);
+    const ck = this.charKind(name, s, loc);
+    this.h.uncertain(un('!', eq(d.base, s.base, loc), loc), loc, `${name} within one object`);
+    const to: Ptr = name === 'strcat' ? { ...d, off: bin('+', d.off, this.length(name, d, loc), loc) } : d;
     const running = this.flag(true, loc);
-    this.scan('strcpy', running, this.bound(loc, d, s), loc, (j) => {
+    this.scan(name, running, this.bound(loc, d, s), loc, (j) => {
       const c = this.h.snapshot(this.h.readLv(this.at(s, j, loc), loc), loc);
-      if (c.k !== 'int') throw new UnsupportedError('strcpy', loc);
-      this.h.store(this.at(d, j, loc), c, loc);
+      if (c.k !== 'int') throw new UnsupportedError(name, loc);
+      this.h.store(this.at(to, j, loc), c, loc);
       this.h.emit(ifs(eq(c.e, bv(0n, intWidth(ck, this.h.dm, loc), loc), loc), [assign(running, boolLit(false, loc), loc)], [], loc));
+    });
+    return this.result(d, ret);
+  }
+
+  /** `strncpy(d, s, n)`: n characters to d, those of s up to its 0, then zeros. */
+  private strncpy(args: readonly CExpr[], ret: CType, loc: L): Val {
+    const d = this.typedPointer('strncpy', args[0]!, loc);
+    const s = this.typedPointer('strncpy', args[1]!, loc);
+    const dk = this.charKind('strncpy', d, loc);
+    this.charKind('strncpy', s, loc);
+    this.h.uncertain(un('!', eq(d.base, s.base, loc), loc), loc, 'strncpy within one object');
+    const count = this.elements('strncpy', this.size(args[2]!, loc), d.pointee, loc);
+    const running = this.flag(true, loc);
+    const w = intWidth(dk, this.h.dm, loc);
+    const c = this.h.temp(bvType(w), '$chr');
+    this.repeat('strncpy', count, this.bound(loc, d, s), loc, (j) => {
+      // s is read only up to its 0.
+      const [read] = this.h.buffer(() => {
+        const x = this.h.readLv(this.at(s, j, loc), loc);
+        if (x.k !== 'int') throw new UnsupportedError('strncpy', loc);
+        this.h.emit(assign(c, resize(x.e, intWidth(x.ik, this.h.dm, loc), w, false, loc), loc), ifs(eq(v(c, loc), bv(0n, w, loc), loc), [assign(running, boolLit(false, loc), loc)], [], loc));
+      });
+      this.h.emit(ifs(v(running, loc), read, [assign(c, bv(0n, w, loc), loc)], loc));
+      this.h.store(this.at(d, j, loc), { k: 'int', e: v(c, loc), ik: dk }, loc);
     });
     return this.result(d, ret);
   }

@@ -210,6 +210,8 @@ unsigned long strlen(const char *);
 int strcmp(const char *, const char *);
 int strncmp(const char *, const char *, unsigned long);
 char *strcpy(char *, const char *);
+char *strcat(char *, const char *);
+char *strncpy(char *, const char *, unsigned long);
 struct Q { int a; char b[3]; short c; };
 long long R[64];
 int main(void) {
@@ -259,6 +261,15 @@ function libraryProgram(r: () => number, count: number): string {
       lines.push(`${s.name}[${end}] = 0; strcpy(${d.name}, ${s.name} + ${k});`);
     } else if (c === 5) {
       lines.push(`R[${rec++}] = strlen(${s.name} + ${k});`);
+      const d = pick(chars.filter((x) => x !== s));
+      if (r() < 0.5) {
+        // strcat: d cut to a characters, s + k to b, a + b within d.
+        const a = int(d.n + 1);
+        const b = int(Math.min(d.n - a, s.n - k) + 1);
+        lines.push(`${d.name}[${a}] = 0; ${s.name}[${k + b}] = 0; strcat(${d.name}, ${s.name} + ${k});`);
+      } else {
+        lines.push(`strncpy(${d.name}, ${s.name} + ${k}, ${int(d.n + 1)});`);
+      }
     } else if (c === 6) {
       const o = pick(chars);
       lines.push(`R[${rec++}] = ${sign(`strcmp(${s.name} + ${k}, ${o.name})`)};`);
@@ -279,7 +290,7 @@ function libraryProgram(r: () => number, count: number): string {
   return LIBRARY_PRELUDE + lines.map((l) => `  ${l}\n`).join('');
 }
 
-test('random programs calling memset, memcpy, memmove, memcmp, strlen, strcmp, strncmp, strcpy and realloc agree with gcc', { skip }, () => {
+test('random programs calling memset, memcpy, memmove, memcmp, strlen, strcmp, strncmp, strcpy, strcat, strncpy and realloc agree with gcc', { skip }, () => {
   const r = rng(21);
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
   try {
@@ -313,6 +324,8 @@ function riskyLibraryProgram(r: () => number): string {
     () => `c1[${pick([3, 5, 6])}] = 0; strcpy(c2, c1);`,
     () => `c2[5] = ${pick([0, 'q'.charCodeAt(0)])}; memset(c2, 'q', 5); R[0] = strcmp(c2, "qqqqqqq");`,
     () => `free(hc); R[0] = strlen(hc); hc = malloc(7);`,
+    () => `c2[${pick([1, 2])}] = 0; c1[${pick([3, 4])}] = 0; strcat(c2, c1);`,
+    () => `strncpy(c2, c1, ${pick([5, 6, 7])});`,
     () => `${pick(['free(hc); ', ''])}hc = realloc(hc, ${pick([3, 9])}); hc[${pick([2, 3, 8])}] = 0;`,
   ])();
   return `${LIBRARY_PRELUDE}  ${stmt}\n  free(hc);\n  return 0;\n}\n`;
