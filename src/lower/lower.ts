@@ -1084,7 +1084,7 @@ class Lowerer {
       this.frame.env.set(decl.id, root);
       if (this.born(root, dc.loc)) this.scopes[this.scopes.length - 1]?.push(root);
       this.recordVariable(decl.name, this.fnName, decl.loc, root);
-      this.initObject(root, decl.type, dc.init, dc.loc, false);
+      this.withVoidTarget(decl, () => this.initObject(root, decl.type, dc.init, dc.loc, false));
     }
   }
 
@@ -1965,6 +1965,27 @@ class Lowerer {
   }
 
   /**
+   * For a `void *` variable of the current function that the function
+   * converts to one pointer type T only (`void *p = malloc(n); int *a =
+   * p;`): f runs with T as the type of untyped allocations (see typedRv).
+   */
+  private withVoidTarget<T>(decl: CVarDecl, f: () => T): T {
+    const t = unqualified(decl.type);
+    if (t.kind !== 'pointer' || unqualified(t.pointee).kind !== 'void' || !this.frames.length) return f();
+    const targets = conversionsOf(this.frame.fn.body, decl);
+    const first = targets[0];
+    if (!first || !targets.every((x) => sameType(unqualified(x), unqualified(first)))) return f();
+    const elem = unqualified(first.kind === 'pointer' ? first.pointee : first);
+    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') return f();
+    this.allocTypes.push(first);
+    try {
+      return f();
+    } finally {
+      this.allocTypes.pop();
+    }
+  }
+
+  /**
    * `(T *)malloc(n)` / `calloc(k, n)` / `alloca(n)`: a fresh object of
    * elements of T (never NULL, as the rules say). Only outside loops: one
    * object per call site must stand for one allocation.
@@ -2356,7 +2377,8 @@ class Lowerer {
   private assignExpr(e: Assign, discard: boolean): Val {
     const loc = e.loc;
     if (e.op === '=') {
-      const val = this.rv(e.value);
+      const t = e.target.kind === 'Identifier' && e.target.decl.kind === 'Var' ? e.target.decl : undefined;
+      const val = t ? this.withVoidTarget(t, () => this.rv(e.value)) : this.rv(e.value);
       const lv = this.lvalue(e.target);
       const s = discard ? val : this.snapshot(this.convert(val, lv.type, loc), loc);
       this.store(lv, s, loc);
@@ -2544,6 +2566,31 @@ function containsGoto(node: unknown, label: string): boolean {
 }
 
 /** True when an identifier in the AST below `node` refers to `decl`. */
+/** The pointer types a variable's value is converted to (casts whose operand is the variable) in a subtree. */
+function conversionsOf(node: unknown, decl: object): CType[] {
+  const out: CType[] = [];
+  const seen = new Set<object>();
+  const skip = new Set(['type', 'decl', 'loc', 'function', 'field', 'path', 'keywordLoc', 'rparenLoc', 'questionLoc', 'whileLoc', 'end', 'cases']);
+  const walk = (x: unknown): void => {
+    if (!x || typeof x !== 'object' || seen.has(x)) return;
+    seen.add(x);
+    const o = x as Record<string, unknown>;
+    if (o.kind === 'ImplicitCast' || o.kind === 'Cast') {
+      let operand = o.operand as CExpr;
+      while (operand.kind === 'ImplicitCast' && operand.castKind === 'NoOp') operand = operand.operand;
+      const to = unqualified(o.type as CType);
+      if (operand.kind === 'Identifier' && operand.decl === decl && to.kind === 'pointer' && unqualified(to.pointee).kind !== 'void') out.push(to);
+    }
+    for (const [k, val] of Object.entries(o)) {
+      if (skip.has(k)) continue;
+      if (Array.isArray(val)) val.forEach(walk);
+      else walk(val);
+    }
+  };
+  walk(node);
+  return out;
+}
+
 function usesDecl(node: unknown, decl: object): boolean {
   const seen = new Set<object>();
   const skip = new Set(['type', 'decl', 'loc', 'function', 'field', 'path', 'keywordLoc', 'rparenLoc', 'questionLoc', 'whileLoc', 'end', 'cases']);

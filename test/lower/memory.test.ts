@@ -479,16 +479,31 @@ int main(void) {
   assert.equal(ok.verdict.kind, 'true', ok.reason);
   expectFalse(await run(prog('n', 'free(a);')), 'valid-deref');
   expectFalse(await run(prog('n - 1', '')), 'valid-memtrack');
+  // A void * variable converted to one type in its function: its blocks get that type.
   const plain = await run(`int main(void) {
   void *p = malloc(8);
   int *a = p;
+  a[1] = 1;
+  p = malloc(4);
+  int *b = (int *)p;
+  b[a[1]] = 2;
+  free(a);
+  free(b);
+  return 0;
+}
+`);
+  expectFalse(plain, 'valid-deref');
+  const two = await run(`int main(void) {
+  void *p = malloc(8);
+  int *a = p;
+  char *c = p;
   a[0] = 1;
   free(p);
   return 0;
 }
 `);
-  assert.equal(plain.verdict.kind, 'unknown');
-  assert.match(plain.reason, /malloc whose result is not converted to a typed pointer at .*p\.c:4:/);
+  assert.equal(two.verdict.kind, 'unknown');
+  assert.match(two.reason, /malloc whose result is not converted to a typed pointer at .*p\.c:4:/);
   const zeroed = await run(
     `#include <string.h>
 extern void abort(void);
