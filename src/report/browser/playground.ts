@@ -151,8 +151,11 @@ function showValidation(v: ValidationView): void {
   safely(showReport);
 }
 
-const VIOLATION_NEEDS_GCC =
-  'a violation witness is confirmed only by running the program (gcc replay), which the browser cannot do: not available in the static page; open the playground through `tarsier serve` on a machine with gcc';
+/** Why a validation that needs gcc cannot run here. */
+function needsGcc(what: string): string {
+  const where = server.ok ? 'this server has no gcc' : 'not available in the static page; open the playground through `tarsier serve` on a machine with gcc';
+  return `validate: ${what} only by running the program (gcc replay), which the browser cannot do: ${where}`;
+}
 
 /** Validate: in the browser where it can be; a violation witness on the server (gcc), or a note why not. */
 function validateWitness(onServer: boolean): void {
@@ -162,7 +165,7 @@ function validateWitness(onServer: boolean): void {
     return say(`validate: the witness is ${witnessState.kind === 'mixed' ? 'a mix of violation sequences and invariants' : 'empty'}: nothing to validate`, 'error');
   }
   if (onServer || witnessState.kind === 'violation') {
-    if (!server.gcc) return say(`validate: ${server.ok ? 'the server has no gcc: ' : ''}${VIOLATION_NEEDS_GCC}`, 'error');
+    if (!server.gcc) return say(needsGcc(onServer ? 'replay confirms a counterexample' : 'a violation witness is confirmed'), 'error');
     return void validateOnServer();
   }
   runInWorker('validate');
