@@ -85,7 +85,7 @@ export interface ReportValidation {
   readonly outcome: string;
   readonly verdict: string;
   readonly reason: string;
-  readonly kind: 'violation' | 'correctness';
+  readonly kind?: 'violation' | 'correctness';
   readonly counterexample?: readonly string[];
   readonly where?: 'browser' | 'server';
 }

@@ -152,7 +152,7 @@ function serverVerify(body: string, timeoutS: number): Promise<Reply> {
 function serverValidate(body: string, timeoutS: number): Promise<Reply> {
   return inTempFolder(body, true, async ({ program, prp, witness, witnessName, dataModel }) => {
     const r = await validate(program, witness, { prp, dataModel, timeoutS });
-    return { status: 200, value: validationView(r, 'server', witnessName) };
+    return { status: 200, value: validationView(r, witnessName, 'server') };
   });
 }
 

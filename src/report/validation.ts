@@ -29,13 +29,13 @@ export interface ValidationView {
   /** Schema errors that made the validator refuse the witness (`witness:line:column: error: message`). */
   readonly errors: readonly string[];
   readonly notes: readonly string[];
-  /** Where it ran: replay (gcc) is only on the server. */
-  readonly where: 'browser' | 'server';
+  /** Where the playground ran it (replay, gcc, is only on the server); undefined on the command line. */
+  readonly where?: 'browser' | 'server';
 }
 
 const values = (inputs: ValidateResult['inputs']) => inputs?.map((v) => `${v.function}() = ${v.value}`);
 
-export function validationView(r: ValidateResult, where: 'browser' | 'server', witnessName: string): ValidationView {
+export function validationView(r: ValidateResult, witnessName: string, where?: 'browser' | 'server'): ValidationView {
   const verdict = r.verdict.kind === 'false' ? `FALSE(${r.verdict.property})` : r.verdict.kind.toUpperCase();
   const entries: ValidationEntryStatus[] = [];
   for (const i of r.invariants) {
@@ -63,6 +63,6 @@ export function validationView(r: ValidateResult, where: 'browser' | 'server', w
     ...(counterexample ? { counterexample } : {}),
     errors: r.lint.errors.map((d) => `${witnessName}:${d.line}:${d.column}: error: ${d.message}`),
     notes: [...r.notes],
-    where,
+    ...(where ? { where } : {}),
   };
 }

@@ -201,7 +201,7 @@ test('as static files (no server parts, no isolation headers) the page works wit
     assert.equal(await page.$eval('#validate-server', (b) => (b as HTMLButtonElement).disabled), true);
     // A violation witness needs gcc: validate says it is not available here.
     await page.select('#example', 'mult.c');
-    await page.$eval('#witness', (el, text) => ((el as HTMLTextAreaElement).value = text), readFileSync(join(repoRoot, 'test', 'report', 'fixtures', 'mult-violation.yml'), 'utf8'));
+    await page.$eval('#witness', (el, text) => ((el as HTMLTextAreaElement).value = text), readFileSync(join(repoRoot, 'test', 'fixtures', 'witness', 'mult-violation.yml'), 'utf8'));
     await page.click('#validate');
     assert.match((await page.$$eval('#out .error', (ds) => ds.map((d) => d.textContent))).join(''), /violation witness is confirmed only by running the program \(gcc replay\).*not available in the static page/);
     await page.select('#example', 'sum.c');

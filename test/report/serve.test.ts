@@ -43,7 +43,7 @@ test('POST /api/verify runs verify with gcc replay on the server: FALSE with its
 
 test('POST /api/validate: bad requests answered with 400; a violation witness confirmed on the server (gcc), the folder never named', { skip: probeGcc().gcc ? false : 'skipped: gcc is not installed' }, async () => {
   const programText = readFileSync(join(repoRoot, 'examples', 'mult.c'), 'utf8');
-  const witnessText = readFileSync(join(repoRoot, 'test', 'report', 'fixtures', 'mult-violation.yml'), 'utf8');
+  const witnessText = readFileSync(join(repoRoot, 'test', 'fixtures', 'witness', 'mult-violation.yml'), 'utf8');
   const post = (body: object) => fetch(new URL('api/validate', url), { method: 'POST', body: JSON.stringify(body) });
   const missing = await post({ programName: 'mult.c', programText, property: 'unreach-call' });
   assert.equal(missing.status, 400);

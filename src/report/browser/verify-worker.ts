@@ -84,7 +84,7 @@ async function runValidate(req: Extract<WorkerRequest, { kind: 'validate' }>): P
     dataModel: req.dataModel,
     timeoutS: req.timeoutS,
   });
-  return { id: req.id, validation: validationView(r, 'browser', leaf(req.witnessName, 'witness.yml')) };
+  return { id: req.id, validation: validationView(r, leaf(req.witnessName, 'witness.yml'), 'browser') };
 }
 
 async function runSelect(req: Extract<WorkerRequest, { kind: 'select' }>): Promise<WorkerReply> {
