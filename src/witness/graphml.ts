@@ -1,7 +1,7 @@
 import { TarsierError } from '../common/errors.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import type { GraphmlEdge, GraphmlKey, GraphmlNode, GraphmlWitness, Metadata, Segment, ViolationSequenceEntry, Waypoint } from './model.js';
-import { functionAt, nameMayBeVisible, type ProgramView } from './program-tokens.js';
+import { toOneBasedColumn, type GraphmlEdge, type GraphmlKey, type GraphmlNode, type GraphmlWitness, type Metadata, type Segment, type ViolationSequenceEntry, type Waypoint } from './model.js';
+import { functionAt, nameMayBeVisible, tokenAt, type ProgramView } from './program-tokens.js';
 import {
   branchKeywordOnLine,
   branchSuccessor,
@@ -321,13 +321,19 @@ export function writeGraphml(w: GraphmlWitness): string {
 /**
  * A GraphML violation witness for a 2.x violation sequence: a chain of
  * states, one edge per follow waypoint (startline, control for branchings,
- * assumptions, `\result` constraints with their function), the last node
- * marked `violation`. Avoid waypoints cannot be expressed by a chain and are
- * left out (returned in `dropped`).
+ * `\result` constraints with their function, calls entered), the last node
+ * marked `violation`. A 2.x waypoint names no function; with the program
+ * the function called at a waypoint's `)` is named (`enterFunction`,
+ * `assumption.resultfunction`), without it the result function is the
+ * caller's name (a caller that knows the callees puts them in). Avoid
+ * waypoints cannot be expressed by a chain, and an assumption that holds
+ * before a statement not by a GraphML assumption (which holds after a
+ * step): both are left out (returned in `dropped`).
  */
 export function violationSequenceToGraphml(
   entry: ViolationSequenceEntry,
   programFile: string,
+  program?: ProgramView,
 ): { graphml: GraphmlWitness; dropped: string[] } {
   const md = entry.metadata;
   const task = md.task;
@@ -345,6 +351,13 @@ export function violationSequenceToGraphml(
   const nodes: GraphmlNode[] = [{ id: 'N0', data: { entry: 'true' } }];
   const edges: GraphmlEdge[] = [];
   const dropped: string[] = [];
+  /** The function called at the `)` a location points at, found in the program. */
+  const callee = (l: Waypoint['location']): string | undefined => {
+    const column = toOneBasedColumn(l);
+    const k = program && column !== undefined ? tokenAt(program, l.line, column) : undefined;
+    const t = k === undefined ? undefined : program!.tokens[k];
+    return t?.text === ')' && t.opener && /^[A-Za-z_]\w*$/.test(t.opener) ? t.opener : undefined;
+  };
   let n = 0;
   for (const seg of entry.content) {
     for (const wp of seg.waypoints) {
@@ -358,14 +371,16 @@ export function violationSequenceToGraphml(
         const v = String(wp.constraint?.value ?? '');
         if (v === 'true' || v === 'false') data.control = v === 'true' ? 'condition-true' : 'condition-false';
         else dropped.push(`switch branching value '${v}' at line ${wp.location.line}`);
-      } else if (wp.type === 'assumption' && wp.constraint) {
-        data.assumption = `${wp.constraint.value};`;
-        if (wp.location.function) data['assumption.scope'] = wp.location.function;
+      } else if (wp.type === 'assumption') {
+        dropped.push(`assumption '${String(wp.constraint?.value ?? '')}' before the statement at line ${wp.location.line} (a GraphML assumption holds after a step)`);
+        continue;
       } else if (wp.type === 'function_return' && wp.constraint) {
         data.assumption = `${wp.constraint.value};`;
         if (wp.location.function) data['assumption.scope'] = wp.location.function;
-        // The called function is not named by a 2.x waypoint; scope is the caller.
-        data['assumption.resultfunction'] = wp.location.function ?? '';
+        data['assumption.resultfunction'] = callee(wp.location) ?? wp.location.function ?? '';
+      } else if (wp.type === 'function_enter') {
+        const f = callee(wp.location);
+        if (f) data.enterFunction = f;
       }
       const next = `N${++n}`;
       nodes.push({ id: next, data: {} });

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, sharedPath, skipWithoutShared } from '../helpers/shared.js';
-import { convertTo20, lintWitness, readWitness, writeWitness, type InvariantSetEntry, type ViolationSequenceEntry } from '../../src/witness/index.js';
+import { convertTo20, lintWitness, readWitness, violationSequenceToGraphml, writeGraphml, writeWitness, type InvariantSetEntry, type ViolationSequenceEntry } from '../../src/witness/index.js';
+import { scanProgram } from '../../src/witness/program-tokens.js';
 
 const read = (p: string) => readWitness(readFileSync(sharedPath(p), 'utf8'), p);
 
@@ -113,6 +114,21 @@ test('GraphML steps to 2.0 with the program: result values at the call, assumpti
   const s = convertTo20(readWitness(short, 's.graphml'), { programText: program });
   assert.deepEqual(s.document.entries, []);
   assert.equal(s.notes.at(-1)?.message, 'the violation after the step on line 13 is not a call of reach_error that the program reaches from there without a further branch');
+});
+
+test('2.0 to GraphML and back with the program: every follow waypoint survives the round trip', { skip: skipWithoutShared }, () => {
+  const program = readFileSync(sharedPath('spec/examples/programs/bug.c'), 'utf8');
+  const original = read('spec/examples/valid/2.0-violation-bug.yml');
+  assert.ok(original.format === 'yaml');
+  const seq = original.entries[0] as ViolationSequenceEntry;
+  const { graphml, dropped } = violationSequenceToGraphml(seq, 'bug.c', scanProgram(program));
+  // GraphML names the functions called: the nondet function and check, not their caller.
+  assert.deepEqual(graphml.edges.map((e) => e.data['assumption.resultfunction'] ?? e.data.enterFunction ?? ''), ['__VERIFIER_nondet_int', '', 'check', 'check', '', '']);
+  assert.deepEqual(dropped, ['avoid waypoint (assumption) at line 11']);
+  const back = convertTo20(readWitness(writeGraphml(graphml), 'bug.graphml'), { programText: program });
+  assert.deepEqual(back.notes, []);
+  const follow = { ...seq, content: seq.content.map((s) => ({ waypoints: s.waypoints.filter((w) => w.action === 'follow') })) };
+  assert.deepEqual(waypoints(back.document.entries[0] as ViolationSequenceEntry), waypoints(follow));
 });
 
 test('with the program, a 0.1 column that already counts from 1 (Goblint after 2024-04) is kept, not shifted', { skip: skipWithoutShared }, () => {
