@@ -145,6 +145,10 @@ test('validate a correctness witness: in the browser each invariant confirmed or
   // A real counterexample to sum == 0 at the loop head: the loop runs (n >= 1) and n <= 10.
   assert.ok(Number(value[1]) >= 1 && Number(value[1]) <= 10, refuted);
   assert.match((await badges(page))[1], /^refuted: .*counterexample: __VERIFIER_nondet_uint\(\) = \d+$/);
+  // Another program: the old results are gone.
+  await page.select('#example', 'count.c');
+  assert.equal((await page.$$('#report .validation')).length, 0);
+  assert.deepEqual(await badges(page), []);
   assert.deepEqual(errors, []);
   await page.close();
 });

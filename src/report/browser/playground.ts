@@ -86,11 +86,16 @@ function safely(f: () => void): void {
   }
 }
 
+/** A new program or witness: the results of the old ones no longer apply. */
+function clearResults(): void {
+  statuses = [];
+  validation = undefined;
+}
+
 let redraw: ReturnType<typeof setTimeout> | undefined;
 for (const el of [programArea, witnessArea, programName, witnessName]) {
   el.addEventListener('input', () => {
-    statuses = [];
-    validation = undefined;
+    clearResults();
     clearTimeout(redraw);
     redraw = setTimeout(() => safely(showReport), 400);
   });
@@ -108,6 +113,7 @@ async function openInto(input: HTMLInputElement, area: HTMLTextAreaElement, name
   if (!f) return;
   area.value = await f.text();
   name.value = f.name;
+  clearResults();
   safely(showReport);
 }
 $<HTMLInputElement>('program-file').addEventListener('change', (e) => void openInto(e.target as HTMLInputElement, programArea, programName));
@@ -129,10 +135,11 @@ exampleSelect.addEventListener('change', () => {
   if (!e) return;
   programArea.value = e.text;
   programName.value = e.name;
+  clearResults();
   safely(showReport);
 });
 
-// ---- verify and select in the browser
+// ---- verify, select and validate in the browser
 
 let worker: Worker | undefined;
 let nextId = 1;
@@ -237,6 +244,7 @@ async function verifyOnServer(): Promise<void> {
     if (body.witness) {
       witnessArea.value = body.witness;
       witnessName.value = 'witness.yml';
+      clearResults();
       safely(showReport);
       say('the violation witness is shown below', 'note');
     }
@@ -291,6 +299,7 @@ taskSelect.addEventListener('change', async () => {
   if (t.error || t.programText === undefined) return say(t.error ?? 'cannot load the task', 'error');
   programArea.value = t.programText;
   programName.value = t.programName ?? 'program.c';
+  clearResults();
   if (t.property) $<HTMLSelectElement>('property').value = t.property;
   if (t.dataModel) $<HTMLSelectElement>('data-model').value = t.dataModel;
   say(`task ${taskSelect.value}: ${programName.value}, properties ${t.properties?.join(', ') || '(none)'}`, 'note');
