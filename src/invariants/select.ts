@@ -22,7 +22,7 @@ export const SELECT_METHODS: readonly SelectMethod[] = ['houdini', 'encoding', '
 
 export interface SelectOptions {
   readonly method: SelectMethod;
-  /** Solver back end name (createSolver), default z3-wasm. */
+  /** Solver back end name (createSolver), default auto: z3 on PATH, else the built-in one. */
   readonly solver?: string;
   /** Use this solver (not disposed). */
   readonly solverInstance?: Solver;
