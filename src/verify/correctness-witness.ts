@@ -15,7 +15,7 @@
 // never empty.
 import type { SourceLocation } from '../common/location.js';
 import type { CProgram } from '../c/index.js';
-import { analyzeProgram, type LoopFact } from '../analysis/index.js';
+import { analyzeProgram, type EqualityTerm, type LoopFact } from '../analysis/index.js';
 import type { Expr, Stmt } from '../ivl/ast.js';
 import { type CCandidate, type CView, loopInstanceViews, selectCInvariants } from '../invariants/index.js';
 import { locKey, type LoweredProgram } from '../lower/index.js';
@@ -97,7 +97,41 @@ function factToC(f: LoopFact, vars: ReadonlyMap<string, CVar>, facts: readonly L
       const nonNegative = !x.signed || facts.some((g) => g.kind === 'bound' && g.var === f.var && g.view === 's' && g.op !== '<=' && g.value >= 0n);
       return nonNegative ? `${x.name} % ${f.modulus} == ${f.residue}` : undefined;
     }
+    case 'equality':
+      return equalityToC(f.terms, f.constant, vars);
   }
+}
+
+/** Coefficients and constants of an equality in C: small enough that no sum of 32-bit values overflows `long long`. */
+const MAX_COEFFICIENT = 1n << 20n;
+const MAX_TERMS = 8;
+
+/**
+ * `Σ coeff·x + constant == 0` in C, every term computed in `long long` over
+ * variables of at most 32 bits: with at most 8 terms of coefficients below
+ * 2^20 no intermediate sum leaves the range of `long long`.
+ */
+function equalityToC(terms: readonly EqualityTerm[], constant: bigint, vars: ReadonlyMap<string, CVar>): string | undefined {
+  if (terms.length > MAX_TERMS || constant >= 1n << 62n || constant <= -(1n << 62n)) return undefined;
+  const side = (sign: bigint): string[] | undefined => {
+    const out: string[] = [];
+    for (const t of terms) {
+      if ((t.coeff > 0n) !== (sign > 0n)) continue;
+      const x = vars.get(t.var);
+      const k = t.coeff * sign;
+      if (!x || x.width > 32 || k >= MAX_COEFFICIENT) return undefined;
+      if (!t.sameViews && (t.view === 's') !== x.signed) return undefined;
+      out.push(k === 1n ? `(long long)${x.name}` : `${k} * (long long)${x.name}`);
+    }
+    return out;
+  };
+  const left = side(1n);
+  const right = side(-1n);
+  if (!left || !right) return undefined;
+  // Σ positive == Σ negative - constant
+  if (constant !== 0n) right.push(`${-constant}LL`);
+  const text = (xs: string[]) => (xs.length === 0 ? '0' : xs.join(' + ').replace(/\+ -/g, '- '));
+  return `${text(left)} == ${text(right)}`;
 }
 
 /** An IMP condition of the shapes the analysis and the engine's templates produce, in C (undefined for other shapes). */
