@@ -184,7 +184,8 @@ function analyzeProcedure(program: ImpProgram, proc: Procedure, options: Analysi
   let steps = 0;
   const heads = new Map<Stmt, Part>();
   const lastHead = new Map<Stmt, Part>();
-  const part = new Partitions(dom, flagVars(proc.body!, types));
+  const flags = flagVars(proc.body!, types);
+  const part = new Partitions(dom, flags);
 
   const exec = (ss: readonly Stmt[], st: Part, record: boolean): Part => {
     for (const s of ss) {
@@ -200,6 +201,13 @@ function analyzeProcedure(program: ImpProgram, proc: Procedure, options: Analysi
       case 'skip':
         return st;
       case 'assign':
+        if (flags.includes(s.target) && s.value.kind !== 'bool_lit') {
+          // A flag set from a condition (the lowering's `$loop := i < n`):
+          // one state per outcome, which the partition keeps apart, each
+          // with what the condition says.
+          const outcomes = [true, false].map((b) => ({ kind: 'bool_lit' as const, value: b, loc: s.loc }));
+          return part.of([...st.values()].flatMap((x) => outcomes.map((b) => dom.assign(dom.assume(x, s.value, b.value), s.target, b))));
+        }
         return each(st, (x) => dom.assign(x, s.target, s.value));
       case 'havoc':
         return each(st, (x) => dom.havoc(x, s.target));

@@ -6,8 +6,8 @@ import { analyzeProgram, type AnalysisResult } from './analyze.js';
 import { factToExpr, type LoopFact } from './facts.js';
 import { printExpr } from '../ivl/printer.js';
 
-/** Differences with a larger bound say little and cost solver time. */
-const MAX_DIFFERENCE = 1n << 16n;
+/** Differences with a larger bound say little (those of 32-bit variables are checked as 64-bit bit-vectors, cheaply). */
+const MAX_DIFFERENCE = 1n << 31n;
 
 function useful(f: LoopFact): boolean {
   return f.kind !== 'difference' || (f.bound < MAX_DIFFERENCE && f.bound > -MAX_DIFFERENCE);

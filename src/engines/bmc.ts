@@ -14,7 +14,7 @@ import type { Expr, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
 import { createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
 import { encodeProcedure, type EncodedGoal, type ProcedureEncoding } from '../vc/encode.js';
-import { loopCandidates, whilesOf, type LoopCandidateSource } from './candidates.js';
+import { checkOneByOne, loopCandidates, whilesOf, type LoopCandidateSource } from './candidates.js';
 import { EncodeError, unrollProgram, type AssertRole, type GoalTag, type LoopCandidate, type Unrolled, type UnrollOptions } from './unroll.js';
 
 export interface BmcOptions {
@@ -330,6 +330,15 @@ async function inductionStep(
       log(`k-induction: bound ${bound}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
       if (r.status === 'unknown') {
+        const ids = [...active];
+        const each = await checkOneByOne(ids, async (id, ms) => (await check(solver, literals(), goalsOf.get(id) ?? [], ms)).status, solverMs());
+        const kept = ids.filter((id) => each.get(id) === 'unsat');
+        log(`k-induction: bound ${bound}: Houdini round ${round} one by one: ${kept.length} of ${ids.length} kept`);
+        if (kept.length === ids.length) break;
+        if ([...each.values()].some((x) => x !== 'unknown')) {
+          active = new Set(kept);
+          continue;
+        }
         if (options.loopCandidates) {
           // The caller's candidates can make the checks hard: go on with the built-in ones alone.
           log(`k-induction: bound ${bound}: retrying without the caller's candidates`);

@@ -50,11 +50,12 @@ export async function checkAndRead(
   session: SolverSession,
   assumptions: readonly Term[],
   wanted: readonly Term[],
+  timeoutMs = session.timeoutMs,
 ): Promise<{ result: CheckSatResult; model?: ModelSnapshot }> {
   const ask = [...new Set(wanted.filter((t) => !isLiteral(t)))];
   for (let attempt = 0; ; attempt++) {
     session.calls++;
-    const result = await session.solver.checkSat(assumptions, { timeoutMs: session.timeoutMs });
+    const result = await session.solver.checkSat(assumptions, { timeoutMs });
     if (result.status !== 'sat') return { result };
     try {
       const vals = ask.length > 0 ? await session.solver.getValues(ask) : [];
