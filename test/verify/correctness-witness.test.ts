@@ -141,6 +141,24 @@ test('the witness is confirmed by tarsier validate, and a false invariant is not
   assert.doesNotMatch(validate(fx('two-calls.c'), bad) ?? '', /Verification result: TRUE/);
 });
 
+test('an affine equality (Karr) proves a loop: written in long long, it holds in gcc-built runs and is confirmed; made false, it is not', { skip: skipGcc }, async () => {
+  const w = join(work, 'sums.yml');
+  const r = await verify(fx('sums.c'), { prp, timeoutS: 60, witnessPath: w });
+  assert.deepEqual(r.verdict, { kind: 'true' });
+  assert.deepEqual(lintProblems(w, fx('sums.c')), []);
+  const invs = invariantsOf(w);
+  const second = invs.find((i) => i.line === 17)!;
+  const equality = second.text.split(' && ').find((p) => /long long/.test(p));
+  assert.ok(equality && /\(long long\)i/.test(equality) && /\(long long\)j/.test(equality) && /\(long long\)k/.test(equality), second.text);
+  assert.equal(falsifiedConjunct(fx('sums.c'), invs, 30, ['-fsanitize=undefined', '-fno-sanitize-recover=all']), undefined);
+  if (!hasValidate) return;
+  assert.match(validate(fx('sums.c'), w) ?? '', /Verification result: TRUE/);
+  const bad = join(work, 'sums-bad.yml');
+  writeFileSync(bad, readFileSync(w, 'utf8').replace(equality, `${equality.replace(/ == /, ' == 1 + ')}`));
+  assert.notEqual(readFileSync(bad, 'utf8'), readFileSync(w, 'utf8'));
+  assert.doesNotMatch(validate(fx('sums.c'), bad) ?? '', /Verification result: TRUE/);
+});
+
 test('bench TRUE tasks (a sample): witnesses lint clean, hold in gcc-built runs, and are confirmed by validate where it exists', { skip: skipWithoutShared || skipGcc }, async (t) => {
   const root = sharedPath('bench', 'sv-benchmarks');
   const rows = readFileSync(join(root, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
