@@ -254,7 +254,7 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
   const content: LocatedInvariant[] = [];
   let count = 0;
   for (const [key, slot] of perLoop) {
-    const texts = selected.get(key) ?? [];
+    const texts = withoutRedundant(selected.get(key) ?? []);
     count += texts.length;
     content.push({
       kind: 'loop_invariant',
@@ -265,6 +265,30 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
   if (content.length === 0) content.push(trivialInvariant(program, input.fileName));
   log(`witness: ${count} of ${candidates.length} candidate invariants hold at ${perLoop.size} loops`);
   return { entry: { entry_type: 'invariant_set', metadata: input.metadata, content }, invariants: count, candidates: candidates.length };
+}
+
+/**
+ * The selected texts without the ones an equality between two variables
+ * makes redundant (`i <= k`, `k >= i`, `k == i`, `(long long)k == (long long)i`
+ * beside `i == k`): the same invariant, shorter for a validator.
+ */
+function withoutRedundant(texts: readonly string[]): string[] {
+  const pair = /^(?:\(long long\))?([A-Za-z_]\w*) (<=|>=|==) (?:\(long long\))?([A-Za-z_]\w*)$/;
+  const equal = new Set<string>();
+  const out: string[] = [];
+  for (const t of texts) {
+    const m = pair.exec(t);
+    // Only a plain `a == b` (with casts, it differs when one is unsigned and the other negative).
+    if (m && m[2] === '==' && !t.includes('(') && !equal.has(`${m[1]} ${m[3]}`)) {
+      equal.add(`${m[1]} ${m[3]}`).add(`${m[3]} ${m[1]}`);
+      out.push(`${m[1]} == ${m[3]}`);
+    }
+  }
+  for (const t of texts) {
+    const m = pair.exec(t);
+    if (!m || !equal.has(`${m[1]} ${m[3]}`)) out.push(t);
+  }
+  return [...new Set(out)].sort();
 }
 
 /** A program without loops: the invariant `1` at the first statement of main (an invariant set may not be empty). */
