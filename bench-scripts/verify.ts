@@ -73,9 +73,20 @@ interface Outcome {
   /** For a correct answer: its witness lints clean against the program; and `tarsier validate` confirms it (undefined: no validate command). */
   witnessLints?: boolean;
   witnessConfirmed?: boolean;
+  /** Whether the rules ask for a witness with this answer (see witnessRequired). */
+  witnessRequired: boolean;
 }
 
 const HAS_VALIDATE = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout.includes('validate');
+
+/**
+ * The rules (seed 004, "Witnesses") require a correctness witness only for
+ * unreach-call and no-overflow; a TRUE for the memory properties and
+ * termination counts without one. Every FALSE needs its violation witness.
+ */
+function witnessRequired(row: Row): boolean {
+  return row.expected !== 'true' || row.property === 'unreach-call' || row.property === 'no-overflow';
+}
 
 /** Lints a witness against the program and, when the command exists, validates it (budget: a third of the verification's). */
 function checkWitness(bench: string, row: Row, witness: string, timeout: number): { lints: boolean; confirmed?: boolean } {
@@ -134,8 +145,9 @@ function runOne(bench: string, row: Row, timeout: number, tmp: string, index: nu
       if (m) cpu = Math.min(timeout, Number(m[1]) + Number(m[2]));
       const expected = row.expected === 'true' ? { verdict: true } : row.expected === 'false' ? { verdict: false, subproperty: row.subproperty || undefined } : undefined;
       const s = scoreResult(expected, verdict, { property: row.property as PropertyKind });
-      const w = s.category === 'correct' ? checkWitness(bench, row, witness, timeout) : undefined;
-      done({ row, verdict, reason, cpu, wall, points: s.points, category: s.category, witnessLints: w?.lints, witnessConfirmed: w?.confirmed });
+      const required = witnessRequired(row);
+      const w = s.category === 'correct' && required ? checkWitness(bench, row, witness, timeout) : undefined;
+      done({ row, verdict, reason, cpu, wall, points: s.points, category: s.category, witnessRequired: required, witnessLints: w?.lints, witnessConfirmed: w?.confirmed });
     });
   });
 }
@@ -163,7 +175,7 @@ async function main(): Promise<void> {
       const r = results[i]!;
       const v = r.verdict.kind === 'false' ? `false(${r.verdict.property ?? ''})` : r.verdict.kind;
       process.stderr.write(
-        `[${finished}/${rows.length}] ${r.row.task} ${r.row.property}: ${v} (expected ${r.row.expected}) ${r.category} ${r.cpu.toFixed(1)}s${r.witnessLints === undefined ? '' : ` witness ${r.witnessLints ? 'lints' : 'LINT ERRORS'}${r.witnessConfirmed === undefined ? '' : r.witnessConfirmed ? ', confirmed' : ', not confirmed'}`}${r.category === 'wrong' ? ' <<< WRONG' : ''}\n`,
+        `[${finished}/${rows.length}] ${r.row.task} ${r.row.property}: ${v} (expected ${r.row.expected}) ${r.category} ${r.cpu.toFixed(1)}s${r.category === 'correct' && !r.witnessRequired ? ' (no witness required)' : ''}${r.witnessLints === undefined ? '' : ` witness ${r.witnessLints ? 'lints' : 'LINT ERRORS'}${r.witnessConfirmed === undefined ? '' : r.witnessConfirmed ? ', confirmed' : ', not confirmed'}`}${r.category === 'wrong' ? ' <<< WRONG' : ''}\n`,
       );
     }
   };
@@ -176,8 +188,10 @@ async function main(): Promise<void> {
   console.log(
     `${'directory'.padEnd(24)} ${pad('tasks', 5)} ${pad('TRUE✓', 6)} ${pad('w-lint', 6)} ${pad('w-conf', 6)} ${pad('FALSE✓', 6)} ${pad('unkn', 5)} ${pad('wrong', 5)} ${pad('score', 6)} ${pad('conf.', 6)} ${pad('cpu s', 8)}`,
   );
-  // The score when only results with a confirmed witness count (wrong answers always count).
-  const confirmedScore = (rs: Outcome[]) => rs.reduce((a, r) => a + (r.category !== 'correct' || r.witnessConfirmed ? r.points : 0), 0);
+  // The score when only results with a confirmed witness count (wrong answers
+  // always count; so do correct results for which the rules require no witness).
+  const confirmedScore = (rs: Outcome[]) =>
+    rs.reduce((a, r) => a + (r.category !== 'correct' || !r.witnessRequired || r.witnessConfirmed ? r.points : 0), 0);
   const line = (name: string, rs: Outcome[]) => {
     const ct = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'true').length;
     const cf = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'false').length;
@@ -185,7 +199,7 @@ async function main(): Promise<void> {
     const un = rs.length - ct - cf - wr;
     const score = rs.reduce((a, r) => a + r.points, 0);
     const cpu = rs.reduce((a, r) => a + r.cpu, 0);
-    const trues = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'true');
+    const trues = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'true' && r.witnessRequired);
     const tl = trues.filter((r) => r.witnessLints).length;
     const tc = HAS_VALIDATE ? String(trues.filter((r) => r.witnessConfirmed).length) : '-';
     const cs = HAS_VALIDATE ? String(confirmedScore(rs)) : '-';
