@@ -22,7 +22,21 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
+/**
+ * A reader that stops early (`tarsier lint … | head`) closes stdout: from
+ * then on output is dropped, quietly, and the command ends as it would
+ * (its files written, its exit code kept).
+ */
+function dropOutputOnClosedStdout(): void {
+  if (process.stdout.listenerCount('error') > 0) return;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+    process.stdout.write = (() => true) as typeof process.stdout.write;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  dropOutputOnClosedStdout();
   let exitCode = 0;
   const program = new Command('tarsier')
     .description('A software verifier and witness toolkit for C programs (SV-COMP conventions).')

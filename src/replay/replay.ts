@@ -81,7 +81,10 @@ function defaultGcc(): string {
 }
 
 const OVERFLOW_MESSAGE =
-  /:(\d+):(\d+): runtime error: (signed integer overflow|negation of .* cannot be represented|division of .* by -1 cannot be represented)/;
+  /:(\d+):(\d+): runtime error: (signed integer overflow|negation of .* cannot be represented|division of .* by -1 cannot be represented|left shift of .*)/;
+
+/** What the sanitizer checks for no-overflow: the overflows of the model (a signed `<<` is one, as in SV-COMP) and division by zero. */
+const OVERFLOW_SANITIZERS = 'signed-integer-overflow,shift-base,integer-divide-by-zero';
 
 /**
  * Compiles `programPath` with the harness returning `values` in order, runs
@@ -123,7 +126,7 @@ export function replayCounterexample(
     if (memory) {
       flags.push(...memoryFlags(memory));
     } else if (options.property === 'no-overflow' || options.property === 'termination') {
-      flags.push('-fsanitize=signed-integer-overflow,integer-divide-by-zero', '-fno-sanitize-recover=all');
+      flags.push(`-fsanitize=${OVERFLOW_SANITIZERS}`, '-fno-sanitize-recover=all');
     } else {
       // Unreach-call: signed overflow is not the property; wrap as the model does.
       flags.push('-fwrapv');
@@ -178,7 +181,7 @@ export function replayCounterexample(
         ...base,
         status: 'confirmed',
         overflowAt: { line: Number(m[1]), column: Number(m[2]) },
-        reason: `replay (gcc ${mode} -fsanitize=signed-integer-overflow): ${m[3]!.startsWith('signed') ? 'signed integer overflow' : m[3]} at line ${m[1]}`,
+        reason: `replay (gcc ${mode} -fsanitize=signed-integer-overflow,shift-base): ${m[3]!.startsWith('signed') ? 'signed integer overflow' : m[3]} at line ${m[1]}`,
       };
     }
     return { ...base, status: 'not-confirmed', reason: `replay: no signed overflow happened (exit ${run.status ?? run.signal})` };

@@ -4,8 +4,9 @@ import { makeExpressionChecker, parseCFile, type CProgram } from '../c/index.js'
 import { TarsierError } from '../common/errors.js';
 import { readTextFile } from '../common/files.js';
 import { readWitnessText, sha256OfFile } from '../witness/index.js';
-import { buildReport, type ReportData } from './model.js';
+import { buildReport, type ReportData, type ReportValidation } from './model.js';
 import { renderReportPage } from './render.js';
+import type { ValidationView } from './validation.js';
 
 /** Parses a program for its scopes; names and scopes do not depend on the data model, so ILP32 is tried first, then LP64. */
 export function parseForReport(path: string): { program?: CProgram; error?: string } {
@@ -22,11 +23,13 @@ export function parseForReport(path: string): { program?: CProgram; error?: stri
 }
 
 /**
- * Reads both files and builds the report. Unreadable files (missing, not
- * UTF-8, too large) throw a TarsierError; bad witness content does not, it
- * is shown on the page.
+ * Reads both files and builds the report, with a validation's findings when
+ * given (`validationView` of a `validate` result: each entry's status, the
+ * outcome above the program). Unreadable files (missing, not UTF-8, too
+ * large) throw a TarsierError; bad witness content does not, it is shown on
+ * the page.
  */
-export function reportFromFiles(programPath: string, witnessPath: string): ReportData {
+export function reportFromFiles(programPath: string, witnessPath: string, validation?: ValidationView | ReportValidation): ReportData {
   const programText = readTextFile(programPath);
   const witnessText = readWitnessText(witnessPath);
   const { program, error } = parseForReport(programPath);
@@ -37,13 +40,14 @@ export function reportFromFiles(programPath: string, witnessPath: string): Repor
     witnessFile: witnessPath,
     ...(program ? { program } : {}),
     ...(error ? { programError: error } : {}),
+    ...(validation ? { validation, statuses: 'entries' in validation ? validation.entries : [] } : {}),
     lint: { programHash: sha256OfFile(programPath), ...(program ? { checkExpression: makeExpressionChecker(program) } : {}) },
   });
 }
 
 /** Writes the report page of a witness on its program to `outPath`; returns its facts (for a summary line). */
-export function writeReportFile(programPath: string, witnessPath: string, outPath: string): ReportData {
-  const data = reportFromFiles(programPath, witnessPath);
+export function writeReportFile(programPath: string, witnessPath: string, outPath: string, validation?: ValidationView | ReportValidation): ReportData {
+  const data = reportFromFiles(programPath, witnessPath, validation);
   try {
     writeFileSync(outPath, renderReportPage(data));
   } catch (e) {

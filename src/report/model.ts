@@ -52,7 +52,7 @@ export interface ReportMarker {
   readonly diagnostics: readonly Diagnostic[];
   /** False when the line (or column) lies outside the program. */
   readonly inProgram: boolean;
-  /** What a check of it found (select: `selected`, `rejected: not preserved`), when one ran. */
+  /** What a check of it found (select: `selected`, `rejected: not preserved`; validate: `confirmed`, `refuted: …`), when one ran. */
   readonly status?: string;
 }
 
@@ -76,6 +76,18 @@ export interface ReportData {
   readonly general: readonly Diagnostic[];
   /** Every diagnostic, sorted. */
   readonly diagnostics: readonly Diagnostic[];
+  /** The outcome of a validation of the witness, when one ran. */
+  readonly validation?: ReportValidation;
+}
+
+/** A validation's outcome as the report's header shows it (the per-entry statuses go in `statuses`). */
+export interface ReportValidation {
+  readonly outcome: string;
+  readonly verdict: string;
+  readonly reason: string;
+  readonly kind?: 'violation' | 'correctness';
+  readonly counterexample?: readonly string[];
+  readonly where?: 'browser' | 'server';
 }
 
 export interface ReportInput {
@@ -87,8 +99,9 @@ export interface ReportInput {
   readonly program?: CProgram;
   /** Why the program did not parse, shown on the page. */
   readonly programError?: string;
-  /** Results of a check (select) by the witness line of the entry they concern. */
+  /** Results of a check (select, validate) by the witness line of the entry they concern. */
   readonly statuses?: ReadonlyArray<{ readonly witnessLine: number; readonly status: string }>;
+  readonly validation?: ReportValidation;
   /** Passed to the linter (the C front end's expression checker, the program's hash). */
   readonly lint?: Pick<LintOptions, 'checkExpression' | 'programHash'>;
 }
@@ -153,6 +166,7 @@ export function buildReport(input: ReportInput): ReportData {
     path,
     general,
     diagnostics,
+    ...(input.validation ? { validation: input.validation } : {}),
   };
 }
 

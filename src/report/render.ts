@@ -66,8 +66,26 @@ function sourceLine(text: string, lineNo: number, pins: readonly ReportMarker[])
   return `<div class="ln${marked}" id="L${lineNo}" data-line="${lineNo}"><span class="no">${lineNo}</span><code>${html}</code></div>`;
 }
 
+/** good (selected, confirmed, used), bad (rejected, refuted, dropped) or open (unconfirmed, read leniently). */
+function statusClass(status: string): string {
+  if (/^(selected|confirmed|used)\b/.test(status)) return 'good';
+  if (/^(rejected|refuted|dropped)\b/.test(status)) return 'bad';
+  return 'open';
+}
+
 function statusBadge(m: ReportMarker): string {
-  return m.status ? ` <span class="status ${m.status.startsWith('selected') ? 'good' : 'bad'}">${escapeHtml(m.status)}</span>` : '';
+  return m.status ? ` <span class="status ${statusClass(m.status)}">${escapeHtml(m.status)}</span>` : '';
+}
+
+/** The validation's outcome above the program: verdict, reason, and the run that confirms or refutes. */
+function validationBanner(data: ReportData): string {
+  const v = data.validation;
+  if (!v) return '';
+  const run = v.counterexample
+    ? `<p>${v.kind === 'violation' ? 'The violating run' : 'Counterexample'}: <code>${escapeHtml(v.counterexample.join(', ') || '(no nondet values)')}</code></p>`
+    : '';
+  const where = v.where ? ` <span class="where">(${v.where === 'browser' ? 'in the browser' : 'on the server, with gcc replay'})</span>` : '';
+  return `<div class="validation ${statusClass(v.outcome)}" role="status"><b>Validation: witness ${escapeHtml(v.outcome)}</b> — ${escapeHtml(v.verdict)}${where}<p>${escapeHtml(v.reason)}</p>${run}</div>`;
 }
 
 function annotation(m: ReportMarker): string {
@@ -144,7 +162,7 @@ export function renderReportBody(data: ReportData): string {
   const fatal = data.fatal ? `<div class="fatal" role="alert"><b>The witness could not be read:</b> ${escapeHtml(data.fatal)}</div>` : '';
   const general = data.general.length ? `<section class="general"><h3>Diagnostics of the whole witness</h3><ul class="diags">${data.general.map((d) => diagnosticItem(d)).join('')}</ul></section>` : '';
   return `<div class="tarsier-report">
-<header><h1>${escapeHtml(data.witness.file)} <span class="on">on</span> ${escapeHtml(data.program.file)}</h1><p class="facts">${escapeHtml(facts.join(' · '))}</p>${fatal}</header>
+<header><h1>${escapeHtml(data.witness.file)} <span class="on">on</span> ${escapeHtml(data.program.file)}</h1><p class="facts">${escapeHtml(facts.join(' · '))}</p>${fatal}${validationBanner(data)}</header>
 <div class="panes">${programView(data)}
 <aside><section class="details"><p class="hint">Click a pin in the program, or an entry below, to see its witness text and diagnostics.</p>${data.markers.map((m) => details(m, data)).join('')}</section>
 ${pathView(data)}${entryList(data)}${general}${witnessView(data)}</aside></div></div>`;
@@ -178,7 +196,10 @@ export const REPORT_CSS = `
 .tarsier-report .ann.has-error{border-left-color:#d22;background:#fdecec}
 .tarsier-report .ann-body{padding:2px 6px}.tarsier-report .ann code{font-size:12px}
 .tarsier-report .tag{display:inline-block;font:bold 10px/1 system-ui;color:#fff;background:#2f6fb3;border-radius:8px;padding:2px 5px}
-.tarsier-report .status{border-radius:3px;padding:0 4px;font-size:12px}.tarsier-report .status.good{background:#dff3df;color:#175}.tarsier-report .status.bad{background:#fbe3e3;color:#a11}
+.tarsier-report .status{border-radius:3px;padding:0 4px;font-size:12px}.tarsier-report .status.good{background:#dff3df;color:#175}.tarsier-report .status.bad{background:#fbe3e3;color:#a11}.tarsier-report .status.open{background:#f3eedb;color:#653}
+.tarsier-report .validation{border:1px solid;border-radius:4px;padding:4px 10px;margin:6px 0}.tarsier-report .validation p{margin:2px 0}
+.tarsier-report .validation.good{background:#e9f7e9;border-color:#5a5}.tarsier-report .validation.bad{background:#fdecec;border-color:#c33}.tarsier-report .validation.open{background:#fbf6e4;border-color:#b95}
+.tarsier-report .validation .where{color:#667;font-weight:normal}
 .tarsier-report .nondet{background:#e8f6e8;border:1px solid #8c8;border-radius:3px;padding:0 4px}
 .tarsier-report .diags{margin:2px 0;padding-left:18px;overflow-wrap:anywhere}
 .tarsier-report .diag.error{color:#b00}.tarsier-report .diag.warning{color:#a60}

@@ -1,13 +1,13 @@
 /**
  * `tarsier serve`: the playground's static files (dist/browser, from the
  * browser build) with the cross-origin isolation headers Z3's WebAssembly
- * threads need, and the server parts: `GET /api/health`, `POST /api/verify`,
- * which runs the library's `verify` here so that gcc can replay a
- * counterexample, and with a task folder `GET /api/tasks` and
+ * threads need, and the server parts: `GET /api/health`, `POST /api/verify`
+ * and `POST /api/validate`, which run the library's `verify` and `validate`
+ * here so that gcc can replay a counterexample, and with a task folder `GET /api/tasks` and
  * `GET /api/task?path=` (a task's program and property, to pick). Listens on the loopback address unless told
  * otherwise: the verify endpoint compiles and runs the posted program.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
@@ -16,15 +16,17 @@ import { fileURLToPath } from 'node:url';
 import { TarsierError } from '../common/errors.js';
 import { probeGcc } from '../replay/index.js';
 import { readTaskFile } from '../task/index.js';
+import { validate } from '../validate/index.js';
 import { verify } from '../verify/verify.js';
 import { PLAYGROUND_PROPERTIES as PROPERTIES } from './properties.js';
+import { validationView } from './validation.js';
 
 export interface ServeOptions {
   readonly port?: number;
   readonly host?: string;
   /** The static files (default: dist/browser of this package). */
   readonly root?: string;
-  /** CPU-time budget of one server-side verify run, in seconds (default 60). */
+  /** CPU-time budget of one server-side verify or validate run, in seconds (default 60). */
   readonly verifyTimeoutS?: number;
   /** A folder of task-definition files (e.g. sv-benchmarks) the page offers to pick from. */
   readonly tasksDir?: string;
@@ -76,37 +78,82 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** One server-side verify at a time: each may use a core fully. */
-let verifyQueue: Promise<unknown> = Promise.resolve();
+/** One server-side run (verify, validate) at a time: each may use a core fully. */
+let runQueue: Promise<unknown> = Promise.resolve();
 
-async function serverVerify(body: string, timeoutS: number): Promise<{ status: number; value: unknown }> {
-  let req: { programName?: unknown; programText?: unknown; property?: unknown; dataModel?: unknown };
+interface RunRequest {
+  programName?: unknown;
+  programText?: unknown;
+  witnessName?: unknown;
+  witnessText?: unknown;
+  property?: unknown;
+  dataModel?: unknown;
+}
+
+type Reply = { status: number; value: unknown };
+
+/** A posted file name, safe to write in a temporary folder. */
+const safeName = (name: unknown, fallback: string) => basename(String(name || fallback)).replace(/[^\w.-]/g, '_') || fallback;
+
+/**
+ * Parses the posted request, writes the program, its property file (and the
+ * witness, when `withWitness`) into a temporary folder, runs `work` on them,
+ * and removes the folder; the folder's path never reaches the page.
+ */
+async function inTempFolder(
+  body: string,
+  withWitness: boolean,
+  work: (files: { program: string; prp: string; witness: string; witnessName: string; dataModel: 'ILP32' | 'LP64'; dir: string }) => Promise<Reply>,
+): Promise<Reply> {
+  let req: RunRequest;
   try {
-    req = JSON.parse(body) as typeof req;
+    req = JSON.parse(body) as RunRequest;
   } catch {
     return { status: 400, value: { error: 'the request is not JSON' } };
   }
   if (typeof req.programText !== 'string') return { status: 400, value: { error: 'programText is missing' } };
+  if (withWitness && typeof req.witnessText !== 'string') return { status: 400, value: { error: 'witnessText is missing' } };
   const prp = (PROPERTIES as Record<string, string | undefined>)[String(req.property)];
   if (!prp) return { status: 400, value: { error: `property must be one of ${Object.keys(PROPERTIES).join(', ')}` } };
   const dataModel = req.dataModel === 'LP64' ? 'LP64' : 'ILP32';
-  const name = basename(String(req.programName || 'program.c')).replace(/[^\w.-]/g, '_') || 'program.c';
+  const name = safeName(req.programName, 'program.c');
+  const witnessName = safeName(req.witnessName, 'witness.yml');
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-serve-'));
   try {
     const program = join(dir, /\.[ci]$/.test(name) ? name : `${name}.c`);
     writeFileSync(program, req.programText);
     writeFileSync(join(dir, 'property.prp'), prp);
-    const witnessPath = join(dir, 'witness.yml');
-    const r = await verify(program, { prp: join(dir, 'property.prp'), dataModel, timeoutS, witnessPath });
-    const verdict = r.verdict.kind === 'false' ? `FALSE(${r.verdict.property})` : r.verdict.kind.toUpperCase();
-    const witness = r.witnessPath && existsSync(r.witnessPath) ? readFileSync(r.witnessPath, 'utf8') : undefined;
-    return { status: 200, value: { verdict, reason: r.reason, ...(witness ? { witness } : {}) } };
+    // The witness in a folder of its own: its name may be the program's.
+    const witness = join(dir, 'witness', witnessName);
+    if (withWitness) {
+      mkdirSync(join(dir, 'witness'));
+      writeFileSync(witness, String(req.witnessText));
+    }
+    return await work({ program, prp: join(dir, 'property.prp'), witness, witnessName, dataModel, dir });
   } catch (e) {
-    if (e instanceof TarsierError) return { status: 200, value: { error: e.format().split(dir + sep).join('') } };
+    if (e instanceof TarsierError) return { status: 200, value: { error: e.format().split(join(dir, 'witness') + sep).join('').split(dir + sep).join('') } };
     throw e;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function serverVerify(body: string, timeoutS: number): Promise<Reply> {
+  return inTempFolder(body, false, async ({ program, prp, dataModel, dir }) => {
+    const witnessPath = join(dir, 'witness.yml');
+    const r = await verify(program, { prp, dataModel, timeoutS, witnessPath });
+    const verdict = r.verdict.kind === 'false' ? `FALSE(${r.verdict.property})` : r.verdict.kind.toUpperCase();
+    const witness = r.witnessPath && existsSync(r.witnessPath) ? readFileSync(r.witnessPath, 'utf8') : undefined;
+    return { status: 200, value: { verdict, reason: r.reason, ...(witness ? { witness } : {}) } };
+  });
+}
+
+/** Validates the posted witness here, where gcc replays (what confirms a violation witness). */
+function serverValidate(body: string, timeoutS: number): Promise<Reply> {
+  return inTempFolder(body, true, async ({ program, prp, witness, witnessName, dataModel }) => {
+    const r = await validate(program, witness, { prp, dataModel, timeoutS });
+    return { status: 200, value: validationView(r, witnessName, 'server') };
+  });
 }
 
 const MAX_TASKS = 5000;
@@ -179,11 +226,12 @@ export function createPlaygroundServer(options: ServeOptions = {}): Server {
         const r = taskForPage(tasksDir, url.searchParams.get('path') ?? '');
         return json(res, r.status, r.value);
       }
-      if (url.pathname === '/api/verify') {
-        if (req.method !== 'POST') return json(res, 405, { error: 'POST a program' });
+      if (url.pathname === '/api/verify' || url.pathname === '/api/validate') {
+        if (req.method !== 'POST') return json(res, 405, { error: url.pathname === '/api/verify' ? 'POST a program' : 'POST a program and a witness' });
         const body = await readBody(req);
-        const run = verifyQueue.then(() => serverVerify(body, timeoutS));
-        verifyQueue = run.catch(() => undefined);
+        const work = url.pathname === '/api/verify' ? serverVerify : serverValidate;
+        const run = runQueue.then(() => work(body, timeoutS));
+        runQueue = run.catch(() => undefined);
         const r = await run;
         return json(res, r.status, r.value);
       }

@@ -2,6 +2,7 @@
 // reads SMT-LIB on standard input), talking over pipes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, readFileSync, readdirSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
 import { SmtLibSolver, cvc5Dialect, genericDialect, z3Dialect, type Channel, type ChannelReply, type SmtLibDialect, type Solver } from './solver.js';
 
@@ -75,11 +76,25 @@ export interface ProcessSolverSpec {
   readonly dialect: SmtLibDialect;
 }
 
+/**
+ * The solver's own limits on its whole process: a solver whose parent was
+ * SIGKILLed (a CPU limit, a killed bench run) does not read its closed stdin
+ * while it checks, so only these end it. Far above what one run uses: a
+ * solver that reaches them answers no more, the channel starts a new one.
+ */
+export interface ProcessLimits {
+  readonly wallS: number;
+  /** z3 only (cvc5 has no memory limit of its own). */
+  readonly memoryMB: number;
+}
+
+export const PROCESS_LIMITS: ProcessLimits = { wallS: 3600, memoryMB: Math.min(8192, Math.floor(totalmem() / 2 / 2 ** 20)) };
+
 /** How to run a solver binary: z3 and cvc5 are recognised by name; others get SMT-LIB on stdin and no options. */
-export function processSolverSpec(path: string): ProcessSolverSpec {
+export function processSolverSpec(path: string, limits: ProcessLimits = PROCESS_LIMITS): ProcessSolverSpec {
   const base = basename(path).toLowerCase();
-  if (base.startsWith('z3')) return { path, args: ['-in', '-smt2'], dialect: z3Dialect };
-  if (base.startsWith('cvc5') || base.startsWith('cvc4')) return { path, args: ['--lang=smt2', '--incremental'], dialect: cvc5Dialect };
+  if (base.startsWith('z3')) return { path, args: ['-in', '-smt2', `-T:${limits.wallS}`, `-memory:${limits.memoryMB}`], dialect: z3Dialect };
+  if (base.startsWith('cvc5') || base.startsWith('cvc4')) return { path, args: ['--lang=smt2', '--incremental', `--tlimit=${limits.wallS * 1000}`], dialect: cvc5Dialect };
   return { path, args: [], dialect: genericDialect };
 }
 

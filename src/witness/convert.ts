@@ -14,7 +14,9 @@ export interface ConvertOptions {
    * The program's text. With it, a 0.1 column that already counts from 1
    * (Goblint wrote such columns into 0.1 entries after 2024-04) is recognised
    * because it, and not the column after it, is at the loop keyword or
-   * statement; it is then kept instead of being shifted.
+   * statement; it is then kept instead of being shifted. A GraphML
+   * violation witness gets columns, its assumptions placed before the next
+   * statement, and its target at the error-function call.
    */
   programText?: string;
 }
@@ -157,7 +159,7 @@ function convertGraphml(doc: Extract<WitnessDocument, { format: 'graphml' }>, op
       language: 'C',
     },
   };
-  const r = graphmlToViolationSequence(w, metadata);
+  const r = graphmlToViolationSequence(w, metadata, options.programText !== undefined ? scanProgram(options.programText) : undefined);
   for (const d of r.dropped) notes.push({ message: d });
   if (!r.entry) return empty;
   metadata.uuid = options.uuid ? options.uuid() : nameUuid(`${hash}:${spec}:${w.edges.length}`);

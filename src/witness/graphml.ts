@@ -1,6 +1,20 @@
 import { TarsierError } from '../common/errors.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import type { GraphmlEdge, GraphmlKey, GraphmlNode, GraphmlWitness, Metadata, Segment, ViolationSequenceEntry, Waypoint } from './model.js';
+import { toOneBasedColumn, type GraphmlEdge, type GraphmlKey, type GraphmlNode, type GraphmlWitness, type Metadata, type Segment, type ViolationSequenceEntry, type Waypoint } from './model.js';
+import { functionAt, nameMayBeVisible, tokenAt, type ProgramView } from './program-tokens.js';
+import {
+  branchKeywordOnLine,
+  branchSuccessor,
+  callParenOnLine,
+  entered,
+  errorCallFrom,
+  isSimpleStatement,
+  nextInBlock,
+  positionOf,
+  simpleStatementOnLine,
+  statementCalls,
+  statementsOnLine,
+} from './program-steps.js';
 import { escapeXml, localName, parseXml, type XmlElement } from './xml.js';
 
 const GRAPHML_NS = 'http://graphml.graphdrawing.org/xmlns';
@@ -307,13 +321,19 @@ export function writeGraphml(w: GraphmlWitness): string {
 /**
  * A GraphML violation witness for a 2.x violation sequence: a chain of
  * states, one edge per follow waypoint (startline, control for branchings,
- * assumptions, `\result` constraints with their function), the last node
- * marked `violation`. Avoid waypoints cannot be expressed by a chain and are
- * left out (returned in `dropped`).
+ * `\result` constraints with their function, calls entered), the last node
+ * marked `violation`. A 2.x waypoint names no function; with the program
+ * the function called at a waypoint's `)` is named (`enterFunction`,
+ * `assumption.resultfunction`), without it the result function is the
+ * caller's name (a caller that knows the callees puts them in). Avoid
+ * waypoints cannot be expressed by a chain, and an assumption that holds
+ * before a statement not by a GraphML assumption (which holds after a
+ * step): both are left out (returned in `dropped`).
  */
 export function violationSequenceToGraphml(
   entry: ViolationSequenceEntry,
   programFile: string,
+  program?: ProgramView,
 ): { graphml: GraphmlWitness; dropped: string[] } {
   const md = entry.metadata;
   const task = md.task;
@@ -331,6 +351,13 @@ export function violationSequenceToGraphml(
   const nodes: GraphmlNode[] = [{ id: 'N0', data: { entry: 'true' } }];
   const edges: GraphmlEdge[] = [];
   const dropped: string[] = [];
+  /** The function called at the `)` a location points at, found in the program. */
+  const callee = (l: Waypoint['location']): string | undefined => {
+    const column = toOneBasedColumn(l);
+    const k = program && column !== undefined ? tokenAt(program, l.line, column) : undefined;
+    const t = k === undefined ? undefined : program!.tokens[k];
+    return t?.text === ')' && t.opener && /^[A-Za-z_]\w*$/.test(t.opener) ? t.opener : undefined;
+  };
   let n = 0;
   for (const seg of entry.content) {
     for (const wp of seg.waypoints) {
@@ -344,14 +371,16 @@ export function violationSequenceToGraphml(
         const v = String(wp.constraint?.value ?? '');
         if (v === 'true' || v === 'false') data.control = v === 'true' ? 'condition-true' : 'condition-false';
         else dropped.push(`switch branching value '${v}' at line ${wp.location.line}`);
-      } else if (wp.type === 'assumption' && wp.constraint) {
-        data.assumption = `${wp.constraint.value};`;
-        if (wp.location.function) data['assumption.scope'] = wp.location.function;
+      } else if (wp.type === 'assumption') {
+        dropped.push(`assumption '${String(wp.constraint?.value ?? '')}' before the statement at line ${wp.location.line} (a GraphML assumption holds after a step)`);
+        continue;
       } else if (wp.type === 'function_return' && wp.constraint) {
         data.assumption = `${wp.constraint.value};`;
         if (wp.location.function) data['assumption.scope'] = wp.location.function;
-        // The called function is not named by a 2.x waypoint; scope is the caller.
-        data['assumption.resultfunction'] = wp.location.function ?? '';
+        data['assumption.resultfunction'] = callee(wp.location) ?? wp.location.function ?? '';
+      } else if (wp.type === 'function_enter') {
+        const f = callee(wp.location);
+        if (f) data.enterFunction = f;
       }
       const next = `N${++n}`;
       nodes.push({ id: next, data: {} });
@@ -399,16 +428,38 @@ export function graphmlViolationPath(w: GraphmlWitness): GraphmlEdge[] | undefin
   return path;
 }
 
+const C_WORDS = new Set(['sizeof', 'int', 'char', 'short', 'long', 'unsigned', 'signed', 'float', 'double', '_Bool', 'void', 'const', 'volatile', 'struct', 'union', 'enum']);
+
+/** The names in a C expression that are not visible at a position (token-level, as the linter checks). */
+function invisibleNames(program: ProgramView, expression: string, line: number, column: number): string[] {
+  const fn = functionAt(program, line, column);
+  const names = (expression.replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])*'/g, ' ').match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !C_WORDS.has(n) && !/^\d/.test(n));
+  return [...new Set(names)].filter((n) => !nameMayBeVisible(program, n, fn));
+}
+
+/** The function whose call is the violation in a safety specification (`G ! call(reach_error())`). */
+function errorFunctionOf(specification: string | undefined): string | undefined {
+  return /call\s*\(\s*([A-Za-z_]\w*)\s*\(/.exec(specification ?? '')?.[1];
+}
+
 /**
  * Reads a GraphML violation witness into the 2.x model: the shortest path
  * from the entry node to a violation node (avoiding sinks) becomes a sequence
- * of follow waypoints. GraphML guards have no columns, so locations carry the
- * line only ("leftmost suitable position"). What cannot be expressed is
- * returned in `dropped`.
+ * of follow waypoints. What a GraphML edge says holds *after* its step; a 2.x
+ * assumption holds *before* a statement, so with the program (`program`) an
+ * assumption is placed before the statement that runs next (after a branch:
+ * the first statement of the branch taken), columns are filled in, calls
+ * entered become `function_enter` waypoints, and the target of a call
+ * specification is the error-function call the last step leads to. Without
+ * the program, locations carry the line only ("leftmost suitable
+ * position") and what needs the program is reported. What cannot be
+ * expressed is returned in `dropped`; no entry, when the violation cannot
+ * be placed.
  */
 export function graphmlToViolationSequence(
   w: GraphmlWitness,
   metadata: Metadata,
+  program?: ProgramView,
 ): { entry?: ViolationSequenceEntry; dropped: string[] } {
   const dropped: string[] = [];
   if (!w.nodes.some((n) => isTrue(nodeValue(w, n, 'entry')))) return { dropped: ['the GraphML witness has no entry node'] };
@@ -416,6 +467,10 @@ export function graphmlToViolationSequence(
   if (!path) return { dropped: ['no path from the entry node to a violation node'] };
   const file = metadata.task?.input_files[0] ?? graphValue(w, 'programfile') ?? '';
   const loc = (line: number, fn?: string) => ({ file_name: file, line, columnBase: 1 as const, ...(fn ? { function: fn } : {}) });
+  const at = (k: number, fn?: string) => {
+    const p = positionOf(program!, k);
+    return { file_name: file, line: p.line, column: p.column, columnBase: 1 as const, ...((p.function ?? fn) ? { function: p.function ?? fn } : {}) };
+  };
   const segments: Segment[] = [];
   let lastLine = 0;
   for (const e of path) {
@@ -426,35 +481,85 @@ export function graphmlToViolationSequence(
     }
     lastLine = line;
     const wps: Waypoint[] = [];
-    if (e.data.control === 'condition-true' || e.data.control === 'condition-false') {
-      wps.push({ type: 'branching', action: 'follow', location: loc(line), constraint: { value: e.data.control === 'condition-true' ? 'true' : 'false' } });
+    const scope = e.data['assumption.scope'];
+    const branch = e.data.control === 'condition-true' || e.data.control === 'condition-false';
+    const taken = e.data.control === 'condition-true';
+    let keyword: number | undefined;
+    if (branch) {
+      const b = program ? branchKeywordOnLine(program, line) : undefined;
+      keyword = typeof b === 'number' ? b : undefined;
+      wps.push({ type: 'branching', action: 'follow', location: keyword !== undefined ? at(keyword) : loc(line), constraint: { value: taken ? 'true' : 'false' } });
+    }
+    if (e.data.enterFunction) {
+      const paren = program ? callParenOnLine(program, line, e.data.enterFunction) : undefined;
+      if (paren !== undefined) wps.push({ type: 'function_enter', action: 'follow', location: at(paren) });
+      else dropped.push(`enterFunction ${e.data.enterFunction} at line ${line} (${program ? `no single call of ${e.data.enterFunction} on that line` : "2.x needs the column of the call's ')': give the program"})`);
     }
     if (e.data.assumption) {
       const parts = e.data.assumption.split(';').map((s) => s.trim()).filter(Boolean);
-      if (e.data['assumption.resultfunction']) {
+      const resultFunction = e.data['assumption.resultfunction'];
+      if (resultFunction) {
+        const paren = program ? callParenOnLine(program, line, resultFunction) : undefined;
         for (const p of parts) {
           if (/^\\result\s*(==|!=|<=|>=|<|>)\s*[-+]?\w+$/.test(p)) {
-            wps.push({ type: 'function_return', action: 'follow', location: loc(line, e.data['assumption.scope']), constraint: { value: p, format: 'acsl_expression' } });
+            wps.push({ type: 'function_return', action: 'follow', location: paren !== undefined ? at(paren, scope) : loc(line, scope), constraint: { value: p, format: 'acsl_expression' } });
           } else dropped.push(`result assumption '${p}' at line ${line}`);
         }
-      } else if (parts.length > 0 && !e.data.control) {
-        // A GraphML assumption holds after the step on `startline`; 2.x assumptions hold before a statement.
-        dropped.push(`assumption '${parts.join('; ')}' after line ${line} (no 2.x waypoint holds after a statement)`);
-      } else if (parts.length > 0) dropped.push(`assumption '${parts.join('; ')}' on a branch at line ${line}`);
+      } else if (parts.length > 0) {
+        const what = `assumption '${parts.join('; ')}' after ${branch ? `the ${e.data.control} branch at` : ''} line ${line}`.replace('after  line', 'after line');
+        if (!program) {
+          dropped.push(`${what} (it holds after that step; a 2.x assumption holds before a statement: give the program to place it before the next one)`);
+        } else {
+          // The statement that runs next: the first of the branch taken, or the one after the step's statement.
+          let next: number | undefined;
+          let why = '';
+          if (branch) {
+            next = keyword !== undefined ? branchSuccessor(program, keyword, taken) : undefined;
+            why = keyword === undefined ? String(branchKeywordOnLine(program, line)) : `the ${taken ? 'then' : 'else'} branch has no statement`;
+          } else {
+            const s = simpleStatementOnLine(program, line);
+            next = typeof s === 'number' ? entered(program, nextInBlock(program, s)) : undefined;
+            why = typeof s === 'number' ? `the statement on line ${line} is the last of its block` : s;
+          }
+          const value = parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(' && ');
+          const hidden = next === undefined ? [] : invisibleNames(program, value, program.tokens[next].line, program.tokens[next].column);
+          if (next === undefined) dropped.push(`${what} (${why})`);
+          else if (hidden.length > 0) dropped.push(`${what} (${hidden.join(', ')} not visible at line ${program.tokens[next].line})`);
+          else wps.push({ type: 'assumption', action: 'follow', location: at(next, scope), constraint: { value, format: 'c_expression' } });
+        }
+      }
     }
-    if (e.data.enterFunction) dropped.push(`enterFunction ${e.data.enterFunction} at line ${line} (2.x needs the column of the call's ')')`);
     for (const wp of wps) segments.push({ waypoints: [wp] });
   }
   const last = path.at(-1);
   const targetLine = Number(last?.data.startline) || lastLine;
   if (!targetLine) return { dropped: [...dropped, 'the violation is not tied to a line'] };
-  // GraphML marks the state after the last step; without the program the violating statement
-  // is only known to start at or after that step's line, so say so.
-  // Without the program the violating statement is unknown: the target is the branching statement
-  // itself, whose evaluation contains the violation, and its branch direction is dropped.
-  if (last?.data.control && segments.length > 0) {
+  const lastBranch = last?.data.control === 'condition-true' || last?.data.control === 'condition-false';
+  const errorFunction = errorFunctionOf(metadata.task?.specification);
+  if (errorFunction && program) {
+    // The violation is the error-function call that the last step leads to.
+    let target: number | undefined;
+    if (lastBranch) {
+      const b = branchKeywordOnLine(program, targetLine);
+      target = typeof b === 'number' ? errorCallFrom(program, branchSuccessor(program, b, last!.data.control === 'condition-true'), errorFunction) : undefined;
+    } else {
+      const onLine = statementsOnLine(program, targetLine).filter((k) => isSimpleStatement(program, k) && statementCalls(program, k, errorFunction));
+      const s = simpleStatementOnLine(program, targetLine);
+      target = onLine[0] ?? (typeof s === 'number' ? errorCallFrom(program, nextInBlock(program, s), errorFunction) : undefined);
+    }
+    if (target === undefined) return { dropped: [...dropped, `the violation after the step on line ${targetLine} is not a call of ${errorFunction} that the program reaches from there without a further branch`] };
+    segments.push({ waypoints: [{ type: 'target', action: 'follow', location: at(target) }] });
+    return { entry: { entry_type: 'violation_sequence', metadata, content: segments }, dropped };
+  }
+  if (errorFunction && lastBranch) {
+    return { dropped: [...dropped, `the violation follows the ${last!.data.control} branch at line ${targetLine}; the ${errorFunction}() call it leads to can be located only in the program: give the program (--program)`] };
+  }
+  if (errorFunction) dropped.push(`without the program the target is the statement at line ${targetLine} (the last step), not checked to be the ${errorFunction}() call: give the program to check it`);
+  // Other properties: the last step's statement is where the violation happens (an overflow in
+  // a branch's condition: the branching statement, and its direction is dropped).
+  if (lastBranch && segments.length > 0) {
     segments.pop();
-    dropped.push(`the target is the statement at line ${targetLine} (the last branching, whose ${last.data.control} branch leads to the violation)`);
+    dropped.push(`the target is the statement at line ${targetLine} (the last branching, whose ${last!.data.control} branch leads to the violation)`);
   }
   segments.push({ waypoints: [{ type: 'target', action: 'follow', location: loc(targetLine) }] });
   return { entry: { entry_type: 'violation_sequence', metadata, content: segments }, dropped };

@@ -50,6 +50,22 @@ test('replay detects a signed overflow with its line and column', { skip: noGcc 
   assert.equal(ok.status, 'not-confirmed');
 });
 
+test('replay confirms an overflowing signed left shift (the sanitizer\'s "left shift of" report)', { skip: noGcc }, () => {
+  const r = replayCounterexample(fixture('shift.c'), [{ function: '__VERIFIER_nondet_int', value: 1000n }], {
+    property: 'no-overflow',
+    dataModel: 'ILP32',
+  });
+  assert.equal(r.status, 'confirmed', r.reason);
+  assert.deepEqual(r.overflowAt, { line: 5, column: 13 });
+  assert.match(r.reason, /left shift of 1000 by 22 places cannot be represented/);
+  // 511 << 22 fits in int: no overflow.
+  const ok = replayCounterexample(fixture('shift.c'), [{ function: '__VERIFIER_nondet_int', value: 511n }], {
+    property: 'no-overflow',
+    dataModel: 'ILP32',
+  });
+  assert.equal(ok.status, 'not-confirmed');
+});
+
 test('ILP32 programs using long replay only where -m32 links', { skip: noGcc }, () => {
   const r = replayCounterexample(fixture('long.c'), [{ function: '__VERIFIER_nondet_long', value: 4294967296n }], {
     property: 'unreach-call',

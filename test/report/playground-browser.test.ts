@@ -108,6 +108,85 @@ test('select in the browser marks each candidate of the witness selected or reje
   await page.close();
 });
 
+/** Clicks a button and waits for the validation's last line (or an error); returns the output lines. */
+async function runValidation(page: Page, button: '#validate' | '#validate-server'): Promise<string[]> {
+  const before = await page.$$eval('#out div', (ds) => ds.length);
+  await page.click(button);
+  await page.waitForFunction(
+    (n) => [...document.querySelectorAll('#out div')].slice(n).some((d) => /^Validation result|error/.test(d.textContent ?? '') && (d.classList.contains('verdict') || d.classList.contains('error'))),
+    { timeout: 240_000 },
+    before,
+  );
+  return (await page.$$eval('#out div', (ds) => ds.map((d) => d.textContent ?? ''))).slice(before);
+}
+
+const badges = (page: Page) => page.$$eval('#report .ann .status', (ss) => ss.map((s) => s.textContent ?? ''));
+
+test('validate a correctness witness: in the browser each invariant confirmed or unconfirmed (no gcc), on the server the wrong one refuted with its counterexample', { skip, timeout: 300_000 }, async () => {
+  const { page, errors } = await openPlayground(url);
+  await page.select('#example', 'sum.c');
+  await page.$eval('#witness', (el, text) => ((el as HTMLTextAreaElement).value = text), sumCandidates(['i <= n + 1 && n <= 10', 'sum == 0']).replace('{ name: "hand" }', '{ name: "hand", version: "1" }'));
+  const inBrowser = await runValidation(page, '#validate');
+  assert.equal(inBrowser.at(-1), 'Validation result: witness unconfirmed (UNKNOWN) [in the browser]', inBrowser.join('\n'));
+  assert.ok(inBrowser.includes('witness line 17: loop_invariant i <= n + 1 && n <= 10 at line 10, column 3: confirmed'), inBrowser.join('\n'));
+  assert.match(inBrowser.find((l) => l.startsWith('witness line 22:')) ?? '', /sum == 0 at line 10, column 3: unconfirmed: .*gcc is not available in the browser/);
+  // Pinned on the loop of line 10, and the outcome above the program.
+  const b = await badges(page);
+  assert.equal(b[0], 'confirmed');
+  assert.match(b[1], /^unconfirmed: /);
+  assert.equal(await page.$eval('#report .ann .status', (s) => (s.closest('.ann') as HTMLElement).dataset.line), '10');
+  assert.match(await page.$eval('#report .validation', (v) => v.textContent ?? ''), /^Validation: witness unconfirmed — UNKNOWN \(in the browser\)/);
+
+  const onServer = await runValidation(page, '#validate-server');
+  assert.equal(onServer.at(-1), 'Validation result: witness refuted (FALSE(unreach-call)) [on the server, with gcc replay]', onServer.join('\n'));
+  const refuted = onServer.find((l) => l.startsWith('witness line 22:')) ?? '';
+  const value = /counterexample: __VERIFIER_nondet_uint\(\) = (\d+)$/.exec(refuted);
+  assert.ok(value, refuted);
+  // A real counterexample to sum == 0 at the loop head: the loop runs (n >= 1) and n <= 10.
+  assert.ok(Number(value[1]) >= 1 && Number(value[1]) <= 10, refuted);
+  assert.match((await badges(page))[1], /^refuted: .*counterexample: __VERIFIER_nondet_uint\(\) = \d+$/);
+  // Another program: the old results are gone.
+  await page.select('#example', 'count.c');
+  assert.equal((await page.$$('#report .validation')).length, 0);
+  assert.deepEqual(await badges(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('validate a violation witness: confirmed on the server with the violating run, each waypoint marked on the program', { skip, timeout: 300_000 }, async () => {
+  const { page, errors } = await openPlayground(url);
+  await page.select('#example', 'mult.c');
+  // The server's verify writes the witness into the page.
+  await page.click('#verify-server');
+  await page.waitForFunction(() => /the violation witness is shown below/.test(document.getElementById('out')!.textContent ?? ''), { timeout: 240_000 });
+  const lines = await runValidation(page, '#validate');
+  assert.equal(lines.at(-1), 'Validation result: witness confirmed (FALSE(unreach-call)) [on the server, with gcc replay]', lines.join('\n'));
+  assert.ok(lines.includes('the violating run: __VERIFIER_nondet_int() = 100'), lines.join('\n'));
+  assert.deepEqual(await badges(page), ['used', 'used']);
+  const pinned = await page.$$eval('#report .ann', (as) => as.map((a) => (a as HTMLElement).dataset.line));
+  assert.deepEqual(pinned, ['8', '15']);
+  assert.match(await page.$eval('#report .validation', (v) => v.textContent ?? ''), /The violating run: __VERIFIER_nondet_int\(\) = 100/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('validate on bad input shows the diagnostic: a YAML syntax error, a witness for another program', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await openPlayground(url);
+  await page.select('#example', 'sum.c');
+  await page.$eval('#witness-name', (el) => ((el as HTMLInputElement).value = 'w.yml'));
+  await page.$eval('#witness', (el) => ((el as HTMLTextAreaElement).value = '- entry_type: [unclosed\n'));
+  const syntax = await runValidation(page, '#validate');
+  assert.match(syntax.at(-1)!, /^validate: w\.yml:\d+:\d+: error: /);
+  assert.ok((await page.$$('#report [role=alert]')).length === 1, 'the report shows the error too');
+  const other = sumCandidates(['i <= n + 1']).replace('{ name: "hand" }', '{ name: "hand", version: "1" }').replaceAll('"sum.c"', '"count.c"');
+  await page.$eval('#witness', (el, text) => ((el as HTMLTextAreaElement).value = text), other);
+  const foreign = await runValidation(page, '#validate');
+  assert.equal(foreign.at(-1), 'w.yml:3:5: error: the witness is for another program (count.c, another hash), not sum.c');
+  assert.ok((await page.$$('#report .ln')).length > 10, 'the program is still shown');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('as static files (no server parts, no isolation headers) the page works with those parts switched off', { skip }, async () => {
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
   const plain = createServer((req, res) => {
@@ -121,8 +200,14 @@ test('as static files (no server parts, no isolation headers) the page works wit
   await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
   try {
     const { page, errors } = await openPlayground(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/`);
-    assert.match(await page.$eval('#status', (e) => e.textContent ?? ''), /static page: server parts off/);
+    assert.match(await page.$eval('#status', (e) => e.textContent ?? ''), /static page: server parts \(replay, violation-witness validation\) off/);
     assert.equal(await page.$eval('#verify-server', (b) => (b as HTMLButtonElement).disabled), true);
+    assert.equal(await page.$eval('#validate-server', (b) => (b as HTMLButtonElement).disabled), true);
+    // A violation witness needs gcc: validate says it is not available here.
+    await page.select('#example', 'mult.c');
+    await page.$eval('#witness', (el, text) => ((el as HTMLTextAreaElement).value = text), readFileSync(join(repoRoot, 'test', 'fixtures', 'witness', 'mult-violation.yml'), 'utf8'));
+    await page.click('#validate');
+    assert.match((await page.$$eval('#out .error', (ds) => ds.map((d) => d.textContent))).join(''), /violation witness is confirmed only by running the program \(gcc replay\).*not available in the static page/);
     await page.select('#example', 'sum.c');
     assert.ok((await page.$$('#report .ln')).length > 10, 'the program is shown');
     await page.click('#verify');

@@ -94,3 +94,24 @@ test('verify --report writes the report of its violation witness', { skip: probe
   assert.match(page, /__VERIFIER_nondet_int\(\) = 100/);
   assert.match(page, /violation witness/);
 });
+
+test('report --validate: the outcome, each entry\'s status and the violating run on the page; a refused witness shown, usage errors not', { skip: probeGcc().gcc ? false : 'skipped: gcc is not installed (a violation is confirmed by its replay)' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-report-validate-'));
+  const report = (...args: string[]) => spawnSync(process.execPath, [cliPath, 'report', '--program', join(repoRoot, 'examples', 'mult.c'), ...args], { encoding: 'utf8', timeout: 300_000 });
+  const witness = join(repoRoot, 'test', 'fixtures', 'witness', 'mult-violation.yml');
+  const ok = report('--witness', witness, '--validate', '--property', 'unreach-call', '-o', join(dir, 'r.html'));
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stderr, /r\.html: 2 located entries \(2 path steps\), 0 lint errors, 0 warnings; witness confirmed \(FALSE\(unreach-call\)\)\n$/);
+  const page = readFileSync(join(dir, 'r.html'), 'utf8');
+  assert.match(page, /<div class="validation good" role="status"><b>Validation: witness confirmed<\/b> — FALSE\(unreach-call\)<p>the witness&#39;s 1 nondet values, run: replay/);
+  assert.match(page, /The violating run: <code>__VERIFIER_nondet_int\(\) = 100<\/code>/);
+  assert.equal(page.match(/<span class="status good">used<\/span>/g)?.length, 4, 'each waypoint, in its annotation and its details');
+  // count.c's witness on mult.c: refused by the validator, and the page says so.
+  const foreign = report('--witness', join(repoRoot, 'examples', 'count-invariants-0.1.yml'), '--validate', '--property', 'unreach-call', '-o', join(dir, 'f.html'));
+  assert.equal(foreign.status, 0, foreign.stderr);
+  assert.match(readFileSync(join(dir, 'f.html'), 'utf8'), /the validator refused the witness: \S*count-invariants-0\.1\.yml:\d+:\d+: error: the witness is for another program/);
+  const noProperty = report('--witness', witness, '--validate');
+  assert.equal(noProperty.status, 2);
+  assert.equal(noProperty.stderr, 'tarsier: error: --validate needs the property: --prop P.prp or --property KIND (e.g. unreach-call)\n');
+  assert.equal(report('--witness', witness, '--property', 'unreach-call').status, 2);
+});

@@ -41,6 +41,27 @@ test('POST /api/verify runs verify with gcc replay on the server: FALSE with its
   assert.match(body.witness ?? '', /entry_type: "violation_sequence"/);
 });
 
+test('POST /api/validate: bad requests answered with 400; a violation witness confirmed on the server (gcc), the folder never named', { skip: probeGcc().gcc ? false : 'skipped: gcc is not installed' }, async () => {
+  const programText = readFileSync(join(repoRoot, 'examples', 'mult.c'), 'utf8');
+  const witnessText = readFileSync(join(repoRoot, 'test', 'fixtures', 'witness', 'mult-violation.yml'), 'utf8');
+  const post = (body: object) => fetch(new URL('api/validate', url), { method: 'POST', body: JSON.stringify(body) });
+  const missing = await post({ programName: 'mult.c', programText, property: 'unreach-call' });
+  assert.equal(missing.status, 400);
+  assert.equal(((await missing.json()) as { error: string }).error, 'witnessText is missing');
+  const r = await post({ programName: 'mult.c', programText, witnessName: 'w.yml', witnessText, property: 'unreach-call', dataModel: 'ILP32' });
+  const v = (await r.json()) as { outcome: string; verdict: string; counterexample?: string[]; entries: Array<{ witnessLine: number; status: string }>; where: string };
+  assert.equal(v.outcome, 'confirmed');
+  assert.equal(v.verdict, 'FALSE(unreach-call)');
+  assert.deepEqual(v.counterexample, ['__VERIFIER_nondet_int() = 100']);
+  assert.deepEqual(v.entries.map((e) => e.status), ['used', 'used']);
+  assert.equal(v.where, 'server');
+  // The witness of another program: the error names the posted file, not the server's folder.
+  const other = await post({ programName: 'sum.c', programText: readFileSync(join(repoRoot, 'examples', 'sum.c'), 'utf8'), witnessName: 'w.yml', witnessText, property: 'unreach-call' });
+  const e = ((await other.json()) as { error: string }).error;
+  assert.match(e, /^w\.yml:\d+:\d+: error: /);
+  assert.doesNotMatch(e, /tarsier-serve-/);
+});
+
 test('with a task folder, the server lists its tasks and gives a task\'s program and property', { skip: skipWithoutShared }, async () => {
   const dir = sharedPath('spec', 'examples', 'tasks');
   const { server: s, url: u } = await servePlayground({ port: 0, tasksDir: dir });

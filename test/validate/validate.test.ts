@@ -303,11 +303,20 @@ test('the command line of tarsier bench --validate tarsier: verdict last, witnes
     const w = join(dir, 'w.yml');
     const hash = sha256OfFile(ex('mult.c'));
     writeFileSync(w, header('mult.c', hash) + waypoint('function_return', 8, 33, 'main', 'mult.c', '\\\\result == 100') + waypoint('target', 15, 18, 'main', 'mult.c'));
-    const r = cli([ex('mult.yml'), '--property', 'unreach-call', '--witness', w, '--timeout', '30']);
+    const page = join(dir, 'report.html');
+    const r = cli([ex('mult.yml'), '--property', 'unreach-call', '--witness', w, '--timeout', '30', '--report', page]);
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines[lines.length - 1], 'Verification result: FALSE(unreach-call)');
     assert.match(lines[lines.length - 2]!, /^Witness confirmed: /);
+    // --report: the page shows the program and the validation's outcome.
+    const html = readFileSync(page, 'utf8');
+    assert.match(html, /reach_error/);
+    assert.match(html, /witness confirmed/i);
+    // An output path that cannot be written is a usage error before any work.
+    const bad = cli([ex('mult.yml'), '--property', 'unreach-call', '--witness', w, '--report', join(dir, 'no', 'such', 'r.html')]);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--report/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

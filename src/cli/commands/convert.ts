@@ -20,7 +20,7 @@ export const registerConvert: CommandRegistrar = (program, run) => {
     .addOption(choiceOption('--to <version>', 'target format version', ['2.0']).makeOptionMandatory())
     .option('--out <file>', 'write the result here instead of standard output')
     .option('--creation-time <time>', 'creation_time of new entries (default: taken from the input)')
-    .option('--program <file>', 'the program: recognises 0.1 columns that already count from 1')
+    .option('--program <file>', 'the program: recognises 0.1 columns that already count from 1; places GraphML assumptions and the target (needed when the violation follows a branch)')
     .action(
       run((witness: string, flags: ConvertFlags) => {
         if (flags.creationTime !== undefined && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(flags.creationTime)) {
@@ -38,7 +38,7 @@ export const registerConvert: CommandRegistrar = (program, run) => {
           process.stderr.write(`${where}: warning: ${n.message}\n`);
         }
         if (result.document.entries.length === 0) {
-          throw new TarsierError('convert', 'nothing in this witness can be converted to format 2.0', { file: witness });
+          throw new TarsierError('convert', `nothing in this witness can be converted to format 2.0${result.notes.length ? ' (see the warnings above)' : ''}`, { file: witness });
         }
         const text = writeWitness(result.document);
         // Never write what Tarsier's own linter rejects.

@@ -16,10 +16,6 @@ export const registerParse: CommandRegistrar = (program, run) => {
         const prog = parseCFile(file, { dataModel: flags.dataModel });
         const lines =
           flags.dump === 'ast' ? dumpAst(prog) : flags.dump === 'types' ? dumpTypes(prog) : flags.dump === 'loops' ? dumpLoops(prog) : summary(prog);
-        // A reader that stops early (`| head`) is not an error.
-        process.stdout.once('error', (e: NodeJS.ErrnoException) => {
-          if (e.code === 'EPIPE') process.exit(0);
-        });
         if (lines.length) consoleOutput.out(lines.join('\n'));
         return 0;
       }),

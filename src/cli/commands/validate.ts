@@ -5,6 +5,7 @@ import type { ValidateResult } from '../../validate/index.js';
 import { validateWithHardLimit } from '../../validate/worker.js';
 import { formatDiagnosticLine, toOneBasedColumn } from '../../witness/index.js';
 import type { CommandRegistrar } from '../command.js';
+import { checkOutputFile } from '../options.js';
 
 interface ValidateFlags {
   property?: string;
@@ -16,6 +17,7 @@ interface ValidateFlags {
   certificates?: string;
   emitProgram?: string;
   verbose?: boolean;
+  report?: string;
 }
 
 const inputsText = (r: { inputs?: ValidateResult['inputs'] }) =>
@@ -82,11 +84,13 @@ export const registerValidate: CommandRegistrar = (program, run) => {
     .option('--certificates <file>', 'write a 0.1 loop_invariant_certificate per decided invariant')
     .option('--emit-program <file>', 'write the witness turned into a C program (waypoints as assumptions, invariants as checks)')
     .option('--verbose', 'tell what each step did')
+    .option('--report <file>', "also write the HTML report of the witness on its program with what validation found (see tarsier report)")
     .action(
       run(async (input: string, flags: ValidateFlags) => {
         if (!flags.witness) throw usageError('--witness W is required');
         const timeoutS = flags.timeout === undefined ? undefined : Number(flags.timeout);
         if (timeoutS !== undefined && (!Number.isFinite(timeoutS) || timeoutS <= 0)) throw usageError(`--timeout needs a positive number of seconds, not '${flags.timeout}'`);
+        if (flags.report) checkOutputFile(flags.report, '--report');
         let r: ValidateResult | 'timeout';
         try {
           r = await validateWithHardLimit(input, flags.witness, {
@@ -106,6 +110,12 @@ export const registerValidate: CommandRegistrar = (program, run) => {
         if (r === 'timeout') return inconclusive('time limit reached', flags.format);
         if (flags.format === 'json') process.stdout.write(JSON.stringify(json(r)) + '\n');
         else process.stdout.write(textLines(r).join('\n') + '\n');
+        if (flags.report) {
+          // The report's modules are loaded only when a page is asked for.
+          const { validationView, writeReportFile } = await import('../../report/index.js');
+          writeReportFile(r.program, r.witness, flags.report, validationView(r, r.witness));
+          process.stderr.write(`report written to ${flags.report}\n`);
+        }
         return r.lint.errors.length > 0 ? 1 : 0;
       }),
     );

@@ -1,15 +1,19 @@
 /**
- * The Web Worker that runs the library's `verify` and `select` in the
- * browser, with Z3 as WebAssembly in this worker. The program and its
- * property file go into the in-memory file system. gcc is not available, so
- * a counterexample cannot be replayed and is reported as UNKNOWN, never as
- * an unconfirmed FALSE (select never answers FALSE on C).
+ * The Web Worker that runs the library's `verify`, `select` and `validate`
+ * in the browser, with Z3 as WebAssembly in this worker. The program, its
+ * property file and the witness go into the in-memory file system. gcc is
+ * not available, so a counterexample cannot be replayed: verify reports it
+ * as UNKNOWN, never as an unconfirmed FALSE (select never answers FALSE on
+ * C), and validate leaves unconfirmed what only a replay would refute or
+ * confirm (the page sends violation witnesses to the server).
  */
 import { needsPreprocessing, parseCProgram } from '../../c/index.js';
 import { cCandidatesFromWitness, selectCInvariants } from '../../invariants/index.js';
 import { lowerProgram } from '../../lower/index.js';
 import { verify } from '../../verify/verify.js';
+import { validate } from '../../validate/validate.js';
 import { readWitness } from '../../witness/index.js';
+import { validationView, type ValidationView } from '../validation.js';
 import { TarsierError } from '../../common/errors.js';
 import { putFile } from './shims/fs.js';
 import { PLAYGROUND_PROPERTIES as PROPERTIES, type PlaygroundProperty } from '../properties.js';
@@ -23,7 +27,10 @@ interface Common {
 
 export type WorkerRequest =
   | (Common & { readonly kind: 'verify'; readonly property: PlaygroundProperty; readonly timeoutS: number })
-  | (Common & { readonly kind: 'select'; readonly property: PlaygroundProperty; readonly witnessName: string; readonly witnessText: string; readonly timeoutS: number });
+  | (WithWitness & { readonly kind: 'select' })
+  | (WithWitness & { readonly kind: 'validate' });
+
+type WithWitness = Common & { readonly property: PlaygroundProperty; readonly witnessName: string; readonly witnessText: string; readonly timeoutS: number };
 
 /** One candidate's selection verdict, with its position in the witness file. */
 export interface SelectionLine {
@@ -38,6 +45,7 @@ export interface SelectionLine {
 export type WorkerReply =
   | { readonly id: number; readonly log: string }
   | { readonly id: number; readonly result: { verdict: string; reason: string; selection?: readonly SelectionLine[] } }
+  | { readonly id: number; readonly validation: ValidationView }
   | { readonly id: number; readonly error: string };
 
 const scope = globalThis as unknown as { onmessage: (ev: { data: WorkerRequest }) => void; postMessage: (m: WorkerReply) => void };
@@ -58,6 +66,27 @@ async function runVerify(req: Extract<WorkerRequest, { kind: 'verify' }>): Promi
   return { id: req.id, result: { verdict, reason: r.reason } };
 }
 
+/** The file name without folders (the in-memory file system has one folder per request). */
+const leaf = (name: string, fallback: string) => name.replace(/^.*\//, '') || fallback;
+
+async function runValidate(req: Extract<WorkerRequest, { kind: 'validate' }>): Promise<WorkerReply> {
+  if (needsPreprocessing(req.programText)) {
+    return { id: req.id, error: 'validate: the program has preprocessor directives, and there is no preprocessor in the browser' };
+  }
+  const dir = `/playground/${req.id}`;
+  const program = `${dir}/${leaf(req.programName, 'program.c')}`;
+  const witness = `${dir}/${leaf(req.witnessName, 'witness.yml')}`;
+  putFile(program, req.programText);
+  putFile(witness, req.witnessText);
+  putFile(`${dir}/property.prp`, PROPERTIES[req.property]);
+  const r = await validate(program, witness, {
+    prp: `${dir}/property.prp`,
+    dataModel: req.dataModel,
+    timeoutS: req.timeoutS,
+  });
+  return { id: req.id, validation: validationView(r, leaf(req.witnessName, 'witness.yml'), 'browser') };
+}
+
 async function runSelect(req: Extract<WorkerRequest, { kind: 'select' }>): Promise<WorkerReply> {
   if (needsPreprocessing(req.programText)) {
     return { id: req.id, error: 'select: the program has preprocessor directives, and there is no preprocessor in the browser' };
@@ -76,8 +105,8 @@ async function runSelect(req: Extract<WorkerRequest, { kind: 'select' }>): Promi
 
 scope.onmessage = async ({ data: req }) => {
   try {
-    scope.postMessage(req.kind === 'select' ? await runSelect(req) : await runVerify(req));
+    scope.postMessage(req.kind === 'select' ? await runSelect(req) : req.kind === 'validate' ? await runValidate(req) : await runVerify(req));
   } catch (e) {
-    scope.postMessage({ id: req.id, error: e instanceof TarsierError ? e.format() : `internal error: ${e instanceof Error ? e.message : String(e)}` });
+    scope.postMessage({ id: req.id, error: e instanceof TarsierError ? e.format().split(`/playground/${req.id}/`).join('') : `internal error: ${e instanceof Error ? e.message : String(e)}` });
   }
 };

@@ -22,6 +22,9 @@ export function tmpdir(): string {
 export function cpus(): unknown[] {
   return [{}];
 }
+export function totalmem(): number {
+  return 4 * 2 ** 30;
+}
 export function availableParallelism(): number {
   return 1;
 }
@@ -46,4 +49,4 @@ export function fileURLToPath(u: string | URL): string {
 export function pathToFileURL(p: string): URL {
   return new URL(`file://${p}`);
 }
-export default { spawnSync, execFileSync, spawn, tmpdir, cpus, availableParallelism, EOL, gunzipSync, Worker, isMainThread, parentPort, workerData, createRequire, fileURLToPath, pathToFileURL };
+export default { spawnSync, execFileSync, spawn, tmpdir, cpus, totalmem, availableParallelism, EOL, gunzipSync, Worker, isMainThread, parentPort, workerData, createRequire, fileURLToPath, pathToFileURL };
