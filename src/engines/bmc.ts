@@ -329,7 +329,8 @@ async function inductionStep(
       const r = await check(solver, literals(), goals, solverMs());
       log(`k-induction: bound ${bound}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
-      if (r.status === 'unknown') {
+      if (r.status === 'unknown' && !options.loopCandidates) {
+        // Without the caller's candidates (or after dropping them): one candidate at a time before giving up.
         const ids = [...active];
         const each = await checkOneByOne(ids, async (id, ms) => (await check(solver, literals(), goalsOf.get(id) ?? [], ms)).status, solverMs());
         const kept = ids.filter((id) => each.get(id) === 'unsat');
@@ -339,6 +340,8 @@ async function inductionStep(
           active = new Set(kept);
           continue;
         }
+      }
+      if (r.status === 'unknown') {
         if (options.loopCandidates) {
           // The caller's candidates can make the checks hard: go on with the built-in ones alone.
           log(`k-induction: bound ${bound}: retrying without the caller's candidates`);
