@@ -1,4 +1,4 @@
-// `npm run bench:verify -- --timeout 60 [--jobs 2] [--filter text] [--property P] [--solver auto|z3-wasm|z3|cvc5] [--out results.json]`
+// `npm run bench:verify -- --timeout 60 [--jobs 2] [--filter text] [--tasks FILE] [--property P] [--solver auto|z3-wasm|z3|cvc5] [--no-validate] [--profile] [--out results.json]`
 // Runs `tarsier verify` on every (task, property) row of
 // ../shared/bench/sv-benchmarks/MANIFEST.csv as a child process, scores the
 // answers with the competition's table and prints per-directory counts, the
@@ -6,6 +6,11 @@
 // verifier itself before it is answered. Beside the table: the reference
 // tools of ../shared/bench/peers/unreach-call-10s.csv (their score, and
 // Tarsier's CPU time over theirs on the tasks both answer correctly).
+// --tasks FILE: only the task files listed there (one a line, as in the
+// manifest). --no-validate: witnesses are linted but not validated (faster).
+// --profile: runs with --verbose and sums the CPU time per phase that each
+// run reports (start-up, parse, lower, bmc, ...), over all runs and over the
+// correct ones.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +33,7 @@ interface Row {
   directory: string;
 }
 
-function args(): { timeout: number; jobs: number; filter?: string; property?: string; out?: string; shared: string; solver?: string } {
+function args(): { timeout: number; jobs: number; filter?: string; tasks?: string; property?: string; out?: string; shared: string; solver?: string; validate: boolean; profile: boolean } {
   const a = process.argv.slice(2);
   const get = (name: string) => {
     const i = a.indexOf(name);
@@ -38,6 +43,9 @@ function args(): { timeout: number; jobs: number; filter?: string; property?: st
     timeout: Number(get('--timeout') ?? 60),
     jobs: Number(get('--jobs') ?? 2),
     filter: get('--filter'),
+    tasks: get('--tasks'),
+    validate: !a.includes('--no-validate'),
+    profile: a.includes('--profile'),
     property: get('--property'),
     out: get('--out'),
     solver: get('--solver'),
@@ -75,6 +83,20 @@ interface Outcome {
   witnessConfirmed?: boolean;
   /** Whether the rules ask for a witness with this answer (see witnessRequired). */
   witnessRequired: boolean;
+  /** With --profile: CPU ms per phase, as the run reported it. */
+  phases?: Record<string, number>;
+}
+
+/** The phases of a `verify --verbose` profile line: `profile (CPU ms): start-up 250, parse 10, ...; total 460`. */
+function parsePhases(stderr: string): Record<string, number> | undefined {
+  const m = /^profile \(CPU ms\): (.*); total \d+$/m.exec(stderr);
+  if (!m) return undefined;
+  const out: Record<string, number> = {};
+  for (const part of m[1]!.split(', ')) {
+    const k = /^(.*) (\d+)$/.exec(part);
+    if (k) out[k[1]!] = Number(k[2]);
+  }
+  return out;
 }
 
 const HAS_VALIDATE = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout.includes('validate');
@@ -89,12 +111,12 @@ function witnessRequired(row: Row): boolean {
 }
 
 /** Lints a witness against the program and, when the command exists, validates it (budget: a third of the verification's). */
-function checkWitness(bench: string, row: Row, witness: string, timeout: number): { lints: boolean; confirmed?: boolean } {
+function checkWitness(bench: string, row: Row, witness: string, timeout: number, validate: boolean): { lints: boolean; confirmed?: boolean } {
   if (!existsSync(witness)) return { lints: false, confirmed: false };
   const lint = spawnSync(process.execPath, [cli, 'lint', witness, '--program', join(bench, row.program), '--quiet'], { encoding: 'utf8' });
   // --quiet: nothing is printed for a witness without errors or warnings.
   const lints = lint.status === 0 && lint.stdout.trim() === '';
-  if (!HAS_VALIDATE) return { lints };
+  if (!HAS_VALIDATE || !validate) return { lints };
   const v = spawnSync(
     process.execPath,
     [cli, 'validate', join(bench, row.task), '--property', row.property, '--witness', witness, '--timeout', String(Math.max(1, Math.ceil(timeout / 3)))],
@@ -105,7 +127,7 @@ function checkWitness(bench: string, row: Row, witness: string, timeout: number)
   return { lints, confirmed };
 }
 
-function runOne(bench: string, row: Row, timeout: number, tmp: string, index: number, solver?: string): Promise<Outcome> {
+function runOne(bench: string, row: Row, timeout: number, tmp: string, index: number, solver: string | undefined, validate: boolean, profile: boolean): Promise<Outcome> {
   return new Promise((done) => {
     const t0 = Date.now();
     const witness = join(tmp, `w${index}.yml`);
@@ -118,6 +140,7 @@ function runOne(bench: string, row: Row, timeout: number, tmp: string, index: nu
         ...(timed ? ['-f', `${CPU_MARK} %U %S`, process.execPath] : []),
         cli, 'verify', join(bench, row.task), '--property', row.property, '--timeout', String(timeout), '--witness', witness, '--format', 'json',
         ...(solver ? ['--solver', solver] : []),
+        ...(profile ? ['--verbose'] : []),
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -133,21 +156,27 @@ function runOne(bench: string, row: Row, timeout: number, tmp: string, index: nu
       let verdict: Verdict = { kind: 'unknown' };
       let reason = '';
       let cpu = Math.min(wall, timeout);
+      let own = 0;
       try {
         const j = JSON.parse(out.trim().split('\n').pop() ?? '');
         verdict = parseVerdictString(j.verdict) ?? { kind: 'unknown' };
         reason = j.reason ?? '';
-        if (typeof j.cpuTimeS === 'number') cpu = j.cpuTimeS;
+        if (typeof j.cpuTimeS === 'number') own = cpu = j.cpuTimeS;
       } catch {
         reason = `exit ${code}: ${(err || out).trim().split('\n')[0] ?? ''}`;
       }
       const m = new RegExp(`^${CPU_MARK} ([\\d.]+) ([\\d.]+)$`, 'm').exec(err);
-      if (m) cpu = Math.min(timeout, Number(m[1]) + Number(m[2]));
+      // GNU time misses solver processes killed at the time limit (they are
+      // reaped by init, not by us): the verifier's own count stands then.
+      if (m) cpu = Math.min(timeout, Math.max(own, Number(m[1]) + Number(m[2])));
       const expected = row.expected === 'true' ? { verdict: true } : row.expected === 'false' ? { verdict: false, subproperty: row.subproperty || undefined } : undefined;
       const s = scoreResult(expected, verdict, { property: row.property as PropertyKind });
       const required = witnessRequired(row);
-      const w = s.category === 'correct' && required ? checkWitness(bench, row, witness, timeout) : undefined;
-      done({ row, verdict, reason, cpu, wall, points: s.points, category: s.category, witnessRequired: required, witnessLints: w?.lints, witnessConfirmed: w?.confirmed });
+      const w = s.category === 'correct' && required ? checkWitness(bench, row, witness, timeout, validate) : undefined;
+      done({
+        row, verdict, reason, cpu, wall, points: s.points, category: s.category, witnessRequired: required,
+        witnessLints: w?.lints, witnessConfirmed: w?.confirmed, phases: profile ? parsePhases(err) : undefined,
+      });
     });
   });
 }
@@ -163,6 +192,10 @@ async function main(): Promise<void> {
   if (o.filter) rows = rows.filter((r) => r.task.includes(o.filter!) || r.property.includes(o.filter!));
   // --property P: only the rows of that property (e.g. termination).
   if (o.property) rows = rows.filter((r) => r.property === o.property);
+  if (o.tasks) {
+    const listed = new Set(readFileSync(o.tasks, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+    rows = rows.filter((r) => listed.has(r.task));
+  }
   const tmp = mkdtempSync(join(tmpdir(), 'tarsier-bench-verify-'));
   const results: Outcome[] = new Array(rows.length);
   let next = 0;
@@ -170,7 +203,7 @@ async function main(): Promise<void> {
   const worker = async () => {
     while (next < rows.length) {
       const i = next++;
-      results[i] = await runOne(bench, rows[i]!, o.timeout, tmp, i, o.solver);
+      results[i] = await runOne(bench, rows[i]!, o.timeout, tmp, i, o.solver, o.validate, o.profile);
       finished++;
       const r = results[i]!;
       const v = r.verdict.kind === 'false' ? `false(${r.verdict.property ?? ''})` : r.verdict.kind;
@@ -201,8 +234,8 @@ async function main(): Promise<void> {
     const cpu = rs.reduce((a, r) => a + r.cpu, 0);
     const trues = rs.filter((r) => r.category === 'correct' && r.verdict.kind === 'true' && r.witnessRequired);
     const tl = trues.filter((r) => r.witnessLints).length;
-    const tc = HAS_VALIDATE ? String(trues.filter((r) => r.witnessConfirmed).length) : '-';
-    const cs = HAS_VALIDATE ? String(confirmedScore(rs)) : '-';
+    const tc = HAS_VALIDATE && o.validate ? String(trues.filter((r) => r.witnessConfirmed).length) : '-';
+    const cs = HAS_VALIDATE && o.validate ? String(confirmedScore(rs)) : '-';
     console.log(
       `${name.padEnd(24)} ${pad(rs.length, 5)} ${pad(ct, 6)} ${pad(tl, 6)} ${pad(tc, 6)} ${pad(cf, 6)} ${pad(un, 5)} ${pad(wr, 5)} ${pad(score, 6)} ${pad(cs, 6)} ${pad(cpu.toFixed(1), 8)}`,
     );
@@ -213,8 +246,26 @@ async function main(): Promise<void> {
   console.log(`score ${results.reduce((a, r) => a + r.points, 0)} (+${POINTS.correctTrue} correct TRUE, +${POINTS.correctFalse} correct FALSE, ${POINTS.incorrectFalse} wrong FALSE, ${POINTS.incorrectTrue} wrong TRUE); CPU time of correct results ${correctCpu.toFixed(1)} s`);
   const wrong = results.filter((r) => r.category === 'wrong');
   for (const w of wrong) console.log(`WRONG: ${w.row.task} ${w.row.property}: ${JSON.stringify(w.verdict)} expected ${w.row.expected}: ${w.reason}`);
+  if (o.profile) printPhases(results);
   comparePeers(join(o.shared, 'bench', 'peers', 'unreach-call-10s.csv'), results);
   if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 1));
+}
+
+/** CPU seconds per phase, summed over the runs that reported a profile (all of them, and the correct ones). */
+function printPhases(results: readonly Outcome[]): void {
+  const sum = (rs: readonly Outcome[]) => {
+    const out = new Map<string, number>();
+    for (const r of rs) for (const [k, v] of Object.entries(r.phases ?? {})) out.set(k, (out.get(k) ?? 0) + v);
+    return out;
+  };
+  const all = sum(results);
+  const correct = sum(results.filter((r) => r.category === 'correct'));
+  const profiled = results.filter((r) => r.phases).length;
+  console.log(`CPU time per phase (s), from the profiles of ${profiled} runs (the rest ended at the hard limit):`);
+  console.log(`${'phase'.padEnd(22)} ${'all'.padStart(8)} ${'correct'.padStart(8)}`);
+  for (const [k, v] of [...all].sort((a, b) => b[1] - a[1])) {
+    console.log(`${k.padEnd(22)} ${(v / 1000).toFixed(1).padStart(8)} ${((correct.get(k) ?? 0) / 1000).toFixed(1).padStart(8)}`);
+  }
 }
 
 /**

@@ -1,21 +1,27 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { describeFailure, type CommandRegistrar } from './command.js';
-import { registerImp } from './commands/imp.js';
-import { registerVerify } from './commands/verify.js';
-import { registerBench } from './commands/bench.js';
-import { registerScore } from './commands/score.js';
-import { registerWorker } from './commands/worker.js';
-import { registerParse } from './commands/parse.js';
-import { registerLint } from './commands/lint.js';
-import { registerConvert } from './commands/convert.js';
-import { registerSelect } from './commands/select.js';
-import { registerValidate } from './commands/validate.js';
-import { registerReport } from './commands/report.js';
-import { registerServe } from './commands/serve.js';
+import type { CommandRegistrar } from './command.js';
+import { describeFailure } from './command.js';
 
-/** Every sub-command, in the order `--help` lists them. */
-const commands: CommandRegistrar[] = [registerVerify, registerValidate, registerParse, registerImp, registerBench, registerScore, registerWorker, registerLint, registerConvert, registerSelect, registerReport, registerServe];
+/**
+ * Every sub-command, in the order `--help` lists them, with the module that
+ * registers it. Modules are loaded on demand: a run of one command loads
+ * that command's modules only (start-up time counts in every verification).
+ */
+const commands: readonly { name: string; load: () => Promise<CommandRegistrar> }[] = [
+  { name: 'verify', load: async () => (await import('./commands/verify.js')).registerVerify },
+  { name: 'validate', load: async () => (await import('./commands/validate.js')).registerValidate },
+  { name: 'parse', load: async () => (await import('./commands/parse.js')).registerParse },
+  { name: 'imp', load: async () => (await import('./commands/imp.js')).registerImp },
+  { name: 'bench', load: async () => (await import('./commands/bench.js')).registerBench },
+  { name: 'score', load: async () => (await import('./commands/score.js')).registerScore },
+  { name: 'worker', load: async () => (await import('./commands/worker.js')).registerWorker },
+  { name: 'lint', load: async () => (await import('./commands/lint.js')).registerLint },
+  { name: 'convert', load: async () => (await import('./commands/convert.js')).registerConvert },
+  { name: 'select', load: async () => (await import('./commands/select.js')).registerSelect },
+  { name: 'report', load: async () => (await import('./commands/report.js')).registerReport },
+  { name: 'serve', load: async () => (await import('./commands/serve.js')).registerServe },
+];
 
 function packageVersion(): string {
   const url = new URL('../../../package.json', import.meta.url);
@@ -56,7 +62,9 @@ export async function main(argv: string[]): Promise<number> {
         exitCode = failure.exitCode;
       }
     };
-  for (const register of commands) register(program, run);
+  // A known command name first: register that command alone; otherwise all (help, suggestions).
+  const named = commands.filter((c) => c.name === argv[0]);
+  for (const c of named.length > 0 ? named : commands) (await c.load())(program, run);
   program.commands.forEach((c) => c.exitOverride());
 
   try {

@@ -8,6 +8,7 @@ import { TarsierError } from './errors.js';
 
 type Message<T> =
   | { progress: number }
+  | { log: string }
   | { ok: true; result: T }
   | { ok: false; error: { code?: string; message: string; location?: TarsierError['location']; exitCode?: number; tarsier: boolean } };
 
@@ -57,6 +58,11 @@ export function runWithHardLimit<T>(
         onProgress(m.progress);
         return;
       }
+      if ('log' in m) {
+        // Through the message port, so no line is lost when the worker ends right after it.
+        if (!settled) process.stderr.write(m.log + '\n');
+        return;
+      }
       finish(() => {
         void worker.terminate();
         if (m.ok) resolve(m.result);
@@ -69,14 +75,22 @@ export function runWithHardLimit<T>(
   });
 }
 
-/** In a worker started by runWithHardLimit: runs the job on its data and posts the outcome. */
-export function serveJob<D, T>(job: (data: D, progress: (n: number) => void) => Promise<T>, onStop: () => void = () => {}): void {
+/**
+ * In a worker started by runWithHardLimit: runs the job on its data and
+ * posts the outcome. The job may report progress numbers and log lines (the
+ * calling thread writes them to standard error).
+ */
+export function serveJob<D, T>(job: (data: D, progress: (n: number) => void, log: (line: string) => void) => Promise<T>, onStop: () => void = () => {}): void {
   if (isMainThread || !parentPort || (workerData as { job?: unknown })?.job === undefined) return;
   const port = parentPort;
   port.on('message', (m) => {
     if (m === 'stop') onStop();
   });
-  job((workerData as { job: D }).job, (n) => port.postMessage({ progress: n } satisfies Message<T>))
+  job(
+    (workerData as { job: D }).job,
+    (n) => port.postMessage({ progress: n } satisfies Message<T>),
+    (line) => port.postMessage({ log: line } satisfies Message<T>),
+  )
     .then((result) => port.postMessage({ ok: true, result } satisfies Message<T>))
     .catch((e: unknown) => {
       const error =

@@ -30,6 +30,8 @@ export interface BmcOptions {
   /** First bound (default 1) and largest bound tried (default 1 << 20). */
   readonly startBound?: number;
   readonly maxBound?: number;
+  /** The bound after k (default 2k; at most `maxBound`). */
+  readonly nextBound?: (bound: number) => number;
   /** Inlining depth of recursive IMP procedure calls for bound k (default: k). */
   readonly callDepth?: (bound: number) => number;
   readonly log?: (message: string) => void;
@@ -192,8 +194,46 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   let lastReason = 'no bound was tried';
   const survivors: Survivors = {};
   // Time spent on BMC and on induction so far (ms), to balance the two.
+  // Measured on the budget's own clock (CPU time when `deadline` is a function of it):
+  // on a loaded machine the wall clock would starve induction.
+  const used = () => -left();
+  const start = { used: used(), wall: Date.now() };
+  // Wall-clock ms per budget ms so far (solver time limits are wall time), between 1 and 4.
+  const wallPerBudget = () => Math.min(4, Math.max(1, (Date.now() - start.wall) / Math.max(50, used() - start.used)));
   let bmcMs = 0;
   let inductionMs = 0;
+  // The depth of the next k-induction attempt: it grows only when an attempt was decided, not when it ran out of time.
+  let inductionDepth = 1;
+  const inducible = (p: ImpProgram) => options.induction !== false && whilesOf(p, options.entry ?? 'main').length > 0;
+  /** One k-induction attempt at the current depth with `allowance` ms of the budget (see below); the proof if it succeeded. */
+  const induction = async (p: ImpProgram, allowance: number): Promise<BmcResult | undefined> => {
+    const u3 = used();
+    const k = inductionDepth;
+    const attempt = (withCaller: boolean, allowanceMs: number) => {
+      const end = used() + allowanceMs;
+      // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
+      const attemptLeft = () => (end - used()) * wallPerBudget();
+      const callMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), attemptLeft());
+      return inductionStep(solver, p, k, withCaller ? options : { ...options, loopCandidates: undefined }, callMs, attemptLeft, log, survivors, withCaller);
+    };
+    const withCaller = options.loopCandidates !== undefined && !survivors.callerTooHard;
+    let r = await attempt(withCaller, allowance);
+    if (r.kind === 'caller-too-hard') {
+      // The caller's candidates made a check undecidable in its time: the built-in ones alone from now on.
+      log(`k-induction: depth ${k}: retrying without the caller's candidates`);
+      survivors.callerTooHard = true;
+      r = await attempt(false, Math.max(INDUCTION_FLOOR_MS, allowance - (used() - u3)));
+    } else if (r.kind === 'spent' && withCaller) {
+      // The built-in candidates alone are often quicker to decide (and enough): the same time for them.
+      const alone = await attempt(false, allowance);
+      if (alone.kind === 'proved') r = alone;
+    }
+    inductionMs += used() - u3;
+    if (r.kind === 'refuted') inductionDepth = Math.min(maxBound, k * 2);
+    return r.kind === 'proved' ? { verdict: 'true', bound: k, method: 'k-induction', invariants: r.invariants, program: p } : undefined;
+  };
+  // The last program BMC checked (induction may go on with it when a deeper bound cannot be encoded).
+  let lastProgram: ImpProgram | undefined;
   const gaveUp = (what: string, reason: string): BmcResult => ({
     verdict: 'unknown',
     bound,
@@ -202,13 +242,21 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   for (;;) {
     if (left() <= 0) return { verdict: 'unknown', bound, reason: `time limit reached (${lastReason})` };
     const t0 = Date.now();
+    const u0 = used();
     let p: ImpProgram;
     let e: Encoded;
     try {
       p = typeof program === 'function' ? program(bound) : program;
       e = encode(p, { bound, callDepth: options.callDepth ? options.callDepth(bound) : bound, assertRole: options.assertRole, entry: options.entry });
     } catch (err) {
-      if (err instanceof EncodeError) return { verdict: 'unknown', bound, reason: err.message };
+      if (err instanceof EncodeError) {
+        // No deeper bound: induction gets the rest of the time (half for each attempt, and a floor).
+        for (let tries = 0; tries < 6 && lastProgram && inducible(lastProgram) && left() > INDUCTION_FLOOR_MS; tries++) {
+          const proof = await induction(lastProgram, Math.max(INDUCTION_FLOOR_MS, left() / 2));
+          if (proof) return proof;
+        }
+        return { verdict: 'unknown', bound, reason: err.message };
+      }
       throw err;
     }
     const errors = e.enc.goals.filter((g) => e.tagOf(g).role === 'error');
@@ -234,32 +282,47 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     } finally {
       await solver.pop();
     }
-    bmcMs += Date.now() - t0;
+    bmcMs += used() - u0;
+    lastProgram = p;
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
     // Induction only where it can prove something (a loop), and never taking
-    // more time than BMC: deeper bounds find the violations and complete unrollings.
-    if (options.induction !== false && whilesOf(p, options.entry ?? 'main').length > 0 && (bound <= 1 || inductionMs <= bmcMs)) {
-      const t3 = Date.now();
-      // One induction check may not take the whole budget: a quarter of what is left (at least 1 s).
-      const inductionCallMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4));
-      const step = () => inductionStep(solver, p, bound, survivors.withoutCaller ? { ...options, loopCandidates: undefined } : options, inductionCallMs, log, survivors);
-      const dropped = survivors.withoutCaller;
-      let proof = await step();
-      if (!proof && survivors.withoutCaller && !dropped) proof = await step();
-      inductionMs += Date.now() - t3;
-      if (proof) return { verdict: 'true', bound, method: 'k-induction', invariants: proof, program: p };
+    // much more time than BMC: deeper bounds find the violations and complete
+    // unrollings, often sooner than a hard induction check. An attempt may
+    // use what BMC has used more than induction so far (at least
+    // INDUCTION_FLOOR_MS). One cut short is tried again at the same depth
+    // after the next bound, with more time and without the candidates
+    // Houdini had dropped by then; a depth is left only when refuted (a
+    // shallow induction is cheaper to decide than a deep one, and the
+    // induction encoding checks its own base case).
+    if (inducible(p) && (bound <= 1 || inductionMs <= bmcMs)) {
+      const proof = await induction(p, Math.max(INDUCTION_FLOOR_MS, bmcMs - inductionMs));
+      if (proof) return proof;
     }
     if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };
-    bound = Math.min(maxBound, bound === 0 ? 1 : bound * 2);
+    bound = Math.min(maxBound, bound === 0 ? 1 : Math.max(bound + 1, options.nextBound?.(bound) ?? bound * 2));
   }
 }
 
-/** Candidates that survived Houdini at the last bound, by loop location and text. */
+/** The least time (ms) one k-induction attempt may take, however little BMC has taken. */
+const INDUCTION_FLOOR_MS = 300;
+
+/** Candidates that survived Houdini so far, by loop location and text: with the caller's candidates, and of the built-in ones alone. */
 interface Survivors {
-  keys?: Set<string>;
+  withCaller?: Set<string>;
+  builtIn?: Set<string>;
   /** A check with the caller's candidates was undecided: use the built-in ones only from then on. */
-  withoutCaller?: boolean;
+  callerTooHard?: boolean;
 }
+
+/** How one k-induction attempt ended. */
+type Attempt =
+  | { readonly kind: 'proved'; readonly invariants: LoopInvariants[] }
+  /** Not inductive at this depth (or the solver could not decide, without the caller's candidates). */
+  | { readonly kind: 'refuted' }
+  /** The attempt's time ran out first. */
+  | { readonly kind: 'spent' }
+  /** A check with the caller's candidates was undecided within the solver's own limit. */
+  | { readonly kind: 'caller-too-hard' };
 
 function candidateKey(c: LoopCandidate): string {
   const l = c.loop.loc;
@@ -267,37 +330,44 @@ function candidateKey(c: LoopCandidate): string {
 }
 
 /**
- * The k-induction check at `bound`. Houdini first: candidates that fail at a
- * loop arrival or are not kept by one iteration from a state satisfying all
- * active ones are switched off (activation literals: one encoding for every
- * round), until the rest are inductive; then every error and bound goal is
- * checked with them assumed. Returns the invariants of the proof, or
- * undefined when not proved (any failure to decide is just "not proved").
+ * The k-induction check at depth `depth`. Houdini first: candidates that
+ * fail at a loop arrival or are not kept by one iteration from a state
+ * satisfying all active ones are switched off (activation literals: one
+ * encoding for every round), until the rest are inductive; then every error
+ * and bound goal is checked with them assumed. Any failure to decide is
+ * just "not proved"; `solverMs` below 1 means the attempt's time is spent,
+ * and so does an undecided check whose time limit was what the attempt had
+ * left (`attemptLeft`).
  */
 async function inductionStep(
   solver: Solver,
   p: ImpProgram,
-  bound: number,
+  depth: number,
   options: BmcOptions,
   solverMs: () => number,
+  attemptLeft: () => number,
   log: (m: string) => void,
   survivors: Survivors,
-): Promise<LoopInvariants[] | undefined> {
+  withCaller: boolean,
+): Promise<Attempt> {
   const entry = options.entry ?? 'main';
   const all = loopCandidates(p, entry, options.candidates !== false, options.loopCandidates);
-  // Start from the survivors of the last bound: Houdini re-checks them here anyway.
+  // Start from the survivors of the last attempt: Houdini re-checks them here anyway.
   let cands = [...all.values()].flat();
-  if (survivors.keys) {
-    const keep = survivors.keys;
-    cands = cands.filter((c) => keep.has(candidateKey(c)));
-  }
+  const keep = withCaller ? survivors.withCaller : survivors.builtIn;
+  if (keep) cands = cands.filter((c) => keep.has(candidateKey(c)));
+  const remember = (active: ReadonlySet<number>) => {
+    const keys = new Set(cands.filter((c) => active.has(c.id)).map(candidateKey));
+    if (withCaller) survivors.withCaller = keys;
+    else survivors.builtIn = keys;
+  };
   let e: Encoded;
   try {
     const byLoop = new Map<Stmt, LoopCandidate[]>();
     for (const c of cands) byLoop.set(c.loop, [...(byLoop.get(c.loop) ?? []), c]);
     e = encode(p, {
-      bound,
-      callDepth: options.callDepth ? options.callDepth(bound) : bound,
+      bound: depth,
+      callDepth: options.callDepth ? options.callDepth(depth) : depth,
       assertRole: options.assertRole,
       entry,
       mode: 'induction',
@@ -306,7 +376,7 @@ async function inductionStep(
   } catch (err) {
     if (err instanceof EncodeError) {
       log(`k-induction: not applicable: ${err.message}`);
-      return undefined;
+      return { kind: 'refuted' };
     }
     throw err;
   }
@@ -318,6 +388,10 @@ async function inductionStep(
     if (tag.role === 'candidate') goalsOf.set(tag.candidate!, [...(goalsOf.get(tag.candidate!) ?? []), g]);
     else others.push(g);
   }
+  const spent = (what: string): Attempt => {
+    log(`k-induction: depth ${depth}: the attempt's time ran out in ${what}`);
+    return { kind: 'spent' };
+  };
   await load(solver, e);
   try {
     let active = new Set(cands.map((c) => c.id));
@@ -326,43 +400,50 @@ async function inductionStep(
       const goals = cands.filter((c) => active.has(c.id)).flatMap((c) => goalsOf.get(c.id) ?? []);
       if (goals.length === 0) break;
       const t = Date.now();
-      const r = await check(solver, literals(), goals, solverMs());
-      log(`k-induction: bound ${bound}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
+      const ms = solverMs();
+      if (ms < 1) return spent(`Houdini round ${round}`);
+      const capped = attemptLeft() <= ms;
+      const r = await check(solver, literals(), goals, ms);
+      log(`k-induction: depth ${depth}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
-      if (r.status === 'unknown' && !options.loopCandidates) {
-        // Without the caller's candidates (or after dropping them): one candidate at a time before giving up.
+      if (r.status === 'unknown' && !withCaller && !capped && solverMs() >= 1) {
+        // The built-in candidates alone, undecided but not out of time: one candidate at a time before giving up.
         const ids = [...active];
-        const each = await checkOneByOne(ids, async (id, ms) => (await check(solver, literals(), goalsOf.get(id) ?? [], ms)).status, solverMs());
+        const each = await checkOneByOne(ids, async (id, t) => (await check(solver, literals(), goalsOf.get(id) ?? [], t)).status, solverMs());
         const kept = ids.filter((id) => each.get(id) === 'unsat');
-        log(`k-induction: bound ${bound}: Houdini round ${round} one by one: ${kept.length} of ${ids.length} kept`);
+        log(`k-induction: depth ${depth}: Houdini round ${round} one by one: ${kept.length} of ${ids.length} kept`);
         if (kept.length === ids.length) break;
         if ([...each.values()].some((x) => x !== 'unknown')) {
           active = new Set(kept);
+          remember(active);
           continue;
         }
       }
       if (r.status === 'unknown') {
-        if (options.loopCandidates) {
-          // The caller's candidates can make the checks hard: go on with the built-in ones alone.
-          log(`k-induction: bound ${bound}: retrying without the caller's candidates`);
-          survivors.withoutCaller = true;
-          survivors.keys = undefined;
-          return undefined;
-        }
+        // Out of this attempt's time: the survivors so far are kept for the next one.
+        if (capped || solverMs() < 1) return spent(`Houdini round ${round}`);
+        // The caller's candidates can make the checks hard.
+        if (withCaller) return { kind: 'caller-too-hard' };
         active = new Set();
         break;
       }
       const values = await solver.getValues(goals.map((g) => g.violation));
       const failed = new Set(goals.filter((_, i) => values[i]!.kind === 'bool' && (values[i] as { value: boolean }).value).map((g) => e.tagOf(g).candidate!));
-      if (failed.size === 0) return undefined;
+      if (failed.size === 0) return { kind: 'refuted' };
       active = new Set([...active].filter((id) => !failed.has(id)));
+      remember(active);
     }
-    survivors.keys = new Set(cands.filter((c) => active.has(c.id)).map(candidateKey));
-    if (others.length === 0) return invariantsOf(p, entry, cands, active);
+    remember(active);
+    if (others.length === 0) return { kind: 'proved', invariants: invariantsOf(p, entry, cands, active) };
     const t = Date.now();
-    const r = await check(solver, literals(), others, solverMs());
-    log(`k-induction: bound ${bound}: ${others.length} goals ${r.status} with ${active.size} invariants (${Date.now() - t} ms)`);
-    return r.status === 'unsat' ? invariantsOf(p, entry, cands, active) : undefined;
+    const ms = solverMs();
+    if (ms < 1) return spent('the check of the goals');
+    const capped = attemptLeft() <= ms;
+    const r = await check(solver, literals(), others, ms);
+    log(`k-induction: depth ${depth}: ${others.length} goals ${r.status} with ${active.size} invariants (${Date.now() - t} ms)`);
+    if (r.status === 'unsat') return { kind: 'proved', invariants: invariantsOf(p, entry, cands, active) };
+    if (r.status === 'unknown' && (capped || solverMs() < 1)) return spent('the check of the goals');
+    return { kind: 'refuted' };
   } finally {
     await solver.pop();
   }

@@ -59,6 +59,7 @@ import {
   type Region,
   type Root,
   UnsupportedError,
+  type Val,
   intKindOf,
   intWidth,
   leafImpType,
@@ -69,16 +70,12 @@ import {
   scalarParts,
   stripArrays,
   typeAtPath,
+  unionPlace,
 } from './memory.js';
+import { LIBRARY_FUNCTIONS, Library } from './library.js';
 import { type GoalKind, SourceMapBuilder } from './source-map.js';
 import type { LoweredProgram, LowerOptions } from './types.js';
 
-/** A C rvalue in IMP. */
-type Val =
-  | { readonly k: 'int'; readonly e: Expr; readonly ik: IntegerKind }
-  | { readonly k: 'ptr'; readonly base: Expr; readonly off: Expr; readonly pointee: CType }
-  | { readonly k: 'agg'; readonly lv: LValue }
-  | { readonly k: 'void' };
 
 const VOID: Val = { k: 'void' };
 /** Root name of the place a pointer with no known target designates (while pointer targets are being collected). */
@@ -123,8 +120,10 @@ const MAX_INSTANCES = 2000;
 
 /** Base ids of function pointers (above every object region's id). */
 const FUNCTION_IDS = 0x40000000;
+/** Base id of the streams `fopen` returns: opaque objects the model does not look into. */
+const STREAM_ID = 0x3fffffff;
 
-const ALLOCATORS = new Set(['malloc', 'calloc', 'alloca', '__builtin_alloca']);
+const ALLOCATORS = new Set(['malloc', 'calloc', 'realloc', 'alloca', '__builtin_alloca']);
 
 const ABORTING = new Set(['abort', 'exit', '_exit', '_Exit', '__assert_fail', '__assert_perror_fail', '__assert', 'assert']);
 
@@ -169,8 +168,6 @@ class Lowerer {
   private loopNesting = 0;
   /** Where each jump flag is first set (the location of guards reading it). */
   private readonly flagLoc = new Map<string, L>();
-  /** Set when a dereference found no object of its type (fatal only when the regions are final). */
-  unresolved?: UnsupportedError;
   private readonly maxKnownId: number;
   private newRegions = 0;
   private readonly instanceCount = new Map<string, number>();
@@ -200,8 +197,15 @@ class Lowerer {
   private readonly siteRoots = new Map<string, Root>();
   /** The program allocates heap blocks (memory-safety properties). */
   allocates = false;
+  /** Pointer types `void *` values are being converted to (innermost last): the type of an untyped allocation (typedRv). */
+  private readonly allocTypes: CType[] = [];
+  /** The program opens streams (`fopen`): their objects are not modelled. */
+  private readonly opensStreams: boolean;
   /** Functions whose address the program takes: the targets of calls through pointers. */
   private readonly addressTaken: readonly FunctionDecl[];
+  /** The C library's memory and string functions. */
+  private readonly library: Library;
+
 
   constructor(
     private readonly program: CProgram,
@@ -215,9 +219,31 @@ class Lowerer {
     this.mem = options.property === 'valid-memsafety' || options.property === 'valid-memcleanup';
     this.targets = new Set([...(knownRegions?.values() ?? [])].map((r) => r.root.name));
     this.addressTaken = addressTakenFunctions(program);
+    const fopen = program.functions.find((f) => f.name === 'fopen' && !f.body);
+    this.opensStreams = fopen !== undefined && usesDecl(program, fopen);
     this.maxKnownId = Math.max(0, ...[...(knownRegions?.values() ?? [])].map((r) => r.id));
     this.map = new SourceMapBuilder(program.file);
     this.stmtLoc = { file: program.file, line: 1, column: 1, offset: 0 };
+    this.library = new Library({
+      dm: this.dm,
+      pw: this.pw,
+      rv: (e) => this.rv(e),
+      snapshot: (val, loc) => this.snapshot(val, loc),
+      deref: (p, type, loc) => this.deref(p, type, loc),
+      readLv: (lv, loc) => this.readLv(lv, loc),
+      store: (lv, val, loc) => this.store(lv, val, loc),
+      member: (lv, name, type) => this.member(lv, name, type),
+      indexArray: (arr, i, loc) => this.indexArray(arr, i, loc),
+      emit: (...s) => this.emit(...s),
+      buffer: (f) => this.buffer(f),
+      temp: (t, prefix) => this.temp(t, prefix),
+      uncertain: (cond, loc, d) => this.uncertain(cond, loc, d),
+      regionBound: (elem, loc) => this.regionBound(elem, loc),
+      allocationType: () => {
+        const t = this.allocTypes[this.allocTypes.length - 1];
+        return t?.kind === 'pointer' ? t.pointee : undefined;
+      },
+    });
   }
 
   // ---- names and declarations ------------------------------------------------
@@ -420,6 +446,26 @@ class Lowerer {
     return n;
   }
 
+  /** The largest element count of the regions of elements of type `elem` (undefined: one is not a constant). */
+  private regionBound(elem: CType, loc: L): number | undefined {
+    let n = 0;
+    for (const r of this.knownRegions?.values() ?? []) {
+      if (!sameType(unqualified(r.elem), unqualified(elem))) continue;
+      if (r.root.blocks) return undefined;
+      let c: Expr;
+      try {
+        c = this.elementCount(r.root, r.path, loc);
+      } catch (err) {
+        // A block whose size is not tracked (outside memory safety).
+        if (err instanceof UnsupportedError) return undefined;
+        throw err;
+      }
+      if (c.kind !== 'bv_lit') return undefined;
+      n = Math.max(n, Number(c.value));
+    }
+    return n;
+  }
+
   /** valid-deref at an access: the pointer designates a live object and the element is inside it. */
   private checkAccess(lv: LValue, loc: L, write: boolean): void {
     if (!this.mem || lv.alts[0]?.root.name === NOWHERE) return;
@@ -446,7 +492,13 @@ class Lowerer {
     const loc = e.loc;
     if (e.args.length !== 1) throw new UnsupportedError(`free with ${e.args.length} arguments`, loc);
     const p = this.snapshot(this.rv(e.args[0]), loc);
-    if (p.k !== 'ptr') throw new UnsupportedError('free of a non-pointer', loc);
+    this.release(p, 'free', loc);
+    return VOID;
+  }
+
+  /** `free(p)` and the old block of `realloc(p, n)`: p must be NULL or the start of a live heap block, which ends. */
+  private release(p: Val, name: string, loc: L): void {
+    if (p.k !== 'ptr') throw new UnsupportedError(`${name} of a non-pointer`, loc);
     const blocks = this.heapBlocks();
     const at = (id: number) => eq(p.base, bv(BigInt(id), 32, loc), loc);
     const ZERO = bv(0n, this.pw, loc);
@@ -466,7 +518,6 @@ class Lowerer {
       );
       void i;
     });
-    return VOID;
   }
 
   // ---- goals ------------------------------------------------------------------
@@ -563,9 +614,11 @@ class Lowerer {
         }
         this.emit(havoc(name, loc));
         if (isStatic || init) {
-          if (leaf.count !== undefined && leaf.count <= ZERO_FILL_LIMIT) {
+          // A union's map holds its bytes.
+          const count = leaf.count !== undefined && leaf.bytes ? leaf.count * (sizeOfElem(leaf.type, this.dm) ?? Infinity) : leaf.count;
+          if (count !== undefined && count <= ZERO_FILL_LIMIT) {
             let m: Expr = v(name, loc);
-            for (let i = 0; i < leaf.count; i++) m = store(m, bv(BigInt(i), this.pw, loc), zero, loc);
+            for (let i = 0; i < count; i++) m = store(m, bv(BigInt(i), this.pw, loc), zero, loc);
             this.emit(assign(name, m, loc));
           } else {
             this.approximations.push(`${formatLoc(loc)}: the ${leaf.count ?? 'unknown'} zero-initialised elements of '${name}' start arbitrary`);
@@ -742,13 +795,36 @@ class Lowerer {
         return VOID;
       }
       if (OUTPUT_FUNCTIONS.has(fn.name)) return this.output(e, fn.name, OUTPUT_FUNCTIONS.get(fn.name)!);
-      if (ALLOCATORS.has(fn.name)) throw new UnsupportedError(`${fn.name} whose result is not converted to a typed pointer`, e.loc);
+      if ((fn.name === 'fopen' || fn.name === 'fclose') && !this.mem) return this.stream(e, fn.name);
+      if (LIBRARY_FUNCTIONS.has(fn.name)) return this.library.call(fn.name, e.args, fn.type.returnType, e.loc);
+      if (ALLOCATORS.has(fn.name)) {
+        const to = this.allocTypes[this.allocTypes.length - 1];
+        const typed = to && this.allocation(e, to);
+        if (typed) return typed;
+        throw new UnsupportedError(`${fn.name} whose result is not converted to a typed pointer`, e.loc);
+      }
       throw new UnsupportedError(`call of undefined function '${fn.name}'`, e.loc);
     }
     if (fn.type.variadic) throw new UnsupportedError(`variadic function '${fn.name}'`, e.loc);
     const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
     void discard;
     return this.inline(fn, args, e.loc, e.rparenLoc);
+  }
+
+  /**
+   * `fopen` (NULL or an opaque stream; the file may or may not open) and
+   * `fclose` (no effect on memory, any result). Only where memory safety is
+   * not the property: an access into a stream is then UNKNOWN (see deref).
+   */
+  private stream(e: Call, name: 'fopen' | 'fclose'): Val {
+    const loc = e.loc;
+    for (const a of e.args) if (!isStringArg(a)) this.rv(a, true);
+    const ret = unqualified(e.function!.type.returnType);
+    if (name === 'fclose') return this.havocVal(ret, loc);
+    if (ret.kind !== 'pointer') throw new UnsupportedError('fopen returning a non-pointer', loc);
+    const opened = this.temp(boolType, '$fopen');
+    this.emit(havoc(opened, loc));
+    return { k: 'ptr', base: ite(v(opened, loc), bv(BigInt(STREAM_ID), 32, loc), bv(0n, 32, loc), loc), off: bv(0n, this.pw, loc), pointee: ret.pointee };
   }
 
   /** The pointer value of a function (its own base id, offset 0). */
@@ -1008,7 +1084,7 @@ class Lowerer {
       this.frame.env.set(decl.id, root);
       if (this.born(root, dc.loc)) this.scopes[this.scopes.length - 1]?.push(root);
       this.recordVariable(decl.name, this.fnName, decl.loc, root);
-      this.initObject(root, decl.type, dc.init, dc.loc, false);
+      this.withVoidTarget(decl, () => this.initObject(root, decl.type, dc.init, dc.loc, false));
     }
   }
 
@@ -1424,24 +1500,22 @@ class Lowerer {
     const all = [...(this.knownRegions?.values() ?? [])];
     const cands = all.filter((r) => sameType(unqualified(r.elem), target));
     const nowhere: LValue = { type, alts: [{ root: { name: NOWHERE, type }, path: [] }] };
-    if (cands.length === 0) {
-      if (this.mem) {
-        // No object of this type is ever pointed to: any access through it is invalid.
-        this.memGoal('valid-deref', boolLit(false, loc), loc, `dereference of a pointer to no object of type ${cTypeToString(target)}`);
-        return nowhere;
-      }
-      // The objects pointed to are collected pass by pass (lowerProgram);
-      // after the last pass this is unsupported.
-      this.unresolved ??= new UnsupportedError(`dereference of a pointer that points to no known object of type ${cTypeToString(target)}`, loc);
+    if (cands.length === 0 && this.mem) {
+      // No object of this type is ever pointed to: any access through it is invalid.
+      this.memGoal('valid-deref', boolLit(false, loc), loc, `dereference of a pointer to no object of type ${cTypeToString(target)}`);
       return nowhere;
     }
     const guards = cands.map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
     if (!this.mem) {
       // An object of another type read through this pointer is not modelled.
       const others = all.filter((r) => !cands.includes(r)).map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
+      if (this.opensStreams) others.push(eq(p.base, bv(BigInt(STREAM_ID), 32, loc), loc));
       this.uncertain(un('!', orAll(others, loc), loc), loc, `access to an object of another type through a ${cTypeToString(target)} pointer`);
-      // A valid program dereferences only valid pointers (the property is not memory safety).
+      // A valid program dereferences only valid pointers (the property is not
+      // memory safety). With no object of this type at all (the pass's
+      // regions are final once they settle, see lowerProgram) the path ends.
       this.emit(assume(orAll(guards, loc), loc));
+      if (cands.length === 0) return nowhere;
     }
     return {
       type,
@@ -1474,7 +1548,8 @@ class Lowerer {
     const pick = (suffix: string): Expr => {
       let acc: Expr | undefined;
       for (const a of [...lv.alts].reverse()) {
-        const r = this.leafAccess(a, [], suffix, loc).read;
+        const u = this.unionBytes(a, loc);
+        const r = u ? u.read : this.leafAccess(a, [], suffix, loc).read;
         acc = acc === undefined || !a.guard ? r : ite(a.guard, r, acc, loc);
       }
       return acc!;
@@ -1493,7 +1568,52 @@ class Lowerer {
     return { k: 'int', e: bv(0n, intWidth(k, this.dm, loc), loc), ik: k };
   }
 
+  /**
+   * A scalar below a union (see memory.ts, unionPlace): its bytes in the
+   * union's byte map, read and written little-endian.
+   */
+  private unionBytes(a: Alt, loc: L): { read: Expr; write: (value: Expr) => Stmt } | undefined {
+    const place = unionPlace(a.root.type, a.path, this.dm, loc);
+    if (!place) return undefined;
+    const k = intKindOf(typeAtPath(a.root.type, a.path, loc).type);
+    if (k === undefined) throw new UnsupportedError('a union member that is not an integer', loc);
+    const w = intWidth(k, this.dm, loc);
+    const pw = this.pw;
+    const c = (n: number | bigint) => bv(BigInt(n), pw, loc);
+    // The linear index splits into the union's index and the index inside it (mixed radix, last array fastest).
+    const idx = a.index ?? c(0);
+    const outer = place.innerCount === 1 ? idx : app('udiv', [idx, c(place.innerCount)], loc);
+    let inner = place.innerCount === 1 ? c(0) : app('urem', [idx, c(place.innerCount)], loc);
+    let addr: Expr = bin('+', bin('*', outer, c(place.size), loc), c(place.offset), loc);
+    for (const { length, stride } of [...place.strides].reverse()) {
+      const i = length === 1 ? c(0) : app('urem', [inner, c(length)], loc);
+      addr = bin('+', addr, bin('*', i, c(stride), loc), loc);
+      inner = app('udiv', [inner, c(length)], loc);
+    }
+    const name = leafName(a.root, place.unionPath) + '.bytes';
+    const at = (j: number) => (j === 0 ? addr : bin('+', addr, c(j), loc));
+    let read: Expr = select(v(name, loc), at(0), loc);
+    if (w > 8) read = resize(read, 8, w, false, loc);
+    for (let j = 1; j < w / 8; j++) {
+      read = bin('|', read, bin('<<', resize(select(v(name, loc), at(j), loc), 8, w, false, loc), bv(BigInt(8 * j), w, loc), loc), loc);
+    }
+    const write = (value: Expr): Stmt => {
+      let m: Expr = v(name, loc);
+      for (let j = 0; j < w / 8; j++) {
+        const byte = w === 8 ? value : app('trunc8', [j === 0 ? value : app('lshr', [value, bv(BigInt(8 * j), w, loc)], loc)], loc);
+        m = store(m, at(j), byte, loc);
+      }
+      return assign(name, m, loc);
+    };
+    return { read, write };
+  }
+
   private writePart(a: Alt, path: readonly string[], suffix: string, value: Expr, loc: L): void {
+    const u = this.unionBytes({ ...a, path: [...a.path, ...path] }, loc);
+    if (u) {
+      this.emit(a.guard ? ifs(a.guard, [u.write(value)], [], loc) : u.write(value));
+      return;
+    }
     const acc = this.leafAccess(a, path, suffix, loc);
     const val = a.guard ? ite(a.guard, value, acc.read, loc) : value;
     this.emit(assign(acc.name, acc.mapped ? store(v(acc.name, loc), acc.index, val, loc) : val, loc));
@@ -1532,7 +1652,7 @@ class Lowerer {
     this.checkAccess(dst, loc, true);
     const leaves = leavesOf(dst.type, loc);
     // Read every source leaf first (the objects may overlap).
-    const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean; element?: number; count?: number }> = [];
+    const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean; element?: number; count?: number; byteAt?: (a: Alt) => Expr }> = [];
     for (const leaf of leaves) {
       for (const [suffix, it] of scalarParts(leaf.type, this.dm, loc)) {
         const wholeMap = leaf.mapped;
@@ -1546,6 +1666,24 @@ class Lowerer {
           }
           // Inside an array or through a pointer: element by element (element j of
           // the struct at linear index I is at I * count + j).
+          if (leaf.bytes) {
+            // A union: its bytes, one by one (union j of the struct at linear index I is at bytes (I * count + j) * size).
+            const n = leaf.count;
+            const size = sizeOfElem(leaf.type, this.dm);
+            if (n === undefined || !size || n * size > ZERO_FILL_LIMIT) throw new UnsupportedError('copy of a large union inside an array or through a pointer', loc);
+            for (let j = 0; j < n; j++) {
+              for (let b = 0; b < size; b++) {
+                const byteAt = (a: Alt) => bin('+', bin('*', this.elementOf(a, j, n, loc).index!, bv(BigInt(size), this.pw, loc), loc), bv(BigInt(b), this.pw, loc), loc);
+                let acc: Expr | undefined;
+                for (const a of [...src.alts].reverse()) {
+                  const r = select(v(leafName(a.root, [...a.path, ...leaf.path]) + suffix, loc), byteAt(a), loc);
+                  acc = acc === undefined || !a.guard ? r : ite(a.guard, r, acc, loc);
+                }
+                reads.push({ path: leaf.path, suffix, value: this.tempOf(it, acc!, loc), whole: false, byteAt });
+              }
+            }
+            continue;
+          }
           const n = leaf.count;
           if (n === undefined || n > ZERO_FILL_LIMIT) throw new UnsupportedError('copy of a struct with a large array member inside an array or through a pointer', loc);
           for (let j = 0; j < n; j++) {
@@ -1570,6 +1708,15 @@ class Lowerer {
     for (const r of reads) {
       if (r.whole) {
         this.emit(assign(leafName(dst.alts[0].root, [...dst.alts[0].path, ...r.path]) + r.suffix, r.value, loc));
+        continue;
+      }
+      if (r.byteAt) {
+        for (const a of dst.alts) {
+          const name = leafName(a.root, [...a.path, ...r.path]) + r.suffix;
+          const at = r.byteAt(a);
+          const value = a.guard ? ite(a.guard, r.value, select(v(name, loc), at, loc), loc) : r.value;
+          this.emit(assign(name, store(v(name, loc), at, value, loc), loc));
+        }
         continue;
       }
       for (const a of dst.alts) this.writePart(r.element === undefined ? a : this.elementOf(a, r.element, r.count!, loc), r.path, r.suffix, r.value, loc);
@@ -1707,6 +1854,8 @@ class Lowerer {
       case 'FloatLiteral':
         throw new UnsupportedError('floating-point constant', e.loc);
       case 'StringLiteral':
+        // A literal whose value is discarded (`("tag", f(x))`) has no effect; elsewhere it decays to a pointer first.
+        if (discard) return VOID;
         throw new UnsupportedError('string literal', e.loc);
       case 'Identifier': {
         const d = e.decl;
@@ -1740,7 +1889,7 @@ class Lowerer {
           this.rv(e.operand, true);
           return VOID;
         }
-        return this.allocation(e.operand, e.type) ?? this.convert(this.rv(e.operand), e.type, e.loc);
+        return this.allocation(e.operand, e.type) ?? this.convert(this.typedRv(e.operand, e.type), e.type, e.loc);
       case 'ImplicitCast':
         return this.implicitCast(e, discard);
       case 'SizeOf':
@@ -1767,11 +1916,11 @@ class Lowerer {
       case 'VaArg':
         throw new UnsupportedError('va_arg', e.loc);
       case 'BuiltinCall':
-        return this.builtinCall(e.name, e.args, e.loc);
+        return this.builtinCall(e.name, e.args, e.type, e.loc);
     }
   }
 
-  private builtinCall(name: string, args: readonly CExpr[], loc: L): Val {
+  private builtinCall(name: string, args: readonly CExpr[], returnType: CType, loc: L): Val {
     switch (name) {
       case '__builtin_expect':
         if (args.length !== 2) break;
@@ -1788,9 +1937,52 @@ class Lowerer {
         this.emit(assume(boolLit(false, loc), loc));
         return VOID;
       default:
+        if (name.startsWith('__builtin_') && LIBRARY_FUNCTIONS.has(name.slice(10))) return this.library.call(name.slice(10), args, returnType, loc);
         break;
     }
     throw new UnsupportedError(`built-in '${name}'`, loc);
+  }
+
+  /**
+   * A `void *` operand converted to `T *` (`int *a = xmalloc(n)`): an
+   * allocation whose result is not converted itself (`void *p = malloc(n)`
+   * inside the wrapper) while it is lowered makes a block of T elements. An
+   * access to such a block at another type is, as for any object, not
+   * modelled (UNKNOWN).
+   */
+  private typedRv(operand: CExpr, to: CType): Val {
+    const t = unqualified(to);
+    const from = unqualified(operand.type);
+    if (t.kind !== 'pointer' || from.kind !== 'pointer' || unqualified(from.pointee).kind !== 'void') return this.rv(operand);
+    const elem = unqualified(t.pointee);
+    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') return this.rv(operand);
+    this.allocTypes.push(t);
+    try {
+      return this.rv(operand);
+    } finally {
+      this.allocTypes.pop();
+    }
+  }
+
+  /**
+   * For a `void *` variable of the current function that the function
+   * converts to one pointer type T only (`void *p = malloc(n); int *a =
+   * p;`): f runs with T as the type of untyped allocations (see typedRv).
+   */
+  private withVoidTarget<T>(decl: CVarDecl, f: () => T): T {
+    const t = unqualified(decl.type);
+    if (t.kind !== 'pointer' || unqualified(t.pointee).kind !== 'void' || !this.frames.length) return f();
+    const targets = conversionsOf(this.frame.fn.body, decl);
+    const first = targets[0];
+    if (!first || !targets.every((x) => sameType(unqualified(x), unqualified(first)))) return f();
+    const elem = unqualified(first.kind === 'pointer' ? first.pointee : first);
+    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') return f();
+    this.allocTypes.push(first);
+    try {
+      return f();
+    } finally {
+      this.allocTypes.pop();
+    }
   }
 
   /**
@@ -1805,13 +1997,17 @@ class Lowerer {
     if (e.kind !== 'Call' || t.kind !== 'pointer' || !e.function || e.function.body || !ALLOCATORS.has(e.function.name)) return undefined;
     const loc = e.loc;
     const looped = this.loopNesting > 0;
-    if (looped && e.function.name !== 'malloc') throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
+    if (looped && e.function.name !== 'malloc' && e.function.name !== 'calloc') throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
     const elem = unqualified(t.pointee);
     if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${e.function.name} of ${cTypeToString(t)}`, loc);
-    const args = e.args.map((a) => this.rv(a));
     const name = e.function.name;
-    const heap = name === 'malloc' || name === 'calloc';
-    if (looped) return this.allocationInLoop(`$heap@${loc.line}:${loc.column}`, elem, args, loc);
+    const all = e.args.map((a) => this.rv(a));
+    // realloc(p, n): the size is the second argument; p's block is copied and ends.
+    const old = name === 'realloc' && all.length === 2 ? this.snapshot(all[0]!, loc) : undefined;
+    if (name === 'realloc' && !old) throw new UnsupportedError(`realloc with ${all.length} arguments`, loc);
+    const args = old ? all.slice(1).map((a) => this.snapshot(a, loc)) : all;
+    const heap = name === 'malloc' || name === 'calloc' || name === 'realloc';
+    if (looped) return this.allocationInLoop(`$heap@${loc.line}:${loc.column}`, name, elem, args, loc);
     let root = this.makeRoot(`$heap@${loc.line}:${loc.column}`, { kind: 'array', element: elem }, loc);
     this.havocObject(root, loc);
     if (this.mem) {
@@ -1833,6 +2029,7 @@ class Lowerer {
       this.setLive(root, boolLit(true, loc), loc);
       if (!heap) this.frame.dying.push(root);
     }
+    if (old) this.reallocFrom(old, root, args[0]!, loc);
     if (e.function.name === 'calloc') {
       // Zero-filled: exact for a small constant size, else the elements start arbitrary (over-approximation).
       const size = args.length === 2 && args.every((a) => a.k === 'int' && a.e.kind === 'bv_lit')
@@ -1851,19 +2048,60 @@ class Lowerer {
   }
 
   /**
+   * The new block of `realloc(p, n)` takes the elements of p's block (all of
+   * its leaf maps: past the old end they are as arbitrary as a fresh
+   * block's), then p's block ends as by `free(p)`. p NULL: a plain malloc.
+   * A size of 0 (implementation-defined) and a block of an allocation site
+   * inside a loop (its blocks share maps at other offsets) are UNKNOWN.
+   */
+  private reallocFrom(old: Val, to: Root, size: Val, loc: L): void {
+    if (old.k !== 'ptr' || size.k !== 'int') throw new UnsupportedError('realloc of a non-pointer', loc);
+    this.uncertain(un('!', eq(size.e, bv(0n, intWidth(size.ik, this.dm, loc), loc), loc), loc), loc, 'realloc to size 0');
+    const elem = stripArrays(to.type);
+    const at = (id: number) => eq(old.base, bv(BigInt(id), 32, loc), loc);
+    const blocks = [...(this.knownRegions?.values() ?? [])].filter(
+      (r) => r.path.length === 0 && unqualified(r.root.type).kind === 'array' && sameType(unqualified(r.elem), elem),
+    );
+    // The bytes of a block of another element type would be reinterpreted: not modelled.
+    this.uncertain(or(eq(old.base, bv(0n, 32, loc), loc), orAll(blocks.map((r) => at(r.id)), loc), loc), loc, `realloc of a block of another element type than ${cTypeToString(elem)}`);
+    for (const r of blocks) {
+      if (r.root.blocks) {
+        this.uncertain(un('!', at(r.id), loc), loc, 'realloc of a block allocated inside a loop');
+        continue;
+      }
+      for (const leaf of leavesOf(to.type, loc)) {
+        for (const [suffix] of scalarParts(leaf.type, this.dm, loc)) {
+          const dst = leafName(to, leaf.path) + suffix;
+          this.emit(assign(dst, ite(at(r.id), v(leafName(r.root, leaf.path) + suffix, loc), v(dst, loc), loc), loc));
+        }
+      }
+    }
+    if (this.mem) this.release(old, 'realloc', loc);
+    else this.uncertain(or(eq(old.base, bv(0n, 32, loc), loc), eq(old.off, bv(0n, this.pw, loc), loc), loc), loc, 'realloc of a pointer inside a block');
+  }
+
+  /**
    * `(T *)malloc(n)` inside a loop: the next block of the site's root. Its
    * elements were never written (each block has fresh offsets), so they hold
    * the arbitrary values the root's maps started with.
    */
-  private allocationInLoop(name: string, elem: CType, args: Val[], loc: L): Val {
+  private allocationInLoop(name: string, fn: string, elem: CType, args: Val[], loc: L): Val {
     // One root per site, shared by all inlined copies: the block number tells blocks apart.
     const site = this.siteRoots.get(name) ?? this.makeLoopSite(name, elem, loc);
     const bl = site.blocks!;
-    const size = args[0];
-    if (args.length !== 1 || size?.k !== 'int') throw new UnsupportedError('malloc with a non-integer size', loc);
+    if (args.length !== (fn === 'calloc' ? 2 : 1)) throw new UnsupportedError(`${fn} with ${args.length} arguments`, loc);
+    const sizes = args.map((a) => {
+      if (a.k !== 'int') throw new UnsupportedError(`${fn} with a non-integer size`, loc);
+      return resize(a.e, intWidth(a.ik, this.dm, loc), this.pw, isSignedKind(a.ik), loc);
+    });
     const esize = sizeOfElem(elem, this.dm);
-    if (!esize) throw new UnsupportedError('malloc of elements of unknown size', loc);
-    const count = app('udiv', [resize(size.e, intWidth(size.ik, this.dm, loc), this.pw, isSignedKind(size.ik), loc), bv(BigInt(esize), this.pw, loc)], loc);
+    if (!esize) throw new UnsupportedError(`${fn} of elements of unknown size`, loc);
+    const total = sizes.length === 2 ? (sizes.every((x) => x.kind === 'bv_lit') ? bv((sizes[0] as { value: bigint }).value * (sizes[1] as { value: bigint }).value, this.pw, loc) : bin('*', sizes[0]!, sizes[1]!, loc)) : sizes[0]!;
+    const count = total.kind === 'bv_lit' ? bv(total.value / BigInt(esize), this.pw, loc) : app('udiv', [total, bv(BigInt(esize), this.pw, loc)], loc);
+    // calloc: a block's elements start zero; written one by one, so the count must be a small constant.
+    if (fn === 'calloc' && (count.kind !== 'bv_lit' || count.value > BigInt(ZERO_FILL_LIMIT))) {
+      throw new UnsupportedError(`calloc inside a loop whose count is not a constant of at most ${ZERO_FILL_LIMIT} elements`, loc);
+    }
     const limit = bv(1n << BigInt(bl.shift), this.pw, loc);
     this.uncertain(and(app('ult', [v(bl.made, loc), limit], loc), app('ule', [count, limit], loc), loc), loc, 'more or larger blocks at one allocation site than the model holds');
     const block = this.tempOf(bvType(this.pw), v(bl.made, loc), loc);
@@ -1877,7 +2115,13 @@ class Lowerer {
     this.allocates = true;
     const p = this.addressOf({ type: { kind: 'array', element: elem }, alts: [{ root: site, path: [] }] }, elem, loc);
     if (p.k !== 'ptr') throw new UnsupportedError('allocation', loc);
-    return { ...p, off: bin('<<', block, bv(BigInt(bl.shift), this.pw, loc), loc) };
+    const start = this.tempOf(bvType(this.pw), bin('<<', block, bv(BigInt(bl.shift), this.pw, loc), loc), loc);
+    if (fn === 'calloc' && count.kind === 'bv_lit') {
+      for (let j = 0n; j < count.value; j++) {
+        this.zeroInit({ type: elem, alts: [{ root: site, path: [], index: bin('+', start, bv(j, this.pw, loc), loc) }] }, loc);
+      }
+    }
+    return { ...p, off: start };
   }
 
   /** The root of an allocation site inside a loop (its maps start arbitrary, no block made). */
@@ -1891,6 +2135,8 @@ class Lowerer {
     this.declare(names.counts, leafImpType(pwt, true, this.dm));
     this.declare(names.lives, leafImpType(boolType, true, this.dm));
     const root: Root = { name: base, type: { kind: 'array', element: elem }, storage: 'heap', blocks: { ...names, shift: this.pw / 2 } };
+    // A union's byte addresses (element index times size) could wrap at a block's high offset.
+    if (leavesOf(root.type, loc).some((l) => l.bytes)) throw new UnsupportedError('a union in a block allocated inside a loop', loc);
     for (const leaf of leavesOf(root.type, loc)) {
       for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
         const n = leafName(root, leaf.path) + suffix;
@@ -1947,7 +2193,7 @@ class Lowerer {
       case 'IntegralToPointer':
       case 'NullToPointer':
       case 'PointerCast':
-        return this.allocation(e.operand, e.type) ?? this.convert(this.rv(e.operand), e.type, e.loc);
+        return this.allocation(e.operand, e.type) ?? this.convert(this.typedRv(e.operand, e.type), e.type, e.loc);
       case 'PointerToBoolean':
       case 'PointerToIntegral':
       case 'IntegralCast':
@@ -2131,7 +2377,8 @@ class Lowerer {
   private assignExpr(e: Assign, discard: boolean): Val {
     const loc = e.loc;
     if (e.op === '=') {
-      const val = this.rv(e.value);
+      const t = e.target.kind === 'Identifier' && e.target.decl.kind === 'Var' ? e.target.decl : undefined;
+      const val = t ? this.withVoidTarget(t, () => this.rv(e.value)) : this.rv(e.value);
       const lv = this.lvalue(e.target);
       const s = discard ? val : this.snapshot(this.convert(val, lv.type, loc), loc);
       this.store(lv, s, loc);
@@ -2319,6 +2566,31 @@ function containsGoto(node: unknown, label: string): boolean {
 }
 
 /** True when an identifier in the AST below `node` refers to `decl`. */
+/** The pointer types a variable's value is converted to (casts whose operand is the variable) in a subtree. */
+function conversionsOf(node: unknown, decl: object): CType[] {
+  const out: CType[] = [];
+  const seen = new Set<object>();
+  const skip = new Set(['type', 'decl', 'loc', 'function', 'field', 'path', 'keywordLoc', 'rparenLoc', 'questionLoc', 'whileLoc', 'end', 'cases']);
+  const walk = (x: unknown): void => {
+    if (!x || typeof x !== 'object' || seen.has(x)) return;
+    seen.add(x);
+    const o = x as Record<string, unknown>;
+    if (o.kind === 'ImplicitCast' || o.kind === 'Cast') {
+      let operand = o.operand as CExpr;
+      while (operand.kind === 'ImplicitCast' && operand.castKind === 'NoOp') operand = operand.operand;
+      const to = unqualified(o.type as CType);
+      if (operand.kind === 'Identifier' && operand.decl === decl && to.kind === 'pointer' && unqualified(to.pointee).kind !== 'void') out.push(to);
+    }
+    for (const [k, val] of Object.entries(o)) {
+      if (skip.has(k)) continue;
+      if (Array.isArray(val)) val.forEach(walk);
+      else walk(val);
+    }
+  };
+  walk(node);
+  return out;
+}
+
 function usesDecl(node: unknown, decl: object): boolean {
   const seen = new Set<object>();
   const skip = new Set(['type', 'decl', 'loc', 'function', 'field', 'path', 'keywordLoc', 'rparenLoc', 'questionLoc', 'whileLoc', 'end', 'cases']);
@@ -2362,12 +2634,11 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
     let { l, imp } = attempt();
     for (let pass = 1; ; pass++) {
       const stable = known !== undefined && l.regions.size === known.size && [...l.regions.keys()].every((k) => known!.has(k));
-      if (stable || (l.regions.size === 0 && !l.unresolved)) break;
+      if (stable || l.regions.size === 0) break;
       if (pass >= 6) throw new UnsupportedError('pointer targets that do not settle', { file: program.file, line: 1, column: 1, offset: 0 });
       known = l.regions;
       ({ l, imp } = attempt(known));
     }
-    if (l.unresolved) throw l.unresolved;
     return {
       imp,
       sourceMap: l.map.build(),

@@ -14,9 +14,13 @@
  * becomes a case split over the regions whose element type is the pointee
  * type. Regions exist only for objects whose address is taken or which are
  * arrays that decay.
+ *
+ * A union of integers is the exception to typed leaves: it is one leaf
+ * `root.path.bytes`, a map from byte address to byte (see unionPlace), so
+ * that its members see each other's bytes.
  */
 import type { CType, DataModel, IntegerKind } from '../c/types.js';
-import { integerBits, integerKind, unqualified } from '../c/types.js';
+import { integerBits, integerKind, sizeOf, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpType } from '../ivl/ast.js';
 import { bvType, mapType } from '../ivl/ast.js';
 import type { L } from './imp-build.js';
@@ -62,6 +66,13 @@ export interface Alt {
   /** Reached through a pointer (memory-safety properties): when the pointer designates this object. */
   readonly via?: Expr;
 }
+
+/** A C rvalue in IMP. */
+export type Val =
+  | { readonly k: 'int'; readonly e: Expr; readonly ik: IntegerKind }
+  | { readonly k: 'ptr'; readonly base: Expr; readonly off: Expr; readonly pointee: CType }
+  | { readonly k: 'agg'; readonly lv: LValue }
+  | { readonly k: 'void' };
 
 export interface LValue {
   readonly type: CType;
@@ -132,6 +143,8 @@ export interface Leaf {
   readonly mapped: boolean;
   /** Number of elements of the leaf map (product of the array lengths), undefined when unknown. */
   readonly count?: number;
+  /** A union: one byte map (see unionPlace); `count` is the number of unions, `mapped` is always true. */
+  readonly bytes?: boolean;
 }
 
 /** All scalar leaves of a C type (struct members flattened, arrays turned into maps). */
@@ -149,7 +162,10 @@ export function leavesOf(t: CType, loc: L, path: readonly string[] = [], mapped 
       );
     }
     case 'record': {
-      if (u.record.union) throw new UnsupportedError('union', loc);
+      if (u.record.union) {
+        if (!byteable(u)) throw new UnsupportedError('union with a member that is not an integer or an array or struct of integers', loc);
+        return [{ path, type: u, mapped: true, count: mapped ? count : 1, bytes: true }];
+      }
       if (!u.record.fields) throw new UnsupportedError('incomplete struct type', loc);
       const out: Leaf[] = [];
       for (const f of u.record.fields) {
@@ -172,9 +188,10 @@ export function leafName(root: Root, path: readonly string[]): string {
   return root.name + path.map((p) => '.' + p).join('');
 }
 
-/** IMP types of the scalar parts of a leaf: [suffix, type] ('' for integers, '.base'/'.off' for pointers). */
+/** IMP types of the scalar parts of a leaf: [suffix, type] ('' for integers, '.base'/'.off' for pointers, '.bytes' for a union). */
 export function scalarParts(t: CType, dm: DataModel, loc: L): Array<[string, ImpType]> {
   const u = unqualified(t);
+  if (u.kind === 'record' && u.record.union) return [['.bytes', bvType(8)]];
   if (u.kind === 'pointer') {
     return [
       ['.base', bvType(32)],
@@ -188,4 +205,61 @@ export function scalarParts(t: CType, dm: DataModel, loc: L): Array<[string, Imp
 
 export function leafImpType(part: ImpType, mapped: boolean, dm: DataModel): ImpType {
   return mapped ? mapType(bvType(ptrWidth(dm)), part) : part;
+}
+
+// ---- unions: byte maps ------------------------------------------------------
+
+/** Whether a type is made of integers only (arrays and structs of them), so its bytes say everything. */
+function byteable(t: CType): boolean {
+  const u = unqualified(t);
+  if (u.kind === 'integer' || u.kind === 'enum') return true;
+  if (u.kind === 'array') return u.length !== undefined && !u.vla && byteable(u.element);
+  if (u.kind === 'record') return !!u.record.fields && u.record.fields.every((f) => f.name !== undefined && f.bitWidth === undefined && byteable(f.type));
+  return false;
+}
+
+/**
+ * Where a scalar below a union lies in the union's byte map. A union object
+ * is one leaf `<path to the union>.bytes`: a map from byte address to byte,
+ * the union at linear index k (over the arrays around it) at bytes
+ * [k·size, (k+1)·size). A member scalar is read and written little-endian
+ * at its byte offset, so every member sees the bytes the others wrote.
+ * `path` is the full path of the access; the linear element index of its
+ * region splits into the union's index (outer) and the index over the arrays
+ * inside the union (inner, row-major). Undefined when no union is crossed.
+ */
+export function unionPlace(
+  rootType: CType,
+  path: readonly string[],
+  dm: DataModel,
+  loc: L,
+): { unionPath: readonly string[]; size: number; innerCount: number; offset: number; strides: Array<{ length: number; stride: number }> } | undefined {
+  let t = stripArrays(rootType);
+  for (let i = 0; i < path.length; i++) {
+    if (t.kind !== 'record') return undefined;
+    if (t.record.union) {
+      const size = t.record.size;
+      if (size === undefined) throw new UnsupportedError('union of unknown size', loc);
+      let cur: CType = t;
+      let offset = 0;
+      const strides: Array<{ length: number; stride: number }> = [];
+      for (const f of path.slice(i)) {
+        const c = unqualified(cur);
+        const field = c.kind === 'record' ? c.record.fields?.find((x) => x.name === f) : undefined;
+        if (!field) throw new UnsupportedError(`member '${f}' not found`, loc);
+        offset += field.offset;
+        let ft = unqualified(field.type);
+        while (ft.kind === 'array') {
+          strides.push({ length: ft.length!, stride: sizeOf(ft.element, dm)! });
+          ft = unqualified(ft.element);
+        }
+        cur = ft;
+      }
+      return { unionPath: path.slice(0, i), size, innerCount: strides.reduce((p, x) => p * x.length, 1), offset, strides };
+    }
+    const field = t.record.fields?.find((x) => x.name === path[i]);
+    if (!field) return undefined;
+    t = stripArrays(field.type);
+  }
+  return undefined;
 }

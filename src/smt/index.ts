@@ -14,16 +14,17 @@ export { createProcessSolver, findExecutable, processSolverSpec, processTreeCpuM
 export const SOLVER_NAMES = ['auto', 'z3-wasm', 'z3', 'cvc5'] as const;
 
 /**
- * A solver by its command-line name: `z3-wasm` (or `wasm`, the default) for the
- * embedded WebAssembly Z3; `z3`, `cvc5` or a path for a solver process;
- * `auto` for z3 on PATH, else the embedded one (the answers are the same,
- * only the speed differs). Throws a usage error when the binary cannot be found.
+ * A solver by its command-line name: `z3-wasm` (or `wasm`) for the embedded
+ * WebAssembly Z3; `z3`, `cvc5` or a path for a solver process; `auto` (the
+ * default) for z3 on PATH, else the embedded one (the answers are the same,
+ * only the speed differs: the z3 process needs a fraction of the CPU time).
+ * Throws a usage error when the binary cannot be found.
  */
-export function createSolver(name = 'z3-wasm'): Solver {
+export function createSolver(name = 'auto'): Solver {
   if (name === 'auto') name = findExecutable('z3') ? 'z3' : 'z3-wasm';
   if (name === 'z3-wasm' || name === 'wasm' || name === 'default') return createZ3WasmSolver();
   const path = findExecutable(name);
-  if (!path) throw new TarsierError('solver', `solver '${name}' not found (install it, give its path, or use the default z3-wasm)`, undefined, 2);
+  if (!path) throw new TarsierError('solver', `solver '${name}' not found (install it, give its path, or use the built-in z3-wasm)`, undefined, 2);
   return createProcessSolver(processSolverSpec(path));
 }
 

@@ -26,7 +26,8 @@ class Z3WasmHost {
   /** Starts the worker if there is none (unreferenced: an idle worker never holds the process open). */
   start(): Promise<void> {
     if (this.worker && this.ready) return this.ready;
-    const worker = new Worker(new URL('./z3-worker.js', import.meta.url));
+    // By way of ../smt/: the same file from the bundle of verify's worker (dist/src/verify/).
+    const worker = new Worker(new URL('../smt/z3-worker.js', import.meta.url));
     this.worker = worker;
     this.incarnation++;
     this.ready = new Promise<void>((resolve, reject) => {

@@ -198,6 +198,10 @@ class Encoder {
   private readonly mods: Map<string, Set<string>>;
   private readonly prefix: string;
   private entry = new Map<string, Term>();
+  /** Position of each variable in declaration order (the order merges name them in). */
+  private readonly order = new Map<string, number>();
+  /** What each statement list may assign (by the list's identity). */
+  private readonly assignedIn = new WeakMap<readonly Stmt[], Set<string>>();
 
   constructor(
     private readonly program: ImpProgram,
@@ -210,6 +214,24 @@ class Encoder {
       // A representative constant per variable, only to know its sort.
       this.types.set(d.name, mkConst(`${this.prefix}${d.name}`, sortOf(d.type)));
     }
+    for (const name of this.types.keys()) this.order.set(name, this.order.size);
+  }
+
+  private assigned(ss: readonly Stmt[]): Set<string> {
+    let out = this.assignedIn.get(ss);
+    if (!out) {
+      out = new Set();
+      for (const s of ss) {
+        if (s.kind === 'if') {
+          for (const v of this.assigned(s.then)) out.add(v);
+          for (const v of this.assigned(s.else)) out.add(v);
+        } else if (s.kind === 'block' || s.kind === 'while') {
+          for (const v of this.assigned(s.body)) out.add(v);
+        } else assignedVars([s], this.mods, out);
+      }
+      this.assignedIn.set(ss, out);
+    }
+    return out;
   }
 
   private fresh(name: string): Term {
@@ -332,13 +354,8 @@ class Encoder {
       }
       case 'block':
         return this.stmts(s.body, st);
-      case 'if': {
-        const c = this.name(this.tr(s.cond, st), 'cond');
-        this.branches.push({ loc: s.loc, reached: st.pc, cond: c, goalsBefore: this.goals.length });
-        const a = this.stmts(s.then, { env: new Map(st.env), pc: this.name(mkAnd(st.pc, c)) });
-        const b = this.stmts(s.else, { env: st.env, pc: this.name(mkAnd(st.pc, mkNot(c))) });
-        return this.merge(c, a, b);
-      }
+      case 'if':
+        return this.branch(s, st);
       case 'while':
         return this.loop(s, st);
       case 'call':
@@ -346,20 +363,35 @@ class Encoder {
     }
   }
 
-  private merge(c: Term, a: State, b: State): State {
+  /**
+   * An `if`: both branches run on the state's own env, one after the other
+   * (the variables the then-branch may assign are put back in between), and
+   * only the variables a branch may assign are merged. Copying the whole env
+   * at every `if` made encoding quadratic in the program's size.
+   */
+  private branch(s: Extract<Stmt, { kind: 'if' }>, st: State): State {
+    const c = this.name(this.tr(s.cond, st), 'cond');
+    this.branches.push({ loc: s.loc, reached: st.pc, cond: c, goalsBefore: this.goals.length });
+    const names = [...new Set([...this.assigned(s.then), ...this.assigned(s.else)])].filter((n) => this.order.has(n));
+    names.sort((x, y) => this.order.get(x)! - this.order.get(y)!);
+    const before = names.map((n) => st.env.get(n)!);
+    const a = this.stmts(s.then, { env: st.env, pc: this.name(mkAnd(st.pc, c)) });
+    const thenValues = names.map((n) => a.env.get(n)!);
+    names.forEach((n, k) => st.env.set(n, before[k]!));
+    const b = this.stmts(s.else, { env: st.env, pc: this.name(mkAnd(st.pc, mkNot(c))) });
     if (a.pc === FALSE) return b;
-    if (b.pc === FALSE) return a;
-    const env = new Map<string, Term>();
-    for (const [n, va] of a.env) {
-      const vb = b.env.get(n)!;
-      if (va === vb) env.set(n, va);
+    const env = b.env;
+    names.forEach((n, k) => {
+      const va = thenValues[k]!;
+      const vb = env.get(n)!;
+      if (b.pc === FALSE || va === vb) env.set(n, va);
       else {
         const x = this.fresh(n);
         this.assertions.push(mkEq(x, mkIte(c, va, vb)));
         env.set(n, x);
       }
-    }
-    return { env, pc: this.name(mkOr(a.pc, b.pc)) };
+    });
+    return b.pc === FALSE ? { env, pc: a.pc } : { env, pc: this.name(mkOr(a.pc, b.pc)) };
   }
 
   private loop(s: Extract<Stmt, { kind: 'while' }>, st: State): State {

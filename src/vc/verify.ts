@@ -47,7 +47,7 @@ export interface ImpVerificationResult {
 }
 
 export interface VerifyImpOptions {
-  /** Back end name for createSolver (`z3-wasm` default, `z3`, `cvc5`, a path). */
+  /** Back end name for createSolver (`auto` default, `z3-wasm`, `z3`, `cvc5`, a path). */
   readonly solver?: string;
   /** Use this solver instead (not disposed afterwards). */
   readonly solverInstance?: Solver;

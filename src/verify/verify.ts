@@ -11,7 +11,7 @@ import { TarsierError, usageError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { bmc, EncodeError, type AssertRole } from '../engines/index.js';
+import { bmc, EncodeError, type AssertRole, type LoopCandidateSource } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { goalAt, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import type { LowerProperty } from '../lower/index.js';
@@ -83,10 +83,8 @@ export interface VerifyResult {
   readonly witnessError?: string;
 }
 
-/** The reason of an answer cut short by the time limit: what was established by then. */
-export function timeLimitReason(bound: number): string {
-  return bound > 0 ? `time limit reached; no violation up to bound ${bound}` : 'time limit reached before bound 1 was checked';
-}
+export { timeLimitReason } from './time-limit.js';
+import { timeLimitReason } from './time-limit.js';
 
 export interface Resolved {
   program: string;
@@ -165,6 +163,50 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   const cpu0 = processTreeCpuMs();
   const wall0 = Date.now();
   const log = options.log ?? (() => {});
+  const profile = new PhaseProfile(cpu0);
+  try {
+    return await verifyProfiled(input, options, profile, cpu0, wall0, log);
+  } finally {
+    log(profile.summary());
+  }
+}
+
+/** The candidate source, its CPU time charged to `phase`. */
+function profiled(profile: PhaseProfile, phase: string, source: LoopCandidateSource): LoopCandidateSource {
+  return (loop, program) => {
+    profile.mark('bmc');
+    try {
+      return source(loop, program);
+    } finally {
+      profile.mark(phase);
+    }
+  };
+}
+
+/**
+ * CPU time (this process and its solver and gcc processes) per phase of a
+ * run, for `--verbose`: `start-up` is what the process used before `verify`
+ * began (loading modules, starting the worker thread).
+ */
+class PhaseProfile {
+  private readonly phases = new Map<string, number>();
+  private last: number;
+  constructor(private readonly start: number) {
+    this.last = start;
+  }
+  /** Charges the CPU time since the last mark to `phase`. */
+  mark(phase: string): void {
+    const now = processTreeCpuMs();
+    this.phases.set(phase, (this.phases.get(phase) ?? 0) + now - this.last);
+    this.last = now;
+  }
+  summary(): string {
+    const parts = [`start-up ${Math.round(this.start)}`, ...[...this.phases].map(([k, v]) => `${k} ${Math.round(v)}`)];
+    return `profile (CPU ms): ${parts.join(', ')}; total ${Math.round(this.last)}`;
+  }
+}
+
+async function verifyProfiled(input: string, options: VerifyOptions, profile: PhaseProfile, cpu0: number, wall0: number, log: (m: string) => void): Promise<VerifyResult> {
   const timeoutS = options.timeoutS ?? 900;
   if (!(timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');
   const r = resolveInput(input, options);
@@ -187,6 +229,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   let c: ReturnType<typeof parseC>;
   try {
     c = parseC(r.program, r.dataModel);
+    profile.mark('parse');
   } catch (e) {
     // A construct the front end knows but does not support is no input error: UNKNOWN, saying what and where.
     if (e instanceof TarsierError && e.code === 'c-unsupported') {
@@ -204,6 +247,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
       options,
       toolName: TOOL_NAME,
     });
+    profile.mark('termination');
     return done(o.verdict, o.reason, o);
   }
   if (!LOWERED.includes(kind as LowerProperty)) return unknown(`property ${kind} is not supported yet`);
@@ -219,6 +263,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
 
   const lowerAt = (depth: number) => lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
+  profile.mark('lower');
   if (first.notes?.length) notes = ` (${first.notes.join('; ')})`;
   if (first.unsupported) {
     const u = first.unsupported;
@@ -233,12 +278,15 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   // The lowering of each program, for the witness (its source map ties the engine's loops to C).
   const lowerings = new Map<ImpProgram, LoweredProgram>([[first.imp, first]]);
   const sizes = new Map<number, number>([[1, programSize(first.imp)]]);
+  // Without a recursion cut at depth 1 there is no recursion: every depth gives the same program.
+  const recursive = first.sourceMap.goals.some((g) => g.kind === 'recursion');
   const programAt = (bound: number): ImpProgram => {
     if (bound > checking) {
       established = checking;
       checking = bound;
       if (established > 0) options.onBound?.(established);
     }
+    if (!recursive) return first.imp;
     let p = programs.get(bound);
     if (!p) {
       // Recursion inlined deeper grows the program, maybe exponentially:
@@ -249,10 +297,18 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
       if (last * Math.max(1, last / Math.max(1, prev)) > MAX_PROGRAM_SIZE) {
         throw new EncodeError(`inlining recursion deeper than ${known[known.length - 1]} makes the program too large`);
       }
+      profile.mark('bmc');
       const l = lowerAt(bound);
+      profile.mark('lower');
       if (l.unsupported) throw new EncodeError(`unsupported at recursion depth ${bound}: ${l.unsupported.construct}`);
       p = l.imp;
       sizes.set(bound, programSize(p));
+      // The same size at a greater depth: the lowering's budget of inlined
+      // bodies is spent, deeper depths change nothing, and without loops no
+      // greater bound can either.
+      if (sizes.get(bound) === last && first.sourceMap.loops.length === 0) {
+        throw new EncodeError(`recursion deeper than ${known[known.length - 1]} exceeds the lowering's budget of inlined function bodies`);
+      }
       sourceMap = l.sourceMap;
       programs.set(bound, p);
       lowerings.set(p, l);
@@ -287,7 +343,19 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     const ratio = Math.min(4, Math.max(1, (Date.now() - wall0) / 1000 / cpu));
     return Math.max(1, deadline()) * ratio;
   };
+  // Recursion that branches makes the program grow exponentially with the
+  // inlining depth: there the depth grows by one (each step doubles the
+  // program, as doubling the bound doubles an unrolled loop).
+  const nextBound = (bound: number): number => {
+    const known = [...sizes.keys()].filter((b) => b < bound).sort((a, b) => a - b);
+    const prev = known[known.length - 1];
+    const now = sizes.get(bound);
+    if (!recursive || prev === undefined || now === undefined) return bound * 2;
+    const growthPerStep = Math.pow(now / Math.max(1, sizes.get(prev)!), 1 / (bound - prev));
+    return growthPerStep >= 1.4 ? bound + 1 : bound * 2;
+  };
   const result = await bmc(programAt, {
+    nextBound,
     // A block lost in a run that never ends is a memtrack violation no goal
     // sees: with heap blocks, TRUE only when every run ends within the bound.
     induction: !(kind === 'valid-memsafety' && first.allocates),
@@ -297,13 +365,16 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     log,
     solver: options.solver,
     // The abstract interpreter's loop-head facts as candidate invariants.
-    loopCandidates: analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) }),
+    loopCandidates: profiled(profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) })),
   });
+  profile.mark('bmc');
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
   if (result.verdict === 'unknown') {
     // One wording for every time-out, naming the bound established.
-    const reason = result.reason.startsWith('time limit reached') ? timeLimitReason(established) : result.reason;
-    return unknown(reason, { bound: result.bound });
+    const timedOut = result.reason.startsWith('time limit reached');
+    const reason = timedOut ? timeLimitReason(established) : result.reason;
+    // On a time-out, the bound is the one the reason names (as after the hard limit).
+    return unknown(reason, { bound: timedOut ? established : result.bound });
   }
   if (result.verdict === 'true') {
     const how =
@@ -317,7 +388,8 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     if (options.witnessPath !== null) {
       const w = await buildCorrectnessWitness({
         program: c,
-        lowered: lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel }),
+        // Without recursion every depth lowers to the same program: the first one serves.
+        lowered: recursive ? lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel }) : first,
         fileName: r.programAsWritten,
         metadata: metadataFor(result.method === 'k-induction' ? 'k-induction' : 'bmc'),
         // What is left of the hard CPU limit (the verdict is lost if the witness overruns it).
@@ -327,8 +399,10 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
         engine: lowerings.has(result.program) ? { lowered: lowerings.get(result.program)!, invariants: result.invariants } : undefined,
         log,
       });
+      profile.mark('correctness witness');
       const text = writeWitness({ format: 'yaml', entries: [w.entry] });
       const problems = lintAgainstProgram(text, r.programAsWritten, readFileSync(r.program, 'utf8'));
+      profile.mark('witness lint');
       if (problems.length > 0) {
         // A bug of the witness writer: the answer stands, the witness is not written.
         log(`correctness witness: ${problems.join('; ')}`);
@@ -365,6 +439,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     dataModel: r.dataModel,
     errorFunction: r.property.errorFunction ?? 'reach_error',
   });
+  profile.mark('replay');
   log(`replay: ${replay.status}: ${replay.reason}`);
   if (replay.status !== 'confirmed') {
     return unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
@@ -389,6 +464,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
       if (problems.length > 0) log(`witness${withValues ? '' : ' (target only)'}: ${problems.join('; ')}`);
       if (problems.length === 0) break;
     }
+    profile.mark('witness lint');
     if (problems.length > 0) {
       return unknown(`the violation witness does not lint clean: ${problems[0]}`, { bound: result.bound, replay });
     }

@@ -1,9 +1,11 @@
 // Runs `verify` in a worker thread under a hard CPU-time limit (see common/hard-limit.ts);
 // solver processes count too (the competition measures the whole process tree).
 
+import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { runWithHardLimit, serveJob } from '../common/hard-limit.js';
 import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
-import { verify, type VerifyOptions, type VerifyResult } from './verify.js';
+import type { VerifyOptions, VerifyResult } from './verify.js';
 
 /** A run ended by the hard limit: the bound up to which no violation was found by then. */
 export interface TimedOut {
@@ -28,18 +30,34 @@ interface Job {
  * its solver processes have used the budget (the worker is then
  * terminated). Bad input rejects with the TarsierError `verify` threw.
  */
+/**
+ * The worker's module: the one-file bundle of this module and what it loads
+ * (scripts/bundle-worker.mjs), faster to load, when it is at least as new as
+ * this module; else this module.
+ */
+function workerModule(): URL {
+  const own = new URL('./worker.js', import.meta.url);
+  const bundle = new URL('./worker.bundle.js', import.meta.url);
+  try {
+    if (statSync(fileURLToPath(bundle)).mtimeMs >= statSync(fileURLToPath(own)).mtimeMs) return bundle;
+  } catch {
+    // no bundle (a build without the bundling step)
+  }
+  return own;
+}
+
 export async function verifyWithHardLimit(input: string, options: LimitedVerifyOptions): Promise<VerifyResult | TimedOut> {
   const started = Date.now();
   let bound = 0;
   const limitMs = Math.max(100, (options.timeoutS ?? 900) * 1000 - 300);
-  const r = await runWithHardLimit<VerifyResult>(new URL('./worker.js', import.meta.url), { input, options } satisfies Job, limitMs, processTreeCpuMs, (b) => {
+  const r = await runWithHardLimit<VerifyResult>(workerModule(), { input, options } satisfies Job, limitMs, processTreeCpuMs, (b) => {
     bound = b;
   });
   return r === 'timeout' ? { timedOut: true, bound, wallTimeS: (Date.now() - started) / 1000 } : r;
 }
 
-serveJob<Job, VerifyResult>(
-  ({ input, options }, progress) =>
-    verify(input, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined, onBound: progress }),
-  killSolverProcesses,
-);
+// The verifier is loaded in the worker only: the calling thread needs none of it.
+serveJob<Job, VerifyResult>(async ({ input, options }, progress, log) => {
+  const { verify } = await import('./verify.js');
+  return verify(input, { ...options, log: options.verbose ? log : undefined, onBound: progress });
+}, killSolverProcesses);

@@ -196,3 +196,218 @@ test('memory errors are found exactly where AddressSanitizer reports them', { sk
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// ---- the C library's memory and string functions --------------------------------
+
+const LIBRARY_PRELUDE = `void *malloc(unsigned long);
+void free(void *);
+void *realloc(void *, unsigned long);
+void *memset(void *, int, unsigned long);
+void *memcpy(void *, const void *, unsigned long);
+void *memmove(void *, const void *, unsigned long);
+int memcmp(const void *, const void *, unsigned long);
+unsigned long strlen(const char *);
+int strcmp(const char *, const char *);
+int strncmp(const char *, const char *, unsigned long);
+char *strcpy(char *, const char *);
+char *strcat(char *, const char *);
+char *strncpy(char *, const char *, unsigned long);
+struct Q { int a; char b[3]; short c; };
+long long R[64];
+int main(void) {
+  int ia[6] = {1, -2, 3, 400000, 5, 6};
+  int ib[6] = {0};
+  char c1[8] = "abcdefg";
+  char c2[6] = "abd";
+  char *hc = malloc(7);
+  struct Q qa[3] = {{1, {2, 3, 4}, 5}, {6, {7, 8, 9}, 10}, {11, {12, 13, 14}, 15}};
+  struct Q qb[3] = {0};
+  int t = 3;
+  hc[0] = 'x'; hc[1] = 0; hc[2] = 'y'; hc[3] = 'x'; hc[4] = 'z'; hc[5] = 'a'; hc[6] = 0;
+`;
+
+/** Straight-line calls that stay inside their objects (c1[7], c2[5] and hc[6] stay 0: every string ends). */
+function libraryProgram(r: () => number, count: number): string {
+  const int = (n: number) => Math.floor(r() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const sign = (call: string) => `(${call} > 0) - (${call} < 0)`;
+  const chars = [
+    { name: 'c1', n: 7 },
+    { name: 'c2', n: 5 },
+    { name: 'hc', n: 6 },
+  ];
+  const lines: string[] = [];
+  let rec = 0;
+  for (let i = 0; i < count; i++) {
+    const c = int(11);
+    const s = pick(chars);
+    const k = int(s.n);
+    if (c === 0) {
+      const k2 = int(6);
+      lines.push(`memset(ia + ${k2}, ${pick([0, 1, 255, 'x'.charCodeAt(0), 't'])}, ${int(7 - k2)} * sizeof(int));`);
+    } else if (c === 1) {
+      lines.push(`memset(${s.name} + ${k}, ${pick(['0', "'a' + t", "'q'", '200'])}, ${int(s.n - k + 1)});`);
+    } else if (c === 2) {
+      const [a, b] = pick([['ia', 'ib'], ['ib', 'ia']]);
+      const m = int(7);
+      lines.push(`memcpy(${a} + ${int(7 - m)}, ${b} + ${int(7 - m)}, ${m} * sizeof(int));`);
+    } else if (c === 3) {
+      const m = int(7);
+      lines.push(`memmove(ia + ${int(7 - m)}, ia + ${int(7 - m)}, ${m} * sizeof(ia[0]));`);
+    } else if (c === 4) {
+      const d = pick(chars.filter((x) => x !== s));
+      // The source string is cut so that it fits the destination.
+      const end = k + int(Math.min(s.n - k, d.n));
+      lines.push(`${s.name}[${end}] = 0; strcpy(${d.name}, ${s.name} + ${k});`);
+    } else if (c === 5) {
+      lines.push(`R[${rec++}] = strlen(${s.name} + ${k});`);
+      const d = pick(chars.filter((x) => x !== s));
+      if (r() < 0.5) {
+        // strcat: d cut to a characters, s + k to b, a + b within d.
+        const a = int(d.n + 1);
+        const b = int(Math.min(d.n - a, s.n - k) + 1);
+        lines.push(`${d.name}[${a}] = 0; ${s.name}[${k + b}] = 0; strcat(${d.name}, ${s.name} + ${k});`);
+      } else {
+        lines.push(`strncpy(${d.name}, ${s.name} + ${k}, ${int(d.n + 1)});`);
+      }
+    } else if (c === 6) {
+      const o = pick(chars);
+      lines.push(`R[${rec++}] = ${sign(`strcmp(${s.name} + ${k}, ${o.name})`)};`);
+    } else if (c === 7) {
+      const o = pick(chars);
+      lines.push(`R[${rec++}] = ${sign(`strncmp(${s.name}, ${o.name} + ${int(o.n)}, ${int(9)})`)};`);
+    } else if (c === 8) {
+      const m = int(Math.min(s.n, 5) + 1);
+      lines.push(`R[${rec++}] = ${sign(`memcmp(${s.name}, c2, ${m})`)};`);
+    } else if (c === 9) {
+      lines.push(pick(['hc = realloc(hc, 7 + t);', 'memcpy(qb, qa, sizeof qa);', `memset(qa + ${int(3)}, ${pick([0, 7, 255])}, sizeof(struct Q));`, 'memcpy(&qb[1], &qa[2], sizeof(struct Q));']));
+    } else {
+      lines.push(`R[${rec++}] = ${pick(['ia[t]', 'ib[5] + ib[0]', 'c1[t]', 'c2[1] * 3', 'hc[t + 1]', 'qa[1].a', 'qa[2].b[1] + qa[0].c', 'qb[1].c', 'qb[2].a', 't'])};`);
+    }
+    if (r() < 0.2) lines.push(`t = ${pick(['(t + 1) % 4', 'ia[2] & 3', 'c1[0] & 3'])};`);
+  }
+  lines.push(`R[${rec++}] = ia[0] + ia[5] + ib[3];`, 'free(hc);', 'return 0;', '}');
+  return LIBRARY_PRELUDE + lines.map((l) => `  ${l}\n`).join('');
+}
+
+test('random programs calling memset, memcpy, memmove, memcmp, strlen, strcmp, strncmp, strcpy, strcat, strncpy and realloc agree with gcc', { skip }, () => {
+  const r = rng(21);
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
+  try {
+    for (let n = 0; n < 5; n++) {
+      const text = libraryProgram(r, 30);
+      const run = compileAndRun(dir, text);
+      assert.doesNotMatch(run.stderr, /ERROR: AddressSanitizer/, text);
+      const want = run.stdout.trim().split('\n').map((x) => BigInt(x));
+      for (const dm of ['ILP32', 'LP64'] as DataModel[]) {
+        for (const property of ['valid-memsafety', 'unreach-call'] as LowerProperty[]) {
+          const res = lowerAndRun(text, dm, property);
+          assert.equal(res.status, 'returned', `${dm} ${property}: ${res.status} at line ${res.loc?.line}: ${res.message}\n${text}`);
+          assert.deepEqual(resultValues(res, dm), want, `${dm} ${property}\n${text}`);
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** One library call that may run past its object. */
+function riskyLibraryProgram(r: () => number): string {
+  const int = (n: number) => Math.floor(r() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const stmt = pick([
+    () => `memset(ia + ${int(6)}, 0, ${pick([5, 6, 7])} * sizeof(int) - ${pick([0, 4])});`,
+    () => `memcpy(ib, ia + ${int(3)}, ${pick([3, 4, 5])} * sizeof(int));`,
+    () => `memset(hc, 'z', ${pick([6, 7, 8])});`,
+    () => `c1[7] = ${pick([0, 'z'.charCodeAt(0)])}; R[0] = strlen(c1 + ${int(8)});`,
+    () => `c1[${pick([3, 5, 6])}] = 0; strcpy(c2, c1);`,
+    () => `c2[5] = ${pick([0, 'q'.charCodeAt(0)])}; memset(c2, 'q', 5); R[0] = strcmp(c2, "qqqqqqq");`,
+    () => `free(hc); R[0] = strlen(hc); hc = malloc(7);`,
+    () => `c2[${pick([1, 2])}] = 0; c1[${pick([3, 4])}] = 0; strcat(c2, c1);`,
+    () => `strncpy(c2, c1, ${pick([5, 6, 7])});`,
+    () => `${pick(['free(hc); ', ''])}hc = realloc(hc, ${pick([3, 9])}); hc[${pick([2, 3, 8])}] = 0;`,
+  ])();
+  return `${LIBRARY_PRELUDE}  ${stmt}\n  free(hc);\n  return 0;\n}\n`;
+}
+
+test('memory errors in library calls are found exactly where AddressSanitizer reports them', { skip }, () => {
+  const r = rng(8);
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
+  const line = LIBRARY_PRELUDE.split('\n').length;
+  let errors = 0;
+  try {
+    for (let n = 0; n < 14; n++) {
+      const text = riskyLibraryProgram(r);
+      const run = compileAndRun(dir, text);
+      const m = /ERROR: AddressSanitizer[\s\S]*?p\.c:(\d+)/.exec(run.stderr);
+      const asanLine = m ? Number(m[1]) : undefined;
+      if (asanLine !== undefined) errors++;
+      for (const dm of ['ILP32', 'LP64'] as DataModel[]) {
+        const res = lowerAndRun(text, dm);
+        const ours = res.status === 'assertion-failed' ? res.loc?.line : undefined;
+        assert.equal(ours, asanLine, `${dm}: ${res.status} ${res.message ?? ''}\n${text.split('\n')[line - 1]}\n${run.stderr.split('\n')[1] ?? ''}`);
+      }
+    }
+    assert.ok(errors >= 4, `only ${errors} programs with a memory error`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// ---- unions: members share their bytes (little-endian) ---------------------------
+
+const UNION_PRELUDE = `void *memset(void *, int, unsigned long);
+union W { unsigned int w; unsigned char b[4]; unsigned short h[2]; signed char sc; long long ll; };
+struct S { short t; union W u[3]; };
+union W g;
+long long R[64];
+int main(void) {
+  struct S s = {0};
+  union W arr[2] = {{0}};
+  union W x = {0x11223344};
+  union W *p = &s.u[1];
+  unsigned char *c = x.b;
+  int t = 1;
+`;
+
+function unionProgram(r: () => number, count: number): string {
+  const int = (n: number) => Math.floor(r() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const objects = ['g', 'x', 's.u[0]', 's.u[2]', 'arr[1]', 'arr[t]', 'p[0]', '(*p)', 's.u[t]'];
+  const members = ['w', 'b[0]', 'b[3]', 'b[t]', 'h[1]', 'h[t]', 'sc', 'll'];
+  const lines: string[] = [];
+  let rec = 0;
+  for (let i = 0; i < count; i++) {
+    const c = int(6);
+    const o = pick(objects);
+    const m = pick(members);
+    if (c <= 1) lines.push(`${o}.${m} = ${pick(['t * 77 - 5', '0xdeadbeef', '-2', `${pick(objects)}.${pick(members)} + 1`, '0x1234567890abLL'])};`);
+    else if (c === 2) lines.push(pick([`p = &${pick(['s.u[0]', 's.u[2]', 'arr[0]', 'g'])};`, `c[${int(4)}] = ${int(256)};`, 't = (t + 1) % 2;', `${o} = ${pick(objects)};`, `memset(&${o}, ${int(256)}, sizeof(union W));`, `memset(s.u + t, ${int(256)}, 2 * sizeof(union W));`]));
+    else lines.push(`R[${rec++}] = ${o}.${m};`);
+  }
+  lines.push(`R[${rec++}] = s.t + x.ll;`, 'return 0;', '}');
+  return UNION_PRELUDE + lines.map((l) => `  ${l}\n`).join('');
+}
+
+test('random programs writing a union through one member (or memset) and reading it through another agree with gcc', { skip }, () => {
+  const r = rng(33);
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
+  try {
+    for (let n = 0; n < 6; n++) {
+      const text = unionProgram(r, 30);
+      const run = compileAndRun(dir, text);
+      assert.doesNotMatch(run.stderr, /ERROR: AddressSanitizer/, text);
+      const want = run.stdout.trim().split('\n').map((x) => BigInt(x));
+      for (const dm of ['ILP32', 'LP64'] as DataModel[]) {
+        for (const property of ['valid-memsafety', 'unreach-call'] as LowerProperty[]) {
+          const res = lowerAndRun(text, dm, property);
+          assert.equal(res.status, 'returned', `${dm} ${property}: ${res.status} at line ${res.loc?.line}: ${res.message}\n${text}`);
+          assert.deepEqual(resultValues(res, dm), want, `${dm} ${property}\n${text}`);
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

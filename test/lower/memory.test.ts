@@ -259,3 +259,265 @@ int main(void) {
     'valid-deref',
   );
 });
+
+test('realloc: the elements move to the new block and the old one ends; a use of the old pointer and a realloc of a local are found', async () => {
+  const grow = await run(`int main(void) {
+  int *a = malloc(2 * sizeof(int));
+  a[0] = 7; a[1] = 8;
+  int n = __VERIFIER_nondet_int();
+  if (n < 3 || n > 6) n = 3;
+  a = realloc(a, n * sizeof(int));
+  a[n - 1] = a[0] + a[1];
+  if (a[2 + (n > 3)] != 15 && a[n - 1] != 15) a[n] = 0;
+  free(a);
+  return 0;
+}
+`);
+  assert.equal(grow.verdict.kind, 'true', grow.reason);
+  expectFalse(
+    await run(`int main(void) {
+  int *a = malloc(2 * sizeof(int));
+  int *b = realloc(a, 4 * sizeof(int));
+  a[0] = 1;
+  free(b);
+  return 0;
+}
+`),
+    'valid-deref',
+  );
+  expectFalse(
+    await run(`int main(void) {
+  int x[2];
+  int *b = realloc(x, 4 * sizeof(int));
+  free(b);
+  return 0;
+}
+`),
+    'valid-free',
+  );
+  const kept = await run(
+    `extern void abort(void);
+void reach_error(void) { abort(); }
+int main(void) {
+  char *s = malloc(3);
+  s[0] = 'a'; s[1] = 'b'; s[2] = 0;
+  s = realloc(s, 5);
+  if (s[1] != 'b') reach_error();
+  return 0;
+}
+`,
+    'unreach-call',
+  );
+  assert.equal(kept.verdict.kind, 'true', kept.reason);
+});
+
+test('memset, memcpy, strlen, strcmp and strcpy: exact values, and an overflow found at the call', async () => {
+  const ok = await run(
+    `#include <string.h>
+extern void abort(void);
+void reach_error(void) { abort(); }
+int main(void) {
+  int a[5], b[5];
+  memset(a, 0, sizeof a);
+  a[2] = __VERIFIER_nondet_int();
+  memcpy(b, a, 5 * sizeof(int));
+  if (b[2] != a[2] || b[4] != 0) reach_error();
+  char s[8];
+  strcpy(s, "abc");
+  if (strlen(s) != 3 || strcmp(s, "abd") >= 0 || strcmp(s, "abc") != 0) reach_error();
+  memset(s, 'x', 2);
+  if (s[0] != 'x' || s[2] != 'c') reach_error();
+  return 0;
+}
+`,
+    'unreach-call',
+  );
+  assert.equal(ok.verdict.kind, 'true', ok.reason);
+  expectFalse(
+    await run(`#include <string.h>
+int main(void) {
+  char *s = malloc(4);
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 8) n = 0;
+  memset(s, 'a', n);
+  s[3] = 0;
+  unsigned long k = strlen(s);
+  free(s);
+  return (int)k;
+}
+`),
+    'valid-deref',
+  );
+  const unterminated = await run(`#include <string.h>
+int main(void) {
+  char s[4];
+  memset(s, 'a', 4);
+  return (int)strlen(s);
+}
+`);
+  if (gcc) assert.deepEqual(unterminated.verdict, { kind: 'false', property: 'valid-deref' }, unterminated.reason);
+  const mixed = await run(`#include <string.h>
+int main(void) {
+  int a[2] = {1, 2};
+  char c[8];
+  memcpy(c, a, sizeof a);
+  return c[0];
+}
+`);
+  assert.equal(mixed.verdict.kind, 'unknown');
+  assert.match(mixed.reason, /memcpy from int to char elements at .*p\.c:7:/);
+});
+
+test('fopen returns NULL or an opaque stream outside memory safety; an access into the stream is UNKNOWN', async () => {
+  const head = `#include <stdio.h>
+extern void abort(void);
+void reach_error(void) { abort(); }
+`;
+  const checked = await run(
+    `${head}int main(void) {
+  FILE *f = fopen("in.txt", "r");
+  if (f == NULL) return 1;
+  int x = 0;
+  if (x) reach_error();
+  fclose(f);
+  return 0;
+}
+`,
+    'unreach-call',
+  );
+  assert.equal(checked.verdict.kind, 'true', checked.reason);
+  const inside = await run(
+    `${head}int main(void) {
+  FILE *f = fopen("in.txt", "r");
+  if (f != NULL && f->_flags == 12345) reach_error();
+  return 0;
+}
+`,
+    'unreach-call',
+  );
+  assert.equal(inside.verdict.kind, 'unknown', inside.reason);
+});
+
+test('calloc inside a loop: each block starts zero', async () => {
+  const list = await run(`struct N { int v; struct N *next; };
+int main(void) {
+  struct N *head = 0;
+  int n = __VERIFIER_nondet_int();
+  for (int i = 0; i < n && i < 3; i++) {
+    struct N *x = calloc(1, sizeof(struct N));
+    if (x->v != 0 || x->next != 0) { int *bad = 0; *bad = 1; }
+    x->next = head;
+    head = x;
+  }
+  while (head) {
+    struct N *t = head->next;
+    free(head);
+    head = t;
+  }
+  return 0;
+}
+`);
+  assert.equal(list.verdict.kind, 'true', list.reason);
+  const big = await run(`int main(void) {
+  for (int i = 0; i < 2; i++) {
+    int *x = calloc(__VERIFIER_nondet_int() & 7, sizeof(int));
+    free(x);
+  }
+  return 0;
+}
+`);
+  assert.equal(big.verdict.kind, 'unknown');
+  assert.match(big.reason, /calloc inside a loop whose count is not a constant of at most 256 elements at .*p\.c:5:/);
+});
+
+test('unions of integers share their bytes little-endian; a union with a pointer member is UNKNOWN', async () => {
+  const prog = (check: string) => `extern void abort(void);
+void reach_error(void) { abort(); }
+union W { unsigned int w; unsigned char b[4]; unsigned short h[2]; };
+int main(void) {
+  union W x;
+  x.w = (unsigned)__VERIFIER_nondet_int();
+  x.b[3] = 0x12;
+  union W *p = &x;
+  p->h[0] = 0xabcd;
+  if (${check}) reach_error();
+  return 0;
+}
+`;
+  const ok = await run(prog('(x.w >> 24) != 0x12 || x.b[0] != 0xcd || (x.w & 0xffff) != 0xabcd'), 'unreach-call');
+  assert.equal(ok.verdict.kind, 'true', ok.reason);
+  const bad = await run(prog('x.b[1] == 0xab'), 'unreach-call');
+  assert.equal(bad.verdict.kind, gcc ? 'false' : 'unknown', bad.reason);
+  const ptr = await run(`union P { int *p; long n; };
+int main(void) {
+  union P u;
+  u.n = 0;
+  return 0;
+}
+`);
+  assert.equal(ptr.verdict.kind, 'unknown');
+  assert.match(ptr.reason, /union with a member that is not an integer or an array or struct of integers at .*p\.c:5:/);
+});
+
+test('an allocation wrapper returning void * makes a block of the type its result is converted to', async () => {
+  const prog = (last: string, freeA: string) => `void *xmalloc(unsigned long n) {
+  void *p = malloc(n);
+  if (!p) abort();
+  return p;
+}
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 4) return 0;
+  int *a = xmalloc(n * sizeof(int));
+  for (int i = 0; i < n; i++) a[i] = i;
+  int r = a[${last}];
+  ${freeA}
+  return r;
+}
+`;
+  const ok = await run(prog('n - 1', 'free(a);'));
+  assert.equal(ok.verdict.kind, 'true', ok.reason);
+  expectFalse(await run(prog('n', 'free(a);')), 'valid-deref');
+  expectFalse(await run(prog('n - 1', '')), 'valid-memtrack');
+  // A void * variable converted to one type in its function: its blocks get that type.
+  const plain = await run(`int main(void) {
+  void *p = malloc(8);
+  int *a = p;
+  a[1] = 1;
+  p = malloc(4);
+  int *b = (int *)p;
+  b[a[1]] = 2;
+  free(a);
+  free(b);
+  return 0;
+}
+`);
+  expectFalse(plain, 'valid-deref');
+  const two = await run(`int main(void) {
+  void *p = malloc(8);
+  int *a = p;
+  char *c = p;
+  a[0] = 1;
+  free(p);
+  return 0;
+}
+`);
+  assert.equal(two.verdict.kind, 'unknown');
+  assert.match(two.reason, /malloc whose result is not converted to a typed pointer at .*p\.c:4:/);
+  const zeroed = await run(
+    `#include <string.h>
+extern void abort(void);
+void reach_error(void) { abort(); }
+void *zalloc(unsigned long n) { void *p = malloc(n); memset(p, 0, n); return p; }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 1 || n > 4) return 0;
+  int *a = zalloc(n * sizeof(int));
+  if (a[n - 1] != 0) reach_error();
+  return 0;
+}
+`,
+    'unreach-call',
+  );
+  assert.equal(zeroed.verdict.kind, 'true', zeroed.reason);
+});

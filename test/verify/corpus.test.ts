@@ -28,6 +28,8 @@ import { findExecutable } from '../../src/smt/index.js';
  */
 const MUST_LIMIT_S = 10;
 const SAMPLE_LIMIT_S = 3;
+/** The limit of the second run of a must-answer row that timed out. */
+const RETRY_LIMIT_S = 60;
 const JOBS = 2;
 const SOLVERS = ['z3-wasm', ...['z3', 'cvc5'].filter((s) => findExecutable(s) !== undefined)];
 
@@ -159,7 +161,12 @@ test('verify on the benchmark tasks: no wrong answer, every FALSE with a clean, 
       const r = todo[i]!;
       const witness = join(dir, `w${i}.yml`);
       const solver = SOLVERS[i % SOLVERS.length]!;
-      const out = await run(['verify', join(bench, r.task), '--property', r.property, '--timeout', String(MUST_ANSWER.includes(rowName(r)) ? MUST_LIMIT_S : SAMPLE_LIMIT_S), '--witness', witness, '--format', 'json', '--solver', solver]);
+      const must = MUST_ANSWER.includes(rowName(r));
+      const verify = (limit: number) => run(['verify', join(bench, r.task), '--property', r.property, '--timeout', String(limit), '--witness', witness, '--format', 'json', '--solver', solver]);
+      let out = await verify(must ? MUST_LIMIT_S : SAMPLE_LIMIT_S);
+      // A row that must stay answered but ran out of time (a loaded machine)
+      // is run once more with a generous limit: no test fails because of time.
+      if (must && out.code === 0 && /"verdict":"unknown".*time limit/.test(out.stdout)) out = await verify(RETRY_LIMIT_S);
       const where = `${rowName(r)} (${solver})`;
       if (out.code !== 0) {
         failures.push(`${where}: exit ${out.code}: ${out.stderr.trim().split('\n')[0]}`);
@@ -189,7 +196,7 @@ test('verify on the benchmark tasks: no wrong answer, every FALSE with a clean, 
         if (rep.status !== 'confirmed') failures.push(`${where}: the witness's values do not replay: ${rep.reason}`);
       } else {
         c.unknown++;
-        if (MUST_ANSWER.includes(rowName(r))) unanswered.push(`${where}: ${j.reason}`);
+        if (must) unanswered.push(`${where}: ${j.reason}`);
       }
     }
   };

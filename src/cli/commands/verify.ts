@@ -1,8 +1,8 @@
 import { TarsierError } from '../../common/errors.js';
 import { SOLVER_NAMES } from '../../smt/index.js';
-import { writeReportFile } from '../../report/index.js';
-import { formatResultLine } from '../../task/index.js';
-import { timeLimitReason, type VerifyResult } from '../../verify/verify.js';
+import { formatResultLine } from '../../task/verdict.js';
+import { timeLimitReason } from '../../verify/time-limit.js';
+import type { VerifyResult } from '../../verify/verify.js';
 import { verifyWithHardLimit, type TimedOut } from '../../verify/worker.js';
 import type { CommandRegistrar } from '../command.js';
 import { checkOutputFile, choiceOption, parseSeconds } from '../options.js';
@@ -124,7 +124,8 @@ export const registerVerify: CommandRegistrar = (program, run) => {
           throw e;
         }
         if (flags.report && !('timedOut' in r)) {
-          if (r.witnessPath) writeReportFile(r.program, r.witnessPath, flags.report);
+          // Loaded only when asked for: every verification pays for what it loads.
+          if (r.witnessPath) (await import('../../report/index.js')).writeReportFile(r.program, r.witnessPath, flags.report);
           else process.stderr.write(`${flags.report}: not written: no witness was written\n`);
         }
         if (flags.format === 'json') process.stdout.write(JSON.stringify(jsonOf(r, timeoutS)) + '\n');
