@@ -15,8 +15,8 @@
 // never empty.
 import type { SourceLocation } from '../common/location.js';
 import type { CProgram } from '../c/index.js';
-import { analyzeProgram, factToExpr, type EqualityTerm, type LoopFact } from '../analysis/index.js';
-import type { Expr, ImpType, Stmt } from '../ivl/ast.js';
+import { analyzeProgram, type EqualityTerm, type LoopFact } from '../analysis/index.js';
+import type { Expr, Stmt } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
 import { type CCandidate, type CView, loopInstanceViews, selectCInvariants } from '../invariants/index.js';
 import { locKey, type LoweredProgram } from '../lower/index.js';
@@ -191,11 +191,6 @@ function impVars(view: CView, lowered: LoweredProgram): Map<string, CVar> {
   return new Map(view.map((v) => [v.imp, { name: v.name, signed: v.signed, width: widths.get(v.imp) ?? 64 }]));
 }
 
-function impTypes(lowered: LoweredProgram): Map<string, ImpType> {
-  const main = lowered.imp.procedures.find((p) => p.body);
-  return new Map([...lowered.imp.globals, ...(main?.params ?? []), ...(main?.returns ?? []), ...(main?.locals ?? [])].map((d) => [d.name, d.type]));
-}
-
 /** The engine's invariants as IMP text per C loop; undefined when its proof used none (complete unrolling). */
 function survivorsByLoop(program: CProgram, engine: CorrectnessWitnessInput['engine']): Map<string, Set<string>> | undefined {
   if (!engine || engine.invariants.every((i) => i.exprs.length === 0)) return undefined;
@@ -223,20 +218,14 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
   const perLoop = new Map<string, { loc: SourceLocation; function: string; texts: Set<string> }>();
   const allLoops = new Map(lowered.sourceMap.loops.map((l) => [locKey(l.loc), l]));
   for (const [key, l] of allLoops) perLoop.set(key, { loc: l.loc, function: l.function, texts: new Set() });
-  // A proof by k-induction kept the analysis facts that are inductive (and
-  // dropped the others, which the check below would drop again): only those,
-  // so that the check fits in the little time left after the proof.
+  // The engine's invariants (undefined: its proof used none) decide what may be written unchecked below.
   const kept = survivorsByLoop(program, input.engine);
-  const types = impTypes(lowered);
   for (const [w, inst] of instances) {
     const result = analysis.loops.get(w as Stmt);
     const slot = perLoop.get(locKey(inst.loopLoc));
     if (!result || !slot) continue;
     const vars = impVars(inst.view, lowered);
-    const survivors = kept?.get(locKey(inst.loopLoc));
     for (const f of result.facts) {
-      const e = factToExpr(f, types);
-      if (kept && !(e && survivors?.has(printExpr(e)))) continue;
       const text = factToC(f, vars, result.facts);
       if (text) slot.texts.add(text);
     }
