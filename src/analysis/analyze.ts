@@ -65,7 +65,36 @@ function varsOf(e: Expr, out: Map<string, number>): void {
   }
 }
 
-/** Variables of conditions (and of values assigned to bools, which the lowering uses as conditions), by frequency. */
+const COMPARISONS = new Set(['slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge', '<', '<=', '>', '>=', '==', '!=']);
+
+/** Variables compared inside an expression (C's comparisons become `ite`s of bit-vectors in the lowering). */
+function comparedVars(e: Expr, out: Map<string, number>): void {
+  switch (e.kind) {
+    case 'unary':
+      comparedVars(e.arg, out);
+      break;
+    case 'binary':
+      if (COMPARISONS.has(e.op)) varsOf(e, out);
+      else {
+        comparedVars(e.left, out);
+        comparedVars(e.right, out);
+      }
+      break;
+    case 'app':
+      if (COMPARISONS.has(e.fn)) varsOf(e, out);
+      else e.args.forEach((a) => comparedVars(a, out));
+      break;
+    case 'ite':
+      varsOf(e.cond, out);
+      comparedVars(e.then, out);
+      comparedVars(e.else, out);
+      break;
+    default:
+      break;
+  }
+}
+
+/** Variables of conditions (and of values assigned to bools, which the lowering uses as conditions, and of comparisons in any value), by frequency. */
 function conditionVars(body: readonly Stmt[], types: ReadonlyMap<string, ImpType>): Map<string, number> {
   const out = new Map<string, number>();
   const walk = (ss: readonly Stmt[]): void => {
@@ -79,6 +108,7 @@ function conditionVars(body: readonly Stmt[], types: ReadonlyMap<string, ImpType
         walk(s.else);
       } else if (s.kind === 'assume' || s.kind === 'assert') varsOf(s.cond, out);
       else if (s.kind === 'assign' && types.get(s.target)?.kind === 'bool') varsOf(s.value, out);
+      else if (s.kind === 'assign') comparedVars(s.value, out);
       else if (s.kind === 'block') walk(s.body);
     }
   };
@@ -154,7 +184,8 @@ function analyzeProcedure(program: ImpProgram, proc: Procedure, options: Analysi
   let steps = 0;
   const heads = new Map<Stmt, Part>();
   const lastHead = new Map<Stmt, Part>();
-  const part = new Partitions(dom, flagVars(proc.body!, types));
+  const flags = flagVars(proc.body!, types);
+  const part = new Partitions(dom, flags);
 
   const exec = (ss: readonly Stmt[], st: Part, record: boolean): Part => {
     for (const s of ss) {
@@ -170,6 +201,13 @@ function analyzeProcedure(program: ImpProgram, proc: Procedure, options: Analysi
       case 'skip':
         return st;
       case 'assign':
+        if (flags.includes(s.target) && s.value.kind !== 'bool_lit') {
+          // A flag set from a condition (the lowering's `$loop := i < n`):
+          // one state per outcome, which the partition keeps apart, each
+          // with what the condition says.
+          const outcomes = [true, false].map((b) => ({ kind: 'bool_lit' as const, value: b, loc: s.loc }));
+          return part.of([...st.values()].flatMap((x) => outcomes.map((b) => dom.assign(dom.assume(x, s.value, b.value), s.target, b))));
+        }
         return each(st, (x) => dom.assign(x, s.target, s.value));
       case 'havoc':
         return each(st, (x) => dom.havoc(x, s.target));

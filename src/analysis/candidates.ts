@@ -4,9 +4,10 @@
 import type { Expr, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
 import { analyzeProgram, type AnalysisResult } from './analyze.js';
 import { factToExpr, type LoopFact } from './facts.js';
+import { printExpr } from '../ivl/printer.js';
 
-/** Differences with a larger bound say little and cost solver time. */
-const MAX_DIFFERENCE = 1n << 16n;
+/** Differences with a larger bound say little (those of 32-bit variables are checked as 64-bit bit-vectors, cheaply). */
+const MAX_DIFFERENCE = 1n << 31n;
 
 function useful(f: LoopFact): boolean {
   return f.kind !== 'difference' || (f.bound < MAX_DIFFERENCE && f.bound > -MAX_DIFFERENCE);
@@ -27,6 +28,12 @@ export function analysisCandidates(options: { entry?: string; budgetMs: number }
       cache.set(program, c);
     }
     const facts = c.result.loops.get(loop)?.facts ?? [];
-    return facts.filter(useful).map((f) => factToExpr(f, c!.types)).filter((e): e is Expr => e !== undefined);
+    // Two views of one equation are often the same condition (modulo 2^w): one candidate each.
+    const byText = new Map<string, Expr>();
+    for (const f of facts.filter(useful)) {
+      const e = factToExpr(f, c.types);
+      if (e) byText.set(printExpr(e), e);
+    }
+    return [...byText.values()];
   };
 }

@@ -1,13 +1,16 @@
 // The abstract states of the analysis: a reduced product of intervals,
-// congruences and difference bounds over the scalar variables of one IMP
-// procedure, with IMP's semantics (bit-vectors wrap around).
+// congruences, difference bounds and affine equalities over the scalar
+// variables of one IMP procedure, with IMP's semantics (bit-vectors wrap
+// around).
 //
 // A bit-vector variable has two numeric *views*: its signed value (`s`) and
 // its unsigned value (`u`); an int or bool variable one (`m`, bools as 0/1).
 // Intervals are kept for every view, congruences for the unsigned view (or
 // the int), difference bounds between the views of the variables that occur
-// in conditions (the relational keys). An operation whose mathematical
-// result may leave a view's range gives no information for that view.
+// in conditions (the relational keys), and affine equalities (Karr) between
+// the same keys. An operation whose mathematical result may leave a view's
+// range gives no information for that view.
+import * as A from './affine.js';
 import * as C from './congruence.js';
 import { Dbm } from './dbm.js';
 import * as I from './interval.js';
@@ -31,6 +34,8 @@ export interface AbsValue {
   readonly iv: ReadonlyMap<string, I.Interval>;
   readonly cg: ReadonlyMap<string, C.Congruence>;
   readonly dbm: Dbm;
+  /** Affine equalities between the relational keys (dimension = DBM node - 1). */
+  readonly eq: A.Affine;
 }
 /** null: no reachable state. */
 export type AbsState = AbsValue | null;
@@ -98,7 +103,7 @@ export class Domain {
   }
 
   top(): AbsValue {
-    return { iv: new Map(), cg: new Map(), dbm: Dbm.top(this.relational.length) };
+    return { iv: new Map(), cg: new Map(), dbm: Dbm.top(this.relational.length), eq: A.top(this.relational.length) };
   }
 
   interval(st: AbsValue, id: string): I.Interval {
@@ -178,7 +183,7 @@ export class Domain {
         if (!put(id, x)) return null;
       }
     }
-    return { iv, cg: st.cg, dbm };
+    return { iv, cg: st.cg, dbm, eq: st.eq };
   }
 
   // ---- lattice operations ---------------------------------------------------
@@ -200,12 +205,14 @@ export class Domain {
       const j = C.join(x, y);
       if (j.m !== 1n) cg.set(n, j);
     }
-    return { iv, cg, dbm: a.dbm.join(b.dbm) };
+    return { iv, cg, dbm: a.dbm.join(b.dbm), eq: A.join(this.withConstants(a), this.withConstants(b)) };
   }
 
   meet(a: AbsState, b: AbsState): AbsState {
     if (!a || !b) return null;
-    let st: AbsState = { iv: new Map(a.iv), cg: new Map(a.cg), dbm: a.dbm.meet(b.dbm) };
+    const eq = A.meet(a.eq, b.eq);
+    if (!eq) return null;
+    let st: AbsState = { iv: new Map(a.iv), cg: new Map(a.cg), dbm: a.dbm.meet(b.dbm), eq };
     if (st.dbm.isEmpty()) return null;
     const names = new Set<string>();
     for (const [id, y] of b.iv) {
@@ -238,7 +245,8 @@ export class Domain {
     }
     // Congruences have no infinite ascending chains: the join is a widening.
     const cg = this.join(a, b)!.cg;
-    return { iv, cg, dbm: a.dbm.widen(b.dbm) };
+    // Affine spaces grow at most n + 1 times: the join is a widening too.
+    return { iv, cg, dbm: a.dbm.widen(b.dbm), eq: A.join(this.withConstants(a), this.withConstants(b)) };
   }
 
   leq(a: AbsState, b: AbsState): boolean {
@@ -246,7 +254,47 @@ export class Domain {
     if (!b) return false;
     for (const [id, y] of b.iv) if (!I.leq(a.iv.get(id) ?? this.range(id), y)) return false;
     for (const [n, y] of b.cg) if (!C.leq(this.congruence(a, n), y)) return false;
-    return a.dbm.leq(b.dbm);
+    return a.dbm.leq(b.dbm) && A.leq(this.withConstants(a), b.eq);
+  }
+
+  /** The equalities of a state with the constants its intervals know (Karr's join needs them to relate two constants). */
+  private withConstants(st: AbsValue): A.Affine {
+    const n = this.relational.length;
+    const rows: A.Row[] = [];
+    this.relational.forEach((id, d) => {
+      const x = this.interval(st, id);
+      if (x.lo === null || x.lo !== x.hi) return;
+      const row = new Array<bigint>(n + 1).fill(0n);
+      row[d] = 1n;
+      row[n] = -x.lo;
+      rows.push(row);
+    });
+    return rows.length === 0 ? st.eq : (A.canonical(n, [...st.eq.rows, ...rows]) ?? st.eq);
+  }
+
+  /** Interval bounds the equalities imply (each equation solved for each of its keys). */
+  private fromEqualities(st: AbsState): AbsState {
+    if (!st) return null;
+    const n = this.relational.length;
+    let out: AbsState = st;
+    for (const row of st.eq.rows) {
+      const dims = [];
+      for (let d = 0; d < n; d++) if (row[d] !== 0n) dims.push(d);
+      if (dims.length < 2) continue;
+      for (const d of dims) {
+        if (!out) return null;
+        // a_d·x_d = -(c + Σ_{i≠d} a_i·x_i)
+        let rest = I.constant(row[n]!);
+        for (const i of dims) if (i !== d) rest = I.add(rest, I.mul(I.constant(row[i]!), this.interval(out, this.relational[i]!)));
+        const a = row[d]!;
+        const v = a > 0n ? I.neg(rest) : rest;
+        const k = a > 0n ? a : -a;
+        const x = I.iv(v.lo === null ? null : -I.floorDiv(-v.lo, k), v.hi === null ? null : I.floorDiv(v.hi, k));
+        const id = this.relational[d]!;
+        if (!I.leq(this.interval(out, id), x)) out = this.setInterval(out, id, x);
+      }
+    }
+    return out;
   }
 
   // ---- transfer functions ---------------------------------------------------
@@ -262,9 +310,14 @@ export class Domain {
       const i = this.node.get(id);
       if (i !== undefined) dbm = dbm.forget(i);
     }
+    let eq = st.eq;
+    for (const view of ['s', 'u', 'm'] as const) {
+      const i = this.node.get(keyId(name, view));
+      if (i !== undefined) eq = A.forget(eq, i - 1);
+    }
     const cg = new Map(st.cg);
     cg.delete(name);
-    return { iv, cg, dbm };
+    return { iv, cg, dbm, eq };
   }
 
   assign(st: AbsState, name: string, e: Expr): AbsState {
@@ -281,10 +334,13 @@ export class Domain {
     const views: View[] = t.kind === 'bv' ? ['s', 'u'] : ['m'];
     // Relations first (they need the old value of the variable).
     let dbm = st.dbm;
+    let eq = st.eq;
     for (const view of views) {
       const id = keyId(name, view);
       const i = this.node.get(id);
       if (i === undefined) continue;
+      const row = this.affine(st, e, view);
+      eq = row ? A.assign(eq, i - 1, row) : A.forget(eq, i - 1);
       const lin = this.linear(st, e, view);
       if (lin?.key === id) dbm = dbm.shift(i, lin.c);
       else if (lin?.key !== undefined && this.node.has(lin.key)) dbm = dbm.assignFrom(i, this.node.get(lin.key)!, lin.c);
@@ -295,7 +351,7 @@ export class Domain {
     const cg = new Map(st.cg);
     if (val.cg && val.cg.m !== 1n) cg.set(name, val.cg);
     else cg.delete(name);
-    let out: AbsState = { iv, cg, dbm };
+    let out: AbsState = { iv, cg, dbm, eq };
     for (const view of views) {
       const x = val[view];
       if (!x) continue;
@@ -314,7 +370,7 @@ export class Domain {
         out = this.setInterval(out, keyId(name, view), I.iv(nlo === null ? null : -nlo, hi));
       }
     }
-    return out;
+    return eq.rows.length > 0 ? this.fromEqualities(out) : out;
   }
 
   /** Steps left to the current top-level `assume` (boolean structure can branch exponentially). */
@@ -434,6 +490,12 @@ export class Domain {
       bound(lb, va);
       this.relate(la, lb, 0n, (r) => (out = r), () => out);
       this.relate(lb, la, 0n, (r) => (out = r), () => out);
+      const ra = out && this.affine(out, a, view);
+      const rb = ra && this.affine(out!, b, view);
+      if (out && ra && rb) {
+        const eq = A.addEquation(out.eq, ra.map((x, i) => x - rb[i]!));
+        out = eq && this.fromEqualities({ ...out, eq });
+      }
       if (out && la?.key && lb && lb.key === undefined) out = this.meetCongruence(out, la.key, lb.c - la.c);
       if (out && lb?.key && la && la.key === undefined) out = this.meetCongruence(out, lb.key, la.c - lb.c);
     } else {
@@ -550,6 +612,74 @@ export class Domain {
           return a && !a.key ? fits({ c: -a.c }) : undefined;
         }
         return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * `e` in a view as an affine combination of the relational keys (n + 1
+   * coefficients, the constant last), when its value is that combination's
+   * mathematical value: bit-vector operations agree with it modulo 2^w, so
+   * a value that lies in the view's range cannot have wrapped around.
+   */
+  affine(st: AbsValue, e: Expr, view: View): bigint[] | undefined {
+    const t = this.typeOf(e);
+    if (!t || (view === 'm' ? t.kind !== 'int' : t.kind !== 'bv')) return undefined;
+    const row = this.affineMod(st, e, view);
+    if (!row || view === 'm') return row;
+    const n = this.relational.length;
+    let x = I.constant(row[n]!);
+    for (let d = 0; d < n; d++) if (row[d] !== 0n) x = I.add(x, I.mul(I.constant(row[d]!), this.interval(st, this.relational[d]!)));
+    return I.leq(x, this.rangeOf(view, t)) ? row : undefined;
+  }
+
+  /** `e` as an affine combination that agrees with its value modulo 2^w (exactly for ints), not yet checked for range. */
+  private affineMod(st: AbsValue, e: Expr, view: View): bigint[] | undefined {
+    const n = this.relational.length;
+    const constant = (c: bigint) => {
+      const r = new Array<bigint>(n + 1).fill(0n);
+      r[n] = c;
+      return r;
+    };
+    const isConstant = (r: bigint[]) => r.every((x, i) => i === n || x === 0n);
+    switch (e.kind) {
+      case 'var': {
+        const i = this.node.get(keyId(e.name, view));
+        if (i === undefined) return undefined;
+        const r = constant(0n);
+        r[i - 1] = 1n;
+        return r;
+      }
+      case 'bv_lit':
+        return constant(view === 's' ? BigInt.asIntN(e.width, e.value) : e.value);
+      case 'int_lit':
+        return constant(e.value);
+      case 'unary':
+        return e.op === '-' ? this.affineMod(st, e.arg, view)?.map((x) => -x) : undefined;
+      case 'binary': {
+        if (e.op !== '+' && e.op !== '-' && e.op !== '*') return undefined;
+        const a = this.affineMod(st, e.left, view);
+        const b = a && this.affineMod(st, e.right, view);
+        if (!a || !b) return undefined;
+        if (e.op === '+') return a.map((x, i) => x + b[i]!);
+        if (e.op === '-') return a.map((x, i) => x - b[i]!);
+        if (isConstant(a)) return b.map((x) => x * a[n]!);
+        if (isConstant(b)) return a.map((x) => x * b[n]!);
+        return undefined;
+      }
+      case 'app': {
+        const arg = e.args[0];
+        if (!arg) return undefined;
+        if (view === 'm') return e.fn === 'sbv2int' || e.fn === 'ubv2int' ? this.affine(st, arg, e.fn === 'sbv2int' ? 's' : 'u') : undefined;
+        const m = /^(zext|sext|trunc|int2bv)\d+$/.exec(e.fn);
+        if (!m) return undefined;
+        // zext and sext keep the argument's value in its unsigned or signed
+        // view (which must not have wrapped at its own width); trunc and
+        // int2bv keep it modulo 2^w.
+        if (m[1] === 'zext' || m[1] === 'sext') return this.affine(st, arg, m[1] === 'zext' ? 'u' : 's');
+        return m[1] === 'trunc' ? this.affineMod(st, arg, view) : this.affine(st, arg, 'm');
+      }
       default:
         return undefined;
     }

@@ -4,6 +4,7 @@ import type { Expr, ImpType } from '../ivl/ast.js';
 import { syntheticLoc } from '../ivl/ast.js';
 import type { AbsValue, Domain, View } from './domain.js';
 import { keyId } from './domain.js';
+import { canonical } from './affine.js';
 
 export type LoopFact =
   /** `var op value` in a view (s: signed bit-vector, u: unsigned bit-vector, m: int). */
@@ -11,7 +12,17 @@ export type LoopFact =
   /** `a - b <= bound`, both read in the same view, computed without wrap-around. */
   | { readonly kind: 'difference'; readonly a: string; readonly b: string; readonly view: View; readonly bound: bigint }
   /** `var ≡ residue (mod modulus)`, for a bit-vector on its unsigned value. */
-  | { readonly kind: 'congruence'; readonly var: string; readonly modulus: bigint; readonly residue: bigint };
+  | { readonly kind: 'congruence'; readonly var: string; readonly modulus: bigint; readonly residue: bigint }
+  /** `Σ coeff·var + constant == 0`, each variable read in its view, computed without wrap-around. */
+  | { readonly kind: 'equality'; readonly terms: readonly EqualityTerm[]; readonly constant: bigint };
+
+export interface EqualityTerm {
+  readonly var: string;
+  readonly view: View;
+  readonly coeff: bigint;
+  /** The variable is a bit-vector whose signed and unsigned values are equal here (it is known non-negative): either read is right. */
+  readonly sameViews?: boolean;
+}
 
 /** The facts a state implies that are worth stating (not the ranges of the types themselves). */
 export function factsOf(dom: Domain, st: AbsValue): LoopFact[] {
@@ -43,12 +54,40 @@ export function factsOf(dom: Domain, st: AbsValue): LoopFact[] {
       out.push({ kind: 'difference', a: ka.name, b: kb.name, view: ka.view, bound: c });
     }
   }
+  out.push(...equalitiesOf(dom, st));
   for (const [name, cg] of [...st.cg].sort((p, q) => (p[0] < q[0] ? -1 : 1))) {
     if (cg.m <= 1n) continue;
     const t = dom.types.get(name);
     const x = dom.interval(st, keyId(name, t?.kind === 'bv' ? 'u' : 'm'));
     if (x.lo !== null && x.lo === x.hi) continue;
     out.push({ kind: 'congruence', var: name, modulus: cg.m, residue: cg.r });
+  }
+  return out;
+}
+
+/**
+ * The affine equalities between two or more variables (an equation of one
+ * variable is a constant, already a bound); none that relates two views of
+ * one variable (the intervals imply those).
+ */
+function equalitiesOf(dom: Domain, st: AbsValue): LoopFact[] {
+  const n = dom.relational.length;
+  const out: LoopFact[] = [];
+  // Echelon form with the columns reversed: each equation solves for a
+  // variable that occurs in conditions less often (the relational keys come
+  // most frequent first), in terms of the ones that occur more often.
+  const reverse = (row: readonly bigint[]) => [...row.slice(0, n).reverse(), row[n]!];
+  const rows = (canonical(n, st.eq.rows.map(reverse))?.rows ?? []).map(reverse);
+  for (const row of rows) {
+    const terms: EqualityTerm[] = [];
+    row.forEach((coeff, d) => {
+      if (d === n || coeff === 0n) return;
+      const k = dom.keys.get(dom.relational[d]!)!;
+      const nonNegative = k.view !== 'm' && (dom.interval(st, keyId(k.name, 's')).lo ?? -1n) >= 0n;
+      terms.push({ var: k.name, view: k.view, coeff, ...(nonNegative ? { sameViews: true } : {}) });
+    });
+    if (terms.length < 2 || new Set(terms.map((t) => t.var)).size < terms.length) continue;
+    out.push({ kind: 'equality', terms, constant: row[n]! });
   }
   return out;
 }
@@ -81,14 +120,10 @@ export function factToExpr(f: LoopFact, types: ReadonlyMap<string, ImpType>): Ex
       return undefined;
     }
     case 'difference': {
-      const read = (n: string): Expr | undefined => {
-        const t = types.get(n);
-        if (t?.kind === 'int' && f.view === 'm') return v(n);
-        if (t?.kind === 'bv' && f.view !== 'm') return { kind: 'app', fn: f.view === 's' ? 'sbv2int' : 'ubv2int', args: [v(n)], loc };
-        return undefined;
-      };
-      const a = read(f.a);
-      const b = read(f.b);
+      const narrow = differenceInBv64(f, types);
+      if (narrow) return narrow;
+      const a = read(f.a, f.view, types);
+      const b = read(f.b, f.view, types);
       if (!a || !b) return undefined;
       return { kind: 'binary', op: '<=', left: { kind: 'binary', op: '-', left: a, right: b, loc }, right: intLit(f.bound), loc };
     }
@@ -104,7 +139,59 @@ export function factToExpr(f: LoopFact, types: ReadonlyMap<string, ImpType>): Ex
       }
       return undefined;
     }
+    case 'equality': {
+      // Over bit-vectors of one width, the equation modulo 2^w: implied by
+      // the exact one, and far cheaper for the solver (the bounds facts say
+      // that nothing wraps).
+      const widths = new Set(f.terms.map((t) => types.get(t.var)).map((t) => (t?.kind === 'bv' ? t.width : 0)));
+      const [w] = widths;
+      const modular = widths.size === 1 && w !== 0 && w !== undefined;
+      const lit = (c: bigint): Expr => (modular ? bvLit(c, w as 8 | 16 | 32 | 64) : intLit(c));
+      // Positive terms on the left, the others and the constant on the right.
+      const side = (sign: bigint): Expr | undefined => {
+        let sum: Expr | undefined;
+        for (const t of f.terms) {
+          if ((t.coeff > 0n) !== (sign > 0n)) continue;
+          const x = modular ? v(t.var) : read(t.var, t.view, types);
+          if (!x) return undefined;
+          const k = t.coeff * sign;
+          const term: Expr = k === 1n ? x : { kind: 'binary', op: '*', left: lit(k), right: x, loc };
+          sum = sum ? { kind: 'binary', op: '+', left: sum, right: term, loc } : term;
+        }
+        return sum;
+      };
+      const left = side(1n);
+      const right = side(-1n);
+      if (!left && f.terms.some((t) => t.coeff > 0n)) return undefined;
+      if (!right && f.terms.some((t) => t.coeff < 0n)) return undefined;
+      const c = f.constant;
+      const l = left ?? lit(0n);
+      const r = c === 0n ? (right ?? lit(0n)) : right ? { kind: 'binary' as const, op: c > 0n ? ('-' as const) : ('+' as const), left: right, right: lit(c > 0n ? c : -c), loc } : lit(-c);
+      return { kind: 'binary', op: '==', left: l, right: r, loc };
+    }
   }
+}
+
+/**
+ * A difference of two bit-vectors of at most 32 bits, extended to 64 bits
+ * (where the subtraction cannot wrap): the same fact without conversions to
+ * integers, which solvers handle slowly.
+ */
+function differenceInBv64(f: LoopFact & { kind: 'difference' }, types: ReadonlyMap<string, ImpType>): Expr | undefined {
+  const ta = types.get(f.a);
+  const tb = types.get(f.b);
+  if (ta?.kind !== 'bv' || tb?.kind !== 'bv' || ta.width > 32 || tb.width > 32 || f.view === 'm') return undefined;
+  const ext = (name: string): Expr => ({ kind: 'app', fn: f.view === 's' ? 'sext64' : 'zext64', args: [v(name)], loc });
+  const diff: Expr = { kind: 'binary', op: '-', left: ext(f.a), right: ext(f.b), loc };
+  return { kind: 'app', fn: 'sle', args: [diff, bvLit(f.bound, 64)], loc };
+}
+
+/** A variable's value in a view as an IMP int (undefined when the view does not fit its type). */
+function read(name: string, view: View, types: ReadonlyMap<string, ImpType>): Expr | undefined {
+  const t = types.get(name);
+  if (t?.kind === 'int' && view === 'm') return v(name);
+  if (t?.kind === 'bv' && view !== 'm') return { kind: 'app', fn: view === 's' ? 'sbv2int' : 'ubv2int', args: [v(name)], loc };
+  return undefined;
 }
 
 /** Every fact's condition, for a loop (the ones that have one). */

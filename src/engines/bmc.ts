@@ -14,7 +14,7 @@ import type { Expr, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
 import { createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
 import { encodeProcedure, type EncodedGoal, type ProcedureEncoding } from '../vc/encode.js';
-import { loopCandidates, whilesOf, type LoopCandidateSource } from './candidates.js';
+import { checkOneByOne, loopCandidates, whilesOf, type LoopCandidateSource } from './candidates.js';
 import { EncodeError, unrollProgram, type AssertRole, type GoalTag, type LoopCandidate, type Unrolled, type UnrollOptions } from './unroll.js';
 
 export interface BmcOptions {
@@ -406,6 +406,19 @@ async function inductionStep(
       const r = await check(solver, literals(), goals, ms);
       log(`k-induction: depth ${depth}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
+      if (r.status === 'unknown' && !withCaller && !capped && solverMs() >= 1) {
+        // The built-in candidates alone, undecided but not out of time: one candidate at a time before giving up.
+        const ids = [...active];
+        const each = await checkOneByOne(ids, async (id, t) => (await check(solver, literals(), goalsOf.get(id) ?? [], t)).status, solverMs());
+        const kept = ids.filter((id) => each.get(id) === 'unsat');
+        log(`k-induction: depth ${depth}: Houdini round ${round} one by one: ${kept.length} of ${ids.length} kept`);
+        if (kept.length === ids.length) break;
+        if ([...each.values()].some((x) => x !== 'unknown')) {
+          active = new Set(kept);
+          remember(active);
+          continue;
+        }
+      }
       if (r.status === 'unknown') {
         // Out of this attempt's time: the survivors so far are kept for the next one.
         if (capped || solverMs() < 1) return spent(`Houdini round ${round}`);

@@ -122,3 +122,22 @@ export function loopCandidates(program: ImpProgram, entry: string, builtin: bool
   }
   return out;
 }
+
+/**
+ * Houdini's check one candidate at a time, for when the one check of all
+ * violations together was undecided: a disjunction of many violations can
+ * be far harder for the solver than each alone (bit-blasted divisions). The
+ * budget is shared (at least 200 ms each). Returns each candidate's status;
+ * dropping the `sat` and the `unknown` ones is sound (fewer invariants), and
+ * when all are `unsat` the candidates are inductive together.
+ */
+export async function checkOneByOne(
+  ids: readonly number[],
+  check: (id: number, timeoutMs: number) => Promise<'sat' | 'unsat' | 'unknown'>,
+  budgetMs: number,
+): Promise<Map<number, 'sat' | 'unsat' | 'unknown'>> {
+  const out = new Map<number, 'sat' | 'unsat' | 'unknown'>();
+  const end = Date.now() + budgetMs;
+  for (const id of ids) out.set(id, await check(id, Math.max(200, (end - Date.now()) / Math.max(1, ids.length - out.size))));
+  return out;
+}

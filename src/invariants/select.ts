@@ -28,6 +28,8 @@ export interface SelectOptions {
   readonly solverInstance?: Solver;
   /** Per solver call, ms (default 10 000). */
   readonly timeoutMs?: number;
+  /** Date.now() after which no solver call is made (what is undecided then is not selected). */
+  readonly deadline?: number;
   /** Skip the final verification with the selected candidates (benchmarks). */
   readonly skipVerification?: boolean;
   /** `encoding` only: try the rounds encoding (Houdini's precision) with this many rounds first. */
@@ -225,7 +227,7 @@ export async function selectInvariants(program: ImpProgram, candidates: readonly
   checkImp(program);
   const start = Date.now();
   const solver = options.solverInstance ?? createSolver(options.solver);
-  const session: SolverSession = { solver, timeoutMs: options.timeoutMs ?? 10_000, calls: 0 };
+  const session: SolverSession = { solver, timeoutMs: options.timeoutMs ?? 10_000, calls: 0, ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
   try {
     let verdicts: CandidateVerdict[];
     let selectionCalls: number;

@@ -9,6 +9,8 @@ export interface SolverSession {
   readonly solver: Solver;
   /** Per-call timeout in ms (0: none). */
   readonly timeoutMs: number;
+  /** Date.now() after which no call is made (each answers unknown). */
+  readonly deadline?: number;
   /** check-sat(-assuming) calls made. */
   calls: number;
 }
@@ -50,11 +52,14 @@ export async function checkAndRead(
   session: SolverSession,
   assumptions: readonly Term[],
   wanted: readonly Term[],
+  timeoutMs = session.timeoutMs,
 ): Promise<{ result: CheckSatResult; model?: ModelSnapshot }> {
   const ask = [...new Set(wanted.filter((t) => !isLiteral(t)))];
   for (let attempt = 0; ; attempt++) {
+    const left = session.deadline === undefined ? Infinity : session.deadline - Date.now();
+    if (left <= 0) return { result: { status: 'unknown', reason: 'time budget spent', timeMs: 0 } };
     session.calls++;
-    const result = await session.solver.checkSat(assumptions, { timeoutMs: session.timeoutMs });
+    const result = await session.solver.checkSat(assumptions, { timeoutMs: timeoutMs > 0 ? Math.min(timeoutMs, left) : Number.isFinite(left) ? left : 0 });
     if (result.status !== 'sat') return { result };
     try {
       const vals = ask.length > 0 ? await session.solver.getValues(ask) : [];

@@ -15,8 +15,9 @@
 // never empty.
 import type { SourceLocation } from '../common/location.js';
 import type { CProgram } from '../c/index.js';
-import { analyzeProgram, type LoopFact } from '../analysis/index.js';
+import { analyzeProgram, type EqualityTerm, type LoopFact } from '../analysis/index.js';
 import type { Expr, Stmt } from '../ivl/ast.js';
+import { printExpr } from '../ivl/printer.js';
 import { type CCandidate, type CView, loopInstanceViews, selectCInvariants } from '../invariants/index.js';
 import { locKey, type LoweredProgram } from '../lower/index.js';
 import type { InvariantSetEntry, LocatedInvariant, Metadata } from '../witness/model.js';
@@ -97,7 +98,41 @@ function factToC(f: LoopFact, vars: ReadonlyMap<string, CVar>, facts: readonly L
       const nonNegative = !x.signed || facts.some((g) => g.kind === 'bound' && g.var === f.var && g.view === 's' && g.op !== '<=' && g.value >= 0n);
       return nonNegative ? `${x.name} % ${f.modulus} == ${f.residue}` : undefined;
     }
+    case 'equality':
+      return equalityToC(f.terms, f.constant, vars);
   }
+}
+
+/** Coefficients and constants of an equality in C: small enough that no sum of 32-bit values overflows `long long`. */
+const MAX_COEFFICIENT = 1n << 20n;
+const MAX_TERMS = 8;
+
+/**
+ * `Σ coeff·x + constant == 0` in C, every term computed in `long long` over
+ * variables of at most 32 bits: with at most 8 terms of coefficients below
+ * 2^20 no intermediate sum leaves the range of `long long`.
+ */
+function equalityToC(terms: readonly EqualityTerm[], constant: bigint, vars: ReadonlyMap<string, CVar>): string | undefined {
+  if (terms.length > MAX_TERMS || constant >= 1n << 62n || constant <= -(1n << 62n)) return undefined;
+  const side = (sign: bigint): string[] | undefined => {
+    const out: string[] = [];
+    for (const t of terms) {
+      if ((t.coeff > 0n) !== (sign > 0n)) continue;
+      const x = vars.get(t.var);
+      const k = t.coeff * sign;
+      if (!x || x.width > 32 || k >= MAX_COEFFICIENT) return undefined;
+      if (!t.sameViews && (t.view === 's') !== x.signed) return undefined;
+      out.push(k === 1n ? `(long long)${x.name}` : `${k} * (long long)${x.name}`);
+    }
+    return out;
+  };
+  const left = side(1n);
+  const right = side(-1n);
+  if (!left || !right) return undefined;
+  // Σ positive == Σ negative - constant
+  if (constant !== 0n) right.push(`${-constant}LL`);
+  const text = (xs: string[]) => (xs.length === 0 ? '0' : xs.join(' + ').replace(/\+ -/g, '- '));
+  return `${text(left)} == ${text(right)}`;
 }
 
 /** An IMP condition of the shapes the analysis and the engine's templates produce, in C (undefined for other shapes). */
@@ -156,6 +191,22 @@ function impVars(view: CView, lowered: LoweredProgram): Map<string, CVar> {
   return new Map(view.map((v) => [v.imp, { name: v.name, signed: v.signed, width: widths.get(v.imp) ?? 64 }]));
 }
 
+/** The engine's invariants as IMP text per C loop; undefined when its proof used none (complete unrolling). */
+function survivorsByLoop(program: CProgram, engine: CorrectnessWitnessInput['engine']): Map<string, Set<string>> | undefined {
+  if (!engine || engine.invariants.every((i) => i.exprs.length === 0)) return undefined;
+  const views = loopInstanceViews(program, engine.lowered);
+  const out = new Map<string, Set<string>>();
+  for (const inv of engine.invariants) {
+    const inst = views.get(inv.loop);
+    if (!inst) continue;
+    const key = locKey(inst.loopLoc);
+    const set = out.get(key) ?? new Set<string>();
+    for (const e of inv.exprs) set.add(printExpr(e));
+    out.set(key, set);
+  }
+  return out;
+}
+
 /** Builds the invariant set of a TRUE answer (see the module comment). */
 export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): Promise<CorrectnessWitness> {
   const log = input.log ?? (() => {});
@@ -167,6 +218,8 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
   const perLoop = new Map<string, { loc: SourceLocation; function: string; texts: Set<string> }>();
   const allLoops = new Map(lowered.sourceMap.loops.map((l) => [locKey(l.loc), l]));
   for (const [key, l] of allLoops) perLoop.set(key, { loc: l.loc, function: l.function, texts: new Set() });
+  // The engine's invariants (undefined: its proof used none) decide what may be written unchecked below.
+  const kept = survivorsByLoop(program, input.engine);
   for (const [w, inst] of instances) {
     const result = analysis.loops.get(w as Stmt);
     const slot = perLoop.get(locKey(inst.loopLoc));
@@ -209,18 +262,30 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
   }
   const selected = new Map<string, string[]>();
   if (candidates.length > 0 && input.check !== false) {
-    const r = await selectCInvariants(program, lowered, candidates, { method: 'houdini', skipVerification: true, timeoutMs: input.timeoutMs });
+    // Two calls' time in all: the verdict is lost if the witness overruns the hard limit.
+    const r = await selectCInvariants(program, lowered, candidates, { method: 'houdini', skipVerification: true, timeoutMs: input.timeoutMs, deadline: Date.now() + 2 * input.timeoutMs });
+    // Out of time before the check ended: the candidates that come from the
+    // engine's proof (kept) and were not refuted are written unchecked, where
+    // a C loop is one loop of the lowered program (so the IMP fact is the C
+    // one): a validator with its own time re-checks them, while `1` would
+    // leave it the whole proof.
+    const instancesOf = new Map<string, number>();
+    for (const inst of instances.values()) instancesOf.set(locKey(inst.loopLoc), (instancesOf.get(locKey(inst.loopLoc)) ?? 0) + 1);
+    const unchecked = (v: (typeof r.verdicts)[number], c: CCandidate) => kept !== undefined && v.reason === 'undecided' && instancesOf.get(locKey(c.loopLoc)) === 1;
+    let uncheckedCount = 0;
     r.verdicts.forEach((v, i) => {
-      if (v.status !== 'selected') return;
       const c = candidates[i]!;
+      if (v.status !== 'selected' && !unchecked(v, c)) return;
+      if (v.status !== 'selected') uncheckedCount++;
       const k = locKey(c.loopLoc);
       selected.set(k, [...(selected.get(k) ?? []), c.text]);
     });
+    if (uncheckedCount > 0) log(`witness: ${uncheckedCount} invariants of the proof written unchecked (no time left to check them)`);
   }
   const content: LocatedInvariant[] = [];
   let count = 0;
   for (const [key, slot] of perLoop) {
-    const texts = selected.get(key) ?? [];
+    const texts = withoutRedundant(selected.get(key) ?? []);
     count += texts.length;
     content.push({
       kind: 'loop_invariant',
@@ -229,8 +294,32 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
     });
   }
   if (content.length === 0) content.push(trivialInvariant(program, input.fileName));
-  log(`witness: ${count} of ${candidates.length} candidate invariants hold at ${perLoop.size} loops`);
+  log(`witness: ${count} of ${candidates.length} candidate invariants written at ${perLoop.size} loops`);
   return { entry: { entry_type: 'invariant_set', metadata: input.metadata, content }, invariants: count, candidates: candidates.length };
+}
+
+/**
+ * The selected texts without the ones an equality between two variables
+ * makes redundant (`i <= k`, `k >= i`, `k == i`, `(long long)k == (long long)i`
+ * beside `i == k`): the same invariant, shorter for a validator.
+ */
+function withoutRedundant(texts: readonly string[]): string[] {
+  const pair = /^(?:\(long long\))?([A-Za-z_]\w*) (<=|>=|==) (?:\(long long\))?([A-Za-z_]\w*)$/;
+  const equal = new Set<string>();
+  const out: string[] = [];
+  for (const t of texts) {
+    const m = pair.exec(t);
+    // Only a plain `a == b` (with casts, it differs when one is unsigned and the other negative).
+    if (m && m[2] === '==' && !t.includes('(') && !equal.has(`${m[1]} ${m[3]}`)) {
+      equal.add(`${m[1]} ${m[3]}`).add(`${m[3]} ${m[1]}`);
+      out.push(`${m[1]} == ${m[3]}`);
+    }
+  }
+  for (const t of texts) {
+    const m = pair.exec(t);
+    if (!m || !equal.has(`${m[1]} ${m[3]}`)) out.push(t);
+  }
+  return [...new Set(out)].sort();
 }
 
 /** A program without loops: the invariant `1` at the first statement of main (an invariant set may not be empty). */

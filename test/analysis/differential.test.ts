@@ -95,11 +95,52 @@ test('interval, congruence and difference facts on a counting loop', () => {
   const r = analyzeProgram(p);
   const [loop] = [...r.loops.values()];
   const text = loop!.facts.map((f) => printExpr(factToExpr(f, typesOf(p))!));
-  for (const want of ['ule(i, 10bv32)', 'ule(n, 10bv32)', 'x >= 0', 'ubv2int(i) - ubv2int(n) <= 0', 'x % 2 == 0']) {
+  for (const want of ['ule(i, 10bv32)', 'ule(n, 10bv32)', 'x >= 0', 'sle(zext64(i) - zext64(n), 0bv64)', 'x % 2 == 0']) {
     assert.ok(text.includes(want), `missing ${want} in ${text.join('; ')}`);
   }
   // Wrap-around: i + 1 can overflow in the unsigned view only when i can be the maximum.
   assert.ok(!text.some((t) => t.startsWith('uge(i, 1bv32)')), text.join('; '));
+});
+
+test('affine equalities: sums, scaled counters and copies across loops', () => {
+  const p = parseImp(
+    `procedure main()
+{
+  var n, i, k, j, y: bv32;
+  var a, b: int;
+  n := havoc;
+  assume sle(n, 1000bv32);
+  i := 0bv32;
+  k := 0bv32;
+  y := 1bv32;
+  a := 0;
+  b := 5;
+  while (slt(i, n))
+  {
+    i := i + 1bv32;
+    k := k + 1bv32;
+    y := y + 3bv32;
+    a := a + 2;
+    b := b - 4;
+  }
+  j := 0bv32;
+  while (slt(j, n))
+  {
+    j := j + 1bv32;
+    k := k - 1bv32;
+  }
+  assert sge(k, 0bv32) && sle(k, i) && sle(i, n) && sge(i, 0bv32) && sle(y, 3001bv32) && a >= 0 && b <= 5;
+}
+`,
+    'affine.imp',
+  );
+  const r = analyzeProgram(p);
+  const [first, second] = [...r.loops.values()];
+  const text = (l: typeof first) => l!.facts.filter((f) => f.kind === 'equality').map((f) => printExpr(factToExpr(f, typesOf(p))!));
+  // Over one width the equations are stated modulo 2^w (bounds say nothing wraps); between an int and others exactly.
+  // Over one width the equations hold modulo 2^w (the bounds facts say that nothing wraps); with an int, exactly.
+  for (const want of ['y == 3bv32 * i + 1bv32', '4 * sbv2int(i) + b == 5', 'a == 2 * sbv2int(i)', 'k == i']) assert.ok(text(first).includes(want), `${want} missing in ${text(first).join('; ')}`);
+  assert.ok(text(second).includes('k + j == i'), text(second).join('; '));
 });
 
 test('flags of early returns are not joined away', () => {
@@ -188,6 +229,56 @@ test('differential: random 8-bit programs with wrap-around (80 programs, 30 runs
   }
   assert.ok(facts > 300, `${facts} facts`);
   t.diagnostic(`${facts} facts checked at ${visits} loop-head visits`);
+});
+
+/** A random program of affine updates (8-bit variables that may wrap around, and ints), so that the analysis finds equalities between them. */
+function randomAffineProgram(seed: number): string {
+  const r = rng(seed * 104729);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const small = () => Math.floor(r() * 7) - 3;
+  const bv = (c: number) => `${BigInt.asUintN(8, BigInt(c))}bv8`;
+  const bvs = ['x', 'y', 'z'];
+  const ints = ['a', 'b'];
+  const assign = (): string => {
+    if (r() < 0.35) {
+      const t = pick(ints);
+      const o = pick(ints);
+      return pick([`${t} := ${t} + ${small()};`, `${t} := ${o} * ${small()} + ${small()};`, `${t} := ${t} - ${o};`, `${t} := sbv2int(${pick(bvs)}) + ${o};`]);
+    }
+    const t = pick(bvs);
+    const o = pick(bvs);
+    return pick([`${t} := ${t} + ${bv(small())};`, `${t} := ${o} + ${bv(small())};`, `${t} := ${bv(Math.floor(r() * 3) + 1)} * ${o} - ${t};`, `${t} := ${t} - ${o};`, `${t} := trunc8(zext16(${o}) + ${Math.floor(r() * 300)}bv16);`, `${t} := havoc;`]);
+  };
+  const cond = () => (r() < 0.5 ? `${pick(['slt', 'ule', 'sle'])}(${pick(bvs)}, ${pick(bvs)})` : `${pick(ints)} <= ${pick(ints)} + ${small()}`);
+  const lines: string[] = [];
+  for (const v of bvs) lines.push(r() < 0.6 ? `  ${v} := ${bv(small())};` : `  ${v} := havoc;`);
+  for (const v of ints) lines.push(`  ${v} := ${small()};`);
+  if (r() < 0.5) lines.push(`  assume ${pick(bvs)} == ${pick(bvs)} + ${bv(small())};`);
+  lines.push('  n := havoc;', `  assume ule(n, ${Math.floor(r() * 8) + 1}bv8);`, '  i := 0bv8;', '  while (ult(i, n))', '  {');
+  for (let k = 0; k < 1 + Math.floor(r() * 3); k++) {
+    if (r() < 0.3) lines.push(`    if (${cond()}) {`, `      ${assign()}`, '    } else {', `      ${assign()}`, '    }');
+    else lines.push(`    ${assign()}`);
+  }
+  if (r() < 0.3) lines.push('    j := 0bv8;', '    while (ult(j, 2bv8))', '    {', `      ${assign()}`, '      j := j + 1bv8;', '    }');
+  lines.push('    i := i + 1bv8;', '  }');
+  // Every variable in a condition, so that all are relational.
+  lines.push(`  assert ${[...bvs, 'i'].map((v) => `ule(${v}, 255bv8)`).join(' && ')} && ${ints.map((v) => `${v} <= ${v}`).join(' && ')};`);
+  return `procedure main()\n{\n  var x, y, z, n, i, j: bv8;\n  var a, b: int;\n${lines.join('\n')}\n}\n`;
+}
+
+test('differential: random affine programs (80 programs, 30 runs each)', (t) => {
+  let equalities = 0;
+  let visits = 0;
+  for (let seed = 1; seed <= 80; seed++) {
+    const text = randomAffineProgram(seed);
+    const p = parseImp(text, `affine-${seed}.imp`);
+    const c = checkRuns(p, seed, 30, 20_000, () => 0n);
+    assert.deepEqual(c.violations, [], text);
+    equalities += [...analyzeProgram(p).loops.values()].flatMap((l) => l.facts).filter((f) => f.kind === 'equality').length;
+    visits += c.visits;
+  }
+  assert.ok(equalities > 40, `${equalities} equalities`);
+  t.diagnostic(`${equalities} equalities among the facts checked at ${visits} loop-head visits`);
 });
 
 test('bench programs: the analysis terminates on every lowered program and its facts hold in random runs', { skip: skipWithoutShared }, (t) => {
