@@ -237,7 +237,9 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   const gaveUp = (what: string, reason: string): BmcResult => ({
     verdict: 'unknown',
     bound,
-    reason: left() <= 0 ? `time limit reached at bound ${bound}` : `solver (${what}): ${reason}`,
+    // Without a per-call limit a solver time-out is the whole budget's end
+    // (solver limits are wall time, the budget may be CPU time).
+    reason: left() <= 0 || (options.solverTimeoutMs === undefined && reason === 'timeout') ? `time limit reached at bound ${bound}` : `solver (${what}): ${reason}`,
   });
   for (;;) {
     if (left() <= 0) return { verdict: 'unknown', bound, reason: `time limit reached (${lastReason})` };
