@@ -17,7 +17,6 @@ import type { SourceLocation } from '../common/location.js';
 import type { CProgram } from '../c/index.js';
 import { analyzeProgram, type EqualityTerm, type LoopFact } from '../analysis/index.js';
 import type { Expr, Stmt } from '../ivl/ast.js';
-import { printExpr } from '../ivl/printer.js';
 import { type CCandidate, type CView, loopInstanceViews, selectCInvariants } from '../invariants/index.js';
 import { locKey, type LoweredProgram } from '../lower/index.js';
 import type { InvariantSetEntry, LocatedInvariant, Metadata } from '../witness/model.js';
@@ -191,22 +190,6 @@ function impVars(view: CView, lowered: LoweredProgram): Map<string, CVar> {
   return new Map(view.map((v) => [v.imp, { name: v.name, signed: v.signed, width: widths.get(v.imp) ?? 64 }]));
 }
 
-/** The engine's invariants as IMP text per C loop; undefined when its proof used none (complete unrolling). */
-function survivorsByLoop(program: CProgram, engine: CorrectnessWitnessInput['engine']): Map<string, Set<string>> | undefined {
-  if (!engine || engine.invariants.every((i) => i.exprs.length === 0)) return undefined;
-  const views = loopInstanceViews(program, engine.lowered);
-  const out = new Map<string, Set<string>>();
-  for (const inv of engine.invariants) {
-    const inst = views.get(inv.loop);
-    if (!inst) continue;
-    const key = locKey(inst.loopLoc);
-    const set = out.get(key) ?? new Set<string>();
-    for (const e of inv.exprs) set.add(printExpr(e));
-    out.set(key, set);
-  }
-  return out;
-}
-
 /** Builds the invariant set of a TRUE answer (see the module comment). */
 export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): Promise<CorrectnessWitness> {
   const log = input.log ?? (() => {});
@@ -218,8 +201,8 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
   const perLoop = new Map<string, { loc: SourceLocation; function: string; texts: Set<string> }>();
   const allLoops = new Map(lowered.sourceMap.loops.map((l) => [locKey(l.loc), l]));
   for (const [key, l] of allLoops) perLoop.set(key, { loc: l.loc, function: l.function, texts: new Set() });
-  // The engine's invariants (undefined: its proof used none) decide what may be written unchecked below.
-  const kept = survivorsByLoop(program, input.engine);
+  // Whether the proof was k-induction with invariants (not complete unrolling): see the unchecked case below.
+  const proofUsedInvariants = input.engine !== undefined && input.engine.invariants.some((i) => i.exprs.length > 0);
   for (const [w, inst] of instances) {
     const result = analysis.loops.get(w as Stmt);
     const slot = perLoop.get(locKey(inst.loopLoc));
@@ -264,14 +247,14 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
   if (candidates.length > 0 && input.check !== false) {
     // Two calls' time in all: the verdict is lost if the witness overruns the hard limit.
     const r = await selectCInvariants(program, lowered, candidates, { method: 'houdini', skipVerification: true, timeoutMs: input.timeoutMs, deadline: Date.now() + 2 * input.timeoutMs });
-    // Out of time before the check ended: the candidates that come from the
-    // engine's proof (kept) and were not refuted are written unchecked, where
-    // a C loop is one loop of the lowered program (so the IMP fact is the C
-    // one): a validator with its own time re-checks them, while `1` would
-    // leave it the whole proof.
+    // Out of time before the check ended, after an induction proof: the
+    // candidates not refuted are written unchecked (each is an analysis fact
+    // or an invariant of the proof, so it holds), where a C loop is one loop
+    // of the lowered program (so the IMP fact is the C one): a validator with
+    // its own time re-checks them, while `1` would leave it the whole proof.
     const instancesOf = new Map<string, number>();
     for (const inst of instances.values()) instancesOf.set(locKey(inst.loopLoc), (instancesOf.get(locKey(inst.loopLoc)) ?? 0) + 1);
-    const unchecked = (v: (typeof r.verdicts)[number], c: CCandidate) => kept !== undefined && v.reason === 'undecided' && instancesOf.get(locKey(c.loopLoc)) === 1;
+    const unchecked = (v: (typeof r.verdicts)[number], c: CCandidate) => proofUsedInvariants && v.reason === 'undecided' && instancesOf.get(locKey(c.loopLoc)) === 1;
     let uncheckedCount = 0;
     r.verdicts.forEach((v, i) => {
       const c = candidates[i]!;
