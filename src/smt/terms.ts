@@ -159,6 +159,8 @@ export function mkIte(c: Term, a: Term, b: Term): Term {
   check(sortEquals(a.sort, b.sort), 'ite branches');
   if (c === TRUE || a === b) return a;
   if (c === FALSE) return b;
+  if (a === TRUE && b === FALSE) return c;
+  if (a === FALSE && b === TRUE) return mkNot(c);
   return mk('ite', [c, a, b], a.sort);
 }
 

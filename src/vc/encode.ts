@@ -181,6 +181,10 @@ export function assignedVars(ss: readonly Stmt[], mods: ReadonlyMap<string, Read
 
 export class LoopInEncodingError extends Error {}
 
+function isLiteral(t: Term): boolean {
+  return t.op === 'bv' || t.op === 'int' || t === TRUE || t === FALSE;
+}
+
 export function encodeProcedure(program: ImpProgram, procOrName: Procedure | string, options: EncodeOptions = {}): ProcedureEncoding {
   const proc = typeof procOrName === 'string' ? findProcedure(program, procOrName) : procOrName;
   if (!proc) throw new Error(`no procedure '${String(procOrName)}'`);
@@ -202,6 +206,14 @@ class Encoder {
   private readonly order = new Map<string, number>();
   /** What each statement list may assign (by the list's identity). */
   private readonly assignedIn = new WeakMap<readonly Stmt[], Set<string>>();
+  /** The term each Boolean name made by `name` stands for. */
+  private readonly defs = new Map<Term, Term>();
+  /**
+   * Per branch side being encoded (innermost last): the variables whose value
+   * a known equality replaced there, with the value they had before. They
+   * are put back when the side ends, so the replacement stays on its path.
+   */
+  private readonly replaced: Map<string, Term>[] = [];
 
   constructor(
     private readonly program: ImpProgram,
@@ -253,6 +265,7 @@ class Encoder {
     if (t.op === 'const' || t === TRUE || t === FALSE) return t;
     const c = this.freshBool(kind);
     this.assertions.push(mkEq(c, t));
+    this.defs.set(c, t);
     return c;
   }
 
@@ -344,8 +357,11 @@ class Encoder {
         this.trace.push({ loc: s.loc, what: 'havoc', reached: st.pc, updates: [{ name: s.target, value: x }] });
         return st;
       }
-      case 'assume':
-        return { env: st.env, pc: this.name(mkAnd(st.pc, this.tr(s.cond, st))) };
+      case 'assume': {
+        const c = this.tr(s.cond, st);
+        this.useEqualities(c, true, st.env);
+        return { env: st.env, pc: this.name(mkAnd(st.pc, c)) };
+      }
       case 'assert': {
         const c = this.tr(s.cond, st);
         this.goal('assert', s.loc, st.pc, c, () => printExpr(s.cond), undefined, s);
@@ -364,30 +380,76 @@ class Encoder {
   }
 
   /**
+   * Where `t` is known to be `holds` (an assumption, a branch taken),
+   * variables whose value is a constant that `t` fixes (`x == 5`, a flag
+   * that must be true) get that literal instead, so constant propagation
+   * goes on past `if (!(x == 0 && y == 0)) return;` and `assume(x == 0)`.
+   * Sound because every later goal is conjoined with the path condition
+   * that contains `t`.
+   */
+  private useEqualities(t: Term, holds: boolean, env: Map<string, Term>): void {
+    const known = new Map<Term, Term>();
+    this.equalities(t, holds, known, 0);
+    if (known.size === 0) return;
+    const replaced = this.replaced[this.replaced.length - 1];
+    for (const [n, v] of env) {
+      const lit = known.get(v);
+      if (!lit) continue;
+      if (replaced && !replaced.has(n)) replaced.set(n, v);
+      env.set(n, lit);
+    }
+  }
+
+  private equalities(t: Term, holds: boolean, out: Map<Term, Term>, depth: number): void {
+    if (depth > 16) return;
+    if (t.op === 'const') {
+      if (t.sort.kind === 'Bool') out.set(t, holds ? TRUE : FALSE);
+      const def = this.defs.get(t);
+      if (def) this.equalities(def, holds, out, depth + 1);
+    } else if (t.op === 'not') this.equalities(t.args[0]!, !holds, out, depth + 1);
+    else if ((t.op === 'and' && holds) || (t.op === 'or' && !holds)) for (const a of t.args) this.equalities(a, holds, out, depth + 1);
+    else if (t.op === '=' && holds) {
+      const [x, y] = t.args as [Term, Term];
+      if (x.op === 'const' && isLiteral(y)) out.set(x, y);
+      else if (y.op === 'const' && isLiteral(x)) out.set(y, x);
+    }
+  }
+
+  /**
    * An `if`: both branches run on the state's own env, one after the other
    * (the variables the then-branch may assign are put back in between), and
    * only the variables a branch may assign are merged. Copying the whole env
    * at every `if` made encoding quadratic in the program's size.
    */
   private branch(s: Extract<Stmt, { kind: 'if' }>, st: State): State {
-    const c = this.name(this.tr(s.cond, st), 'cond');
+    const cond = this.tr(s.cond, st);
+    const c = this.name(cond, 'cond');
     this.branches.push({ loc: s.loc, reached: st.pc, cond: c, goalsBefore: this.goals.length });
     const names = [...new Set([...this.assigned(s.then), ...this.assigned(s.else)])].filter((n) => this.order.has(n));
     names.sort((x, y) => this.order.get(x)! - this.order.get(y)!);
     const before = names.map((n) => st.env.get(n)!);
-    const a = this.stmts(s.then, { env: st.env, pc: this.name(mkAnd(st.pc, c)) });
+    const side = (body: readonly Stmt[], holds: boolean, pc: Term): State => {
+      this.replaced.push(new Map());
+      this.useEqualities(cond, holds, st.env);
+      const out = this.stmts(body, { env: st.env, pc });
+      // A replaced variable the side does not assign still has its old value there.
+      for (const [n, old] of this.replaced.pop()!) if (!names.includes(n)) out.env.set(n, old);
+      return out;
+    };
+    const a = side(s.then, true, this.name(mkAnd(st.pc, c)));
     const thenValues = names.map((n) => a.env.get(n)!);
     names.forEach((n, k) => st.env.set(n, before[k]!));
-    const b = this.stmts(s.else, { env: st.env, pc: this.name(mkAnd(st.pc, mkNot(c))) });
+    const b = side(s.else, false, this.name(mkAnd(st.pc, mkNot(c))));
     if (a.pc === FALSE) return b;
     const env = b.env;
     names.forEach((n, k) => {
       const va = thenValues[k]!;
       const vb = env.get(n)!;
-      if (b.pc === FALSE || va === vb) env.set(n, va);
+      const merged = b.pc === FALSE || va === vb ? va : mkIte(c, va, vb);
+      if (merged === va || merged.args.length === 0) env.set(n, merged);
       else {
         const x = this.fresh(n);
-        this.assertions.push(mkEq(x, mkIte(c, va, vb)));
+        this.assertions.push(mkEq(x, merged));
         env.set(n, x);
       }
     });
@@ -418,7 +480,10 @@ class Encoder {
     this.loops.push({ loc: s.loc, hasInvariants: s.invariants.length > 0, reached: headPc, traceIndex: this.trace.length });
     this.trace.push({ loc: s.loc, what: 'loop-head', reached: headPc, updates });
     const c = this.name(this.tr(s.cond, head), 'cond');
+    // The body's env is a copy: what an equality replaces there stays there.
+    this.replaced.push(new Map());
     const end = this.stmts(s.body, { env: new Map(env), pc: this.name(mkAnd(headPc, c)) });
+    this.replaced.pop();
     for (const inv of s.invariants) {
       this.goal('invariant-preserved', inv.loc, end.pc, this.tr(inv, end), () => printExpr(inv));
     }

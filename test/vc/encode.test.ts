@@ -67,3 +67,37 @@ procedure f(n: int) returns (r: int) requires n > 0; {
     await s.dispose();
   }
 });
+
+test('equalities known on a path fold constants there, and only there', async () => {
+  // Each goal's expected outcome; the leaks this guards against would turn a
+  // failing goal into a proved one (an equality of one branch, of an assumption
+  // inside a branch, or of a loop body, kept where it does not hold).
+  const p = parseImp(
+    `procedure main() {
+  var x: bv32; var y: bv32; var c: bool; var b: bool; var done: bool;
+  x := havoc; y := havoc; c := havoc; b := havoc;
+  done := false;
+  if (!(x == 0bv32 && y == 7bv32)) { done := true; }
+  if (!done) { assert x + y == 7bv32; }
+  x := havoc;
+  if (c) { assume x == 3bv32; assert x == 3bv32; } else { b := b; }
+  assert x == 3bv32;
+  y := havoc;
+  while (b) invariant true; { assume y == 5bv32; b := false; }
+  assert y == 5bv32;
+}`,
+    'eq.imp',
+  );
+  const enc = encodeProcedure(p, 'main', { skipUnreachable: true });
+  const s = createZ3WasmSolver();
+  try {
+    for (const a of enc.assertions) await s.assert(a);
+    const outcomes: string[] = [];
+    for (const g of enc.goals) outcomes.push(`${g.loc.line}:${(await checkGoal(s, enc, g, 10_000)).status}`);
+    assert.deepEqual(outcomes, ['6:proved', '8:proved', '9:failed', '11:proved', '11:proved', '12:failed']);
+    // The first assert folded to true: its violation is the constant false.
+    assert.equal(enc.goals[0]!.violation.op === 'const' ? 'named' : enc.goals[0]!.violation.op, 'named');
+  } finally {
+    await s.dispose();
+  }
+});
