@@ -28,6 +28,8 @@ export interface ReplayOptions {
   cycleStart?: number;
   /** gcc executable (default `gcc`, or `TARSIER_GCC`). */
   gcc?: string;
+  /** More gcc flags (e.g. sanitizers whose reports make a run inconclusive). */
+  extraFlags?: readonly string[];
 }
 
 export type ReplayStatus =
@@ -48,6 +50,8 @@ export interface ReplayResult {
   overflowAt?: { line: number; column: number };
   exitCode?: number | null;
   stderr?: string;
+  /** The run was stopped at its time limit. */
+  timedOut?: boolean;
 }
 
 const gccProbeCache = new Map<string, { gcc: boolean; m32: boolean; detail: string }>();
@@ -131,6 +135,7 @@ export function replayCounterexample(
       // Unreach-call: signed overflow is not the property; wrap as the model does.
       flags.push('-fwrapv');
     }
+    flags.push(...(options.extraFlags ?? []));
     const compile = spawnSync(
       gcc,
       [...flags, '-finstrument-functions', '-x', 'c', resolve(programPath), harness, '-o', exe],
@@ -163,7 +168,7 @@ export function replayCounterexample(
       return { ...base, status: 'not-confirmed', reason: `replay: ${why}` };
     }
     if (timedOut) {
-      return { ...base, status: 'not-confirmed', reason: 'replay: the program did not end within the time limit' };
+      return { ...base, status: 'not-confirmed', timedOut: true, reason: 'replay: the program did not end within the time limit' };
     }
     if (stderr.includes(DIVERGED_MARKER)) {
       return { ...base, status: 'not-confirmed', reason: 'replay: the run took another path (nondet calls differ from the counterexample)' };

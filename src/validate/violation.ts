@@ -83,7 +83,7 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
       ctx.log(`search (strict reading): ${s.verdict.kind}: ${s.reason}`);
       const sr = s.verdict.kind === 'false' && s.counterexample ? replayOriginal(s.counterexample) : undefined;
       if (s.counterexample && sr?.status === 'confirmed' && atTarget(sr)) {
-        return { ...base, outcome: 'confirmed', method: 'search', inputs: s.counterexample, replay: sr, reason: `an execution along the waypoints, ${s.counterexample.length} nondet values (BMC bound ${s.bound}); ${sr.reason}` };
+        return { ...base, outcome: 'confirmed', method: 'search', inputs: s.counterexample, replay: sr, reason: `an execution along the waypoints, ${s.counterexample.length} nondet values${s.bound === undefined ? "" : ` (BMC bound ${s.bound})`}; ${sr.reason}` };
       }
       v = await search(bound.program, ctx.budgetS());
     } catch (e) {
@@ -99,7 +99,7 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
       if (!atTarget(r)) {
         return { ...base, outcome: 'unconfirmed', method: 'search', replay: r, reason: `the execution found overflows at line ${r.overflowAt!.line}, not at the target (line ${bound.target!.loc.line})` };
       }
-      return { ...base, outcome: 'confirmed', method: 'search', inputs: v.counterexample, replay: r, reason: `an execution along the waypoints, ${v.counterexample.length} nondet values (BMC bound ${v.bound}); ${r.reason}` };
+      return { ...base, outcome: 'confirmed', method: 'search', inputs: v.counterexample, replay: r, reason: `an execution along the waypoints, ${v.counterexample.length} nondet values${v.bound === undefined ? "" : ` (BMC bound ${v.bound})`}; ${r.reason}` };
     }
     if (v.verdict.kind === 'true') {
       if (bound.overApproximates) {

@@ -11,9 +11,9 @@ import { TarsierError, usageError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { bmc, EncodeError, type AssertRole, type LoopCandidateSource } from '../engines/index.js';
+import { bmc, EncodeError, type AssertRole, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
-import { goalAt, type GoalKind, type SourceMap } from '../lower/source-map.js';
+import { goalAt, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import type { LowerProperty } from '../lower/index.js';
 import { replayCounterexample, type MemoryProperty, type NondetValue, type ReplayResult } from '../replay/index.js';
 import {
@@ -32,6 +32,7 @@ import { lowerC, parseC, lintAgainstProgram } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } from './witness.js';
 import { verifyTermination, type RankingFunctionReport } from './termination.js';
 import { buildCorrectnessWitness } from './correctness-witness.js';
+import { executeDeterministic, isDeterministic } from './execution.js';
 import { analysisCandidates } from '../analysis/index.js';
 import type { LoweredProgram } from '../lower/index.js';
 
@@ -354,6 +355,102 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     const growthPerStep = Math.pow(now / Math.max(1, sizes.get(prev)!), 1 / (bound - prev));
     return growthPerStep >= 1.4 ? bound + 1 : bound * 2;
   };
+  /** FALSE(violated), replayed already, with its violation witness (the nondet values of `steps`, and the target `goal`). */
+  const refuted = (goal: GoalInfo, violated: PropertyKind | MemoryProperty, steps: ReturnType<typeof nondetSteps>, replay: ReplayResult, configuration: string, how: string, bound?: number): VerifyResult => {
+    let witnessPath: string | undefined;
+    let witnessError: string | undefined;
+    if (options.witnessPath !== null) {
+      const metadata = metadataFor(configuration);
+      const programText = readFileSync(r.program, 'utf8');
+      // The full witness pins every nondet value; if it does not lint clean,
+      // fall back to the target alone (valid, only less guiding).
+      let text = '';
+      let problems: string[] = [];
+      // Leaks have no location of their own: the rules ask for GraphML there.
+      const graphml = violated === 'valid-memtrack' || violated === 'valid-memcleanup';
+      for (const withValues of [true, false]) {
+        const entry = buildViolationWitness({ steps: withValues ? steps : [], goal, fileName: r.programAsWritten, metadata });
+        const callees = (withValues ? steps : []).filter((x) => x.info.closeParenLoc).map((x) => x.info.callee);
+        text = graphml ? violationGraphml(entry, r.programAsWritten, callees) : writeWitness({ format: 'yaml', entries: [entry] });
+        problems = lintAgainstProgram(text, r.programAsWritten, programText, graphml ? 'witness.graphml' : 'witness.yml');
+        if (problems.length > 0) log(`witness${withValues ? '' : ' (target only)'}: ${problems.join('; ')}`);
+        if (problems.length === 0) break;
+      }
+      profile.mark('witness lint');
+      if (problems.length > 0) {
+        return unknown(`the violation witness does not lint clean: ${problems[0]}`, { bound, replay });
+      }
+      const path = resolve(options.witnessPath ?? (graphml ? 'witness.graphml' : 'witness.yml'));
+      try {
+        writeFileSync(path, text);
+        witnessPath = path;
+      } catch (e) {
+        // The verdict stands without its witness; the caller reports the failure.
+        witnessError = `cannot write the witness ${path}: ${describeIoError(e)}`;
+      }
+    }
+    const where = formatLocation({ ...goal.loc, file: r.programAsWritten });
+    return done(
+      { kind: 'false', property: violated },
+      `${goal.description} at ${where} (${how}, ${steps.length} nondet values; ${replay.reason})`,
+      { bound, replay, witnessPath, counterexample: replayValues(steps), ...(witnessError ? { witnessError } : {}) },
+    );
+  };
+  /** TRUE, with its correctness witness (the invariants the engine's proof used, if any). */
+  const proved = async (how: string, configuration: string, engine: { lowered: LoweredProgram; invariants: readonly LoopInvariants[] } | undefined, bound?: number): Promise<VerifyResult> => {
+    let witnessPath: string | undefined;
+    let witnessError: string | undefined;
+    let note = '';
+    const witnessLeft = () => timeoutS * 1000 - 400 - cpuSeconds(cpu0) * 1000;
+    if (options.witnessPath !== null) {
+      const w = await buildCorrectnessWitness({
+        program: c,
+        // Without recursion every depth lowers to the same program: the first one serves.
+        lowered: recursive ? lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel }) : first,
+        fileName: r.programAsWritten,
+        metadata: metadataFor(configuration),
+        // What is left of the hard CPU limit (the verdict is lost if the witness overruns it).
+        timeoutMs: Math.round(Math.max(100, Math.min(witnessLeft() / 4, 60_000))),
+        analysisMs: Math.round(Math.max(100, Math.min(witnessLeft() / 4, 5000))),
+        check: witnessLeft() > 400,
+        engine,
+        log,
+      });
+      profile.mark('correctness witness');
+      const text = writeWitness({ format: 'yaml', entries: [w.entry] });
+      const problems = lintAgainstProgram(text, r.programAsWritten, readFileSync(r.program, 'utf8'));
+      profile.mark('witness lint');
+      if (problems.length > 0) {
+        // A bug of the witness writer: the answer stands, the witness is not written.
+        log(`correctness witness: ${problems.join('; ')}`);
+        note = `; no witness: it does not lint clean: ${problems[0]}`;
+      } else {
+        const path = resolve(options.witnessPath ?? 'witness.yml');
+        try {
+          writeFileSync(path, text);
+          witnessPath = path;
+        } catch (e) {
+          // The verdict stands without its witness; the caller reports the failure.
+          witnessError = `cannot write the witness ${path}: ${describeIoError(e)}`;
+        }
+      }
+    }
+    return done({ kind: 'true' }, how + note, {
+      bound,
+      witnessPath,
+      ...(witnessError ? { witnessError } : {}),
+    });
+  };
+  // A deterministic program: its one execution decides, if it ends soon.
+  if ((kind === 'unreach-call' || kind === 'no-overflow') && isDeterministic(first.imp)) {
+    const run = executeDeterministic(r.program, kind, r.dataModel, r.property.errorFunction ?? 'reach_error', Math.min(2000, timeoutS * 200));
+    profile.mark('execution');
+    log(`execution: ${run.kind}: ${run.kind === 'violated' ? run.replay.reason : run.reason}`);
+    if (run.kind === 'holds') return proved(`no violation: ${run.reason}`, 'execution', undefined);
+    const goal = run.kind === 'violated' ? violatedGoal(first.sourceMap, wanted, run.replay) : undefined;
+    // Without nondet values the witness is its target alone.
+    if (run.kind === 'violated' && goal) return refuted(goal, kind, [], run.replay, 'execution', 'the only execution of a program without nondeterminism');
+  }
   const result = await bmc(programAt, {
     nextBound,
     // A block lost in a run that never ends is a memtrack violation no goal
@@ -381,48 +478,8 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       result.method === 'k-induction'
         ? `no violation: proved by ${result.bound}-induction`
         : `no violation, and no execution exceeds the unrolling bound ${result.bound} (BMC, complete unrolling)`;
-    let witnessPath: string | undefined;
-    let witnessError: string | undefined;
-    let note = '';
-    const witnessLeft = () => timeoutS * 1000 - 400 - cpuSeconds(cpu0) * 1000;
-    if (options.witnessPath !== null) {
-      const w = await buildCorrectnessWitness({
-        program: c,
-        // Without recursion every depth lowers to the same program: the first one serves.
-        lowered: recursive ? lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel }) : first,
-        fileName: r.programAsWritten,
-        metadata: metadataFor(result.method === 'k-induction' ? 'k-induction' : 'bmc'),
-        // What is left of the hard CPU limit (the verdict is lost if the witness overruns it).
-        timeoutMs: Math.round(Math.max(100, Math.min(witnessLeft() / 4, 60_000))),
-        analysisMs: Math.round(Math.max(100, Math.min(witnessLeft() / 4, 5000))),
-        check: witnessLeft() > 400,
-        engine: lowerings.has(result.program) ? { lowered: lowerings.get(result.program)!, invariants: result.invariants } : undefined,
-        log,
-      });
-      profile.mark('correctness witness');
-      const text = writeWitness({ format: 'yaml', entries: [w.entry] });
-      const problems = lintAgainstProgram(text, r.programAsWritten, readFileSync(r.program, 'utf8'));
-      profile.mark('witness lint');
-      if (problems.length > 0) {
-        // A bug of the witness writer: the answer stands, the witness is not written.
-        log(`correctness witness: ${problems.join('; ')}`);
-        note = `; no witness: it does not lint clean: ${problems[0]}`;
-      } else {
-        const path = resolve(options.witnessPath ?? 'witness.yml');
-        try {
-          writeFileSync(path, text);
-          witnessPath = path;
-        } catch (e) {
-          // The verdict stands without its witness; the caller reports the failure.
-          witnessError = `cannot write the witness ${path}: ${describeIoError(e)}`;
-        }
-      }
-    }
-    return done({ kind: 'true' }, how + note, {
-      bound: result.bound,
-      witnessPath,
-      ...(witnessError ? { witnessError } : {}),
-    });
+    const engine = lowerings.has(result.program) ? { lowered: lowerings.get(result.program)!, invariants: result.invariants } : undefined;
+    return proved(how, result.method === 'k-induction' ? 'k-induction' : 'bmc', engine, result.bound);
   }
 
   const cex = result.counterexample;
@@ -445,42 +502,17 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     return unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
   }
 
-  let witnessPath: string | undefined;
-  let witnessError: string | undefined;
-  if (options.witnessPath !== null) {
-    const metadata = metadataFor('bmc');
-    const programText = readFileSync(r.program, 'utf8');
-    // The full witness pins every nondet value; if it does not lint clean,
-    // fall back to the target alone (valid, only less guiding).
-    let text = '';
-    let problems: string[] = [];
-    // Leaks have no location of their own: the rules ask for GraphML there.
-    const graphml = violated === 'valid-memtrack' || violated === 'valid-memcleanup';
-    for (const withValues of [true, false]) {
-      const entry = buildViolationWitness({ steps: withValues ? steps : [], goal, fileName: r.programAsWritten, metadata });
-      const callees = (withValues ? steps : []).filter((x) => x.info.closeParenLoc).map((x) => x.info.callee);
-      text = graphml ? violationGraphml(entry, r.programAsWritten, callees) : writeWitness({ format: 'yaml', entries: [entry] });
-      problems = lintAgainstProgram(text, r.programAsWritten, programText, graphml ? 'witness.graphml' : 'witness.yml');
-      if (problems.length > 0) log(`witness${withValues ? '' : ' (target only)'}: ${problems.join('; ')}`);
-      if (problems.length === 0) break;
-    }
-    profile.mark('witness lint');
-    if (problems.length > 0) {
-      return unknown(`the violation witness does not lint clean: ${problems[0]}`, { bound: result.bound, replay });
-    }
-    const path = resolve(options.witnessPath ?? (graphml ? 'witness.graphml' : 'witness.yml'));
-    try {
-      writeFileSync(path, text);
-      witnessPath = path;
-    } catch (e) {
-      // The verdict stands without its witness; the caller reports the failure.
-      witnessError = `cannot write the witness ${path}: ${describeIoError(e)}`;
-    }
-  }
-  const where = formatLocation({ ...goal.loc, file: r.programAsWritten });
-  return done(
-    { kind: 'false', property: violated },
-    `${goal.description} at ${where} (BMC bound ${result.bound}, ${steps.length} nondet values; ${replay.reason})`,
-    { bound: result.bound, replay, witnessPath, counterexample, ...(witnessError ? { witnessError } : {}) },
-  );
+  return refuted(goal, violated, steps, replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+}
+
+/**
+ * The goal a run of a deterministic program violated: for an overflow the
+ * only operation on the line the sanitizer names (its columns are not
+ * precise enough to choose among several); for an error call the only call
+ * site. Otherwise the run does not tell which (BMC may find it).
+ */
+function violatedGoal(map: SourceMap, wanted: readonly GoalKind[], replay: ReplayResult): GoalInfo | undefined {
+  const at = replay.overflowAt;
+  const goals = map.goals.filter((g) => wanted.includes(g.kind) && (!at || (g.loc.line <= at.line && at.line <= (g.loc.end?.line ?? g.loc.line))));
+  return goals.length === 1 ? goals[0] : undefined;
 }
