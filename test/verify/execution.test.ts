@@ -49,3 +49,9 @@ test('deterministic programs: the one execution answers past any unrolling, and 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('termination: a deterministic program whose one run ends terminates', { skip: noGcc }, async () => {
+  const r = await verify(fx('deep-recursion-safe.c'), { property: 'termination', timeoutS: 30, witnessPath: null });
+  assert.equal(r.verdict.kind, 'true', r.reason);
+  assert.match(r.reason, /only execution ends/);
+});
