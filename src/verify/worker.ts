@@ -30,10 +30,11 @@ interface Job {
  * to load, when the bundle is at least as new as this module; else this module.
  */
 function workerModule(): URL {
-  const own = new URL('./worker.js', import.meta.url);
-  const bundle = new URL('./worker.bundle.cjs', import.meta.url);
+  // By way of ../verify/: the same files from the bundle of the CLI's `verify` (dist/src/cli/).
+  const own = new URL('../verify/worker.js', import.meta.url);
+  const bundle = new URL('../verify/worker.bundle.cjs', import.meta.url);
   try {
-    if (statSync(fileURLToPath(bundle)).mtimeMs >= statSync(fileURLToPath(own)).mtimeMs) return new URL('./worker-loader.js', import.meta.url);
+    if (statSync(fileURLToPath(bundle)).mtimeMs >= statSync(fileURLToPath(own)).mtimeMs) return new URL('../verify/worker-loader.js', import.meta.url);
   } catch {
     // no bundle (a build without the bundling step)
   }
