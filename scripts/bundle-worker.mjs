@@ -38,13 +38,19 @@ await build({
 const bundle = loader.loadBundle(false);
 const work = mkdtempSync(join(tmpdir(), 'tarsier-train-'));
 try {
-  for (const [task, property] of [['mult.yml', 'unreach-call'], ['mult.yml', 'no-overflow'], ['sum.yml', 'unreach-call']]) {
-    const options = { property, timeoutS: 20, witnessPath: join(work, 'witness.yml'), creationTime: '2024-01-01T00:00:00Z' };
-    await bundle.exports.runJob({ input: join(root, 'examples', task), options }, () => {}, () => {}).catch((e) => {
-      // Without a solver or gcc the cache holds less: only slower.
-      console.warn(`bundle-worker: training on ${task} (${property}): ${e instanceof Error ? e.message : e}`);
-    });
-  }
+  const training = (async () => {
+    for (const [task, property] of [['mult.yml', 'unreach-call'], ['mult.yml', 'no-overflow'], ['sum.yml', 'unreach-call']]) {
+      const options = { property, timeoutS: 20, witnessPath: join(work, 'witness.yml'), creationTime: '2024-01-01T00:00:00Z' };
+      await bundle.exports.runJob({ input: join(root, 'examples', task), options }, () => {}, () => {}).catch((e) => {
+        // Without a solver or gcc the cache holds less: only slower.
+        console.warn(`bundle-worker: training on ${task} (${property}): ${e instanceof Error ? e.message : e}`);
+      });
+    }
+  })();
+  // A training that does not end (it runs without the hard limit) must not hold the build: the cache then holds what ran.
+  let timer;
+  await Promise.race([training, new Promise((r) => (timer = setTimeout(() => r(console.warn('bundle-worker: training stopped after 120 s')), 120_000)))]);
+  clearTimeout(timer);
   loader.writeCache(bundle);
 } finally {
   bundle.exports.killSolverProcesses();

@@ -9,7 +9,7 @@
 // written first in both files): V8 itself checks the V8 version and flags,
 // but of the source only its length.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,10 +52,12 @@ export function loadBundle(useCache = true, bundle = BUNDLE, cache = CACHE): Loa
   return { exports: module.exports, script, buildId, cached: cachedData !== undefined && !script.cachedDataRejected };
 }
 
-/** Writes the code cache of a loaded bundle (at build time, after running it on examples). */
+/** Writes the code cache of a loaded bundle (at build time, after running it on examples), whole or not at all. */
 export function writeCache(b: LoadedBundle): void {
   if (!b.buildId) throw new Error(`${BUNDLE}: no build id`);
-  writeFileSync(CACHE, Buffer.concat([Buffer.from(`${b.buildId}\n`, 'latin1'), b.script.createCachedData()]));
+  const partial = `${CACHE}.${process.pid}`;
+  writeFileSync(partial, Buffer.concat([Buffer.from(`${b.buildId}\n`, 'latin1'), b.script.createCachedData()]));
+  renameSync(partial, CACHE);
 }
 
 // As the worker's entry: load the bundle, which serves the job (verify/worker.ts).
