@@ -1,6 +1,7 @@
 // Bundles TypeScript sources of src/ for the browser with esbuild: Node's
 // modules replaced by src/report/browser/shims/, `z3-solver` by its browser
-// build, src/smt's Node back end (z3wasm) by the browser one (z3-channel).
+// build, src/smt's Node back end (z3wasm) by the browser one (z3-channel),
+// src/witness's compiled schema validators by ajv at run time.
 // Used by build-browser.mjs and by tests that bundle a fixture.
 import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -33,6 +34,7 @@ const browserModules = {
     b.onResolve({ filter: /^z3-solver$/ }, () => ({ path: join(browserSrc, 'z3-solver-browser.ts') }));
     b.onResolve({ filter: /^z3-solver\/build\/browser\.js$/ }, () => ({ path: require.resolve('z3-solver/build/browser.js') }));
     b.onResolve({ filter: /\/z3wasm\.js$/ }, (a) => (a.importer.includes(`${join('src', 'smt')}`) ? { path: join(browserSrc, 'z3-channel.ts') } : undefined));
+    b.onResolve({ filter: /\/schema-validators\.js$/ }, (a) => (a.importer.includes(`${join('src', 'witness')}`) ? { path: join(browserSrc, 'schema-validators.ts') } : undefined));
     // TypeScript sources (src/, test/) import './x.js'; resolve to './x.ts'.
     b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (a) => {
       if (!a.importer.startsWith(root + '/') || a.importer.includes('node_modules')) return undefined;

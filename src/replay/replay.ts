@@ -101,32 +101,13 @@ export function replayCounterexample(
   options: ReplayOptions,
 ): ReplayResult {
   const gcc = options.gcc ?? defaultGcc();
-  const probe = probeGcc(gcc);
-  if (!probe.gcc) return { status: 'unavailable', reason: `cannot replay: ${probe.detail}` };
-  let mode: '-m32' | '-m64' = options.dataModel === 'ILP32' ? '-m32' : '-m64';
-  if (mode === '-m32' && !probe.m32) {
-    let text: string;
-    try {
-      text = readFileSync(programPath, 'utf8');
-    } catch (e) {
-      return { status: 'unavailable', reason: `cannot replay: ${(e as Error).message}` };
-    }
-    const dep = dataModelDependence(text);
-    if (dep !== undefined) {
-      return {
-        status: 'unavailable',
-        reason: `cannot replay: ${probe.detail}, and the program uses '${dep}', whose meaning differs between ILP32 and LP64`,
-      };
-    }
-    mode = '-m64';
-  }
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-replay-'));
   try {
     const harness = join(dir, 'tarsier_harness.c');
     const memory = (MEMORY_PROPERTIES as readonly string[]).includes(options.property) ? (options.property as MemoryProperty) : undefined;
     writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory === 'valid-memcleanup', cycleStart: options.cycleStart }));
     const exe = join(dir, 'replay');
-    const flags = [mode, '-O0', '-w', '-fno-builtin', '-fcommon'];
+    const flags = ['-O0', '-w', '-fno-builtin', '-fcommon'];
     if (memory) {
       flags.push(...memoryFlags(memory));
     } else if (options.property === 'no-overflow' || options.property === 'termination') {
@@ -136,27 +117,49 @@ export function replayCounterexample(
       flags.push('-fwrapv');
     }
     flags.push(...(options.extraFlags ?? []));
-    const compile = spawnSync(
-      gcc,
-      [...flags, '-finstrument-functions', '-x', 'c', resolve(programPath), harness, '-o', exe],
-      { encoding: 'utf8', timeout: 120000, cwd: dir },
-    );
-    if (compile.error || compile.status !== 0) {
-      const msg = (compile.stderr || compile.error?.message || '').split('\n').find((l) => /error/.test(l)) ?? 'unknown failure';
+    const env = {
+      ...process.env,
+      UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1',
+      ASAN_OPTIONS: `detect_leaks=${memory === 'valid-memtrack' ? 1 : 0}:detect_stack_use_after_return=1:halt_on_error=1`,
+    };
+    const build = (m: '-m32' | '-m64') => {
+      const c = spawnSync(gcc, [m, ...flags, '-finstrument-functions', '-x', 'c', resolve(programPath), harness, '-o', exe], { encoding: 'utf8', timeout: 120000, cwd: dir });
+      if (c.error || c.status !== 0) return { compile: c };
+      const run = spawnSync(exe, [], { encoding: 'utf8', timeout: options.timeoutMs ?? 10000, cwd: dir, input: '', maxBuffer: 16 * 1024 * 1024, env });
+      // Not started at all: a -m32 program this kernel cannot run.
+      const notStarted = ['ENOEXEC', 'EACCES', 'ENOENT'].includes((run.error as NodeJS.ErrnoException | undefined)?.code ?? '');
+      return notStarted ? { compile: c } : { run };
+    };
+    let mode: '-m32' | '-m64' = options.dataModel === 'ILP32' ? '-m32' : '-m64';
+    let built = build(mode);
+    // gcc is probed only when this fails: is gcc missing, or can -m32 programs not be linked and run here?
+    if (built.compile) {
+      const probe = probeGcc(gcc);
+      if (!probe.gcc) return { status: 'unavailable', reason: `cannot replay: ${probe.detail}` };
+      if (mode === '-m32' && !probe.m32) {
+        let text: string;
+        try {
+          text = readFileSync(programPath, 'utf8');
+        } catch (e) {
+          return { status: 'unavailable', reason: `cannot replay: ${(e as Error).message}` };
+        }
+        const dep = dataModelDependence(text);
+        if (dep !== undefined) {
+          return {
+            status: 'unavailable',
+            reason: `cannot replay: ${probe.detail}, and the program uses '${dep}', whose meaning differs between ILP32 and LP64`,
+          };
+        }
+        mode = '-m64';
+        built = build(mode);
+      }
+    }
+    const run = built.run;
+    if (!run) {
+      const c = built.compile!;
+      const msg = (c.stderr || c.error?.message || '').split('\n').find((l) => /error/.test(l)) ?? (c.status === 0 ? 'the compiled program could not be started' : 'unknown failure');
       return { status: 'unavailable', mode, reason: `cannot replay: gcc failed: ${msg.trim()}` };
     }
-    const run = spawnSync(exe, [], {
-      encoding: 'utf8',
-      timeout: options.timeoutMs ?? 10000,
-      cwd: dir,
-      input: '',
-      maxBuffer: 16 * 1024 * 1024,
-      env: {
-        ...process.env,
-        UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1',
-        ASAN_OPTIONS: `detect_leaks=${memory === 'valid-memtrack' ? 1 : 0}:detect_stack_use_after_return=1:halt_on_error=1`,
-      },
-    });
     const stderr = run.stderr ?? '';
     const base = { mode, exitCode: run.status, stderr: stderr.slice(0, 4000) };
     const timedOut = run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';

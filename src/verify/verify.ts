@@ -5,7 +5,7 @@
 // counterexample and sees the violation; TRUE only when BMC proves the
 // unrolling complete; everything else is UNKNOWN with the reason.
 
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { TarsierError, usageError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
@@ -16,16 +16,7 @@ import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { goalAt, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import type { LowerProperty } from '../lower/index.js';
 import { replayCounterexample, type MemoryProperty, type NondetValue, type ReplayResult } from '../replay/index.js';
-import {
-  builtInProperty,
-  PROPERTY_KINDS,
-  readPropertyFile,
-  readTaskFile,
-  type DataModel,
-  type Property,
-  type PropertyKind,
-  type Verdict,
-} from '../task/index.js';
+import type { DataModel, Property, PropertyKind, Verdict } from '../task/index.js';
 import { processTreeCpuMs } from '../smt/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
 import { lowerC, parseC, lintAgainstProgram } from './frontend.js';
@@ -37,6 +28,8 @@ import { analysisCandidates } from '../analysis/index.js';
 import type { LoweredProgram } from '../lower/index.js';
 
 export { TOOL_NAME } from '../common/tool.js';
+export { resolveInput, type Resolved } from './resolve.js';
+import { resolveInput } from './resolve.js';
 import { TOOL_NAME } from '../common/tool.js';
 
 export interface VerifyOptions {
@@ -87,17 +80,8 @@ export interface VerifyResult {
 export { timeLimitReason } from './time-limit.js';
 import { timeLimitReason } from './time-limit.js';
 
-export interface Resolved {
-  program: string;
-  /** The program's name as the task lists it (witness `file_name`, `input_files`). */
-  programAsWritten: string;
-  property: Property;
-  dataModel: DataModel;
-}
-
 const MAX_PROGRAM_SIZE = 400_000;
 
-const SUPPORTED: readonly PropertyKind[] = ['unreach-call', 'no-overflow'];
 /** Properties the lowering instruments. */
 const LOWERED: readonly LowerProperty[] = ['unreach-call', 'no-overflow', 'valid-memsafety', 'valid-memcleanup'];
 
@@ -113,46 +97,6 @@ function goalKindsOf(kind: PropertyKind): readonly GoalKind[] {
     default:
       return kind === 'valid-memcleanup' ? ['valid-memcleanup'] : [];
   }
-}
-
-/** The program, property and data model a task file or a program with `--prop` stands for (shared with `validate`). */
-export function resolveInput(input: string, options: Pick<VerifyOptions, 'property' | 'prp' | 'dataModel' | 'propertyDetails'>): Resolved {
-  if (/\.ya?ml$/i.test(input)) {
-    if (options.prp) throw usageError('--prop is for a program file; a task file names its own properties (use --property)');
-    const task = readTaskFile(input, { skipUnusableProperties: true });
-    if (task.inputFiles.length !== 1) {
-      throw new TarsierError('task', `the task has ${task.inputFiles.length} input files; only one program file is supported`, { file: task.file }, 1);
-    }
-    if (task.properties.length === 0) {
-      const why = task.skippedProperties.map((p) => p.reason).join('; ');
-      throw new TarsierError('task', why ? `no usable verification property: ${why}` : 'the task lists no verification property', { file: task.file });
-    }
-    let chosen = task.properties[0]!;
-    if (options.property) {
-      const p = task.properties.find((x) => x.property === options.property);
-      if (!p) {
-        throw usageError(`the task has no property '${options.property}' (it has: ${task.properties.map((x) => x.property).join(', ')})`);
-      }
-      chosen = p;
-    } else {
-      chosen = task.properties.find((x) => SUPPORTED.includes(x.property)) ?? chosen;
-    }
-    return {
-      program: task.inputFiles[0]!,
-      programAsWritten: task.inputFilesAsWritten[0]!,
-      property: chosen.details,
-      dataModel: options.dataModel ?? task.dataModel,
-    };
-  }
-  if (options.propertyDetails) {
-    return { program: resolve(input), programAsWritten: basename(input), property: options.propertyDetails, dataModel: options.dataModel ?? 'ILP32' };
-  }
-  if (options.prp && options.property) throw usageError('give either --prop P.prp or --property KIND, not both');
-  if (!options.prp && !options.property) throw usageError('a program file needs a property: --prop P.prp or --property KIND (e.g. unreach-call), or give a task file (.yml)');
-  // A property kind stands for its standard SV-COMP property file.
-  const property = options.prp ? readPropertyFile(options.prp) : builtInProperty(options.property!);
-  if (!property) throw usageError(`--property must be one of ${PROPERTY_KINDS.join(', ')}, not '${options.property}'`);
-  return { program: resolve(input), programAsWritten: basename(input), property, dataModel: options.dataModel ?? 'ILP32' };
 }
 
 function cpuSeconds(startMs: number): number {

@@ -25,27 +25,28 @@ interface Job {
 }
 
 /**
- * `verify` under a hard CPU-time limit (`options.timeoutS`, default 900):
- * resolves with the result, or with a TimedOut as soon as this process and
- * its solver processes have used the budget (the worker is then
- * terminated). Bad input rejects with the TarsierError `verify` threw.
- */
-/**
- * The worker's module: the one-file bundle of this module and what it loads
- * (scripts/bundle-worker.mjs), faster to load, when it is at least as new as
- * this module; else this module.
+ * The worker's module: the loader of the one-file bundle of this module and
+ * what it loads (scripts/bundle-worker.mjs, verify/worker-loader.ts), faster
+ * to load, when the bundle is at least as new as this module; else this module.
  */
 function workerModule(): URL {
-  const own = new URL('./worker.js', import.meta.url);
-  const bundle = new URL('./worker.bundle.js', import.meta.url);
+  // By way of ../verify/: the same files from the bundle of the CLI's `verify` (dist/src/cli/).
+  const own = new URL('../verify/worker.js', import.meta.url);
+  const bundle = new URL('../verify/worker.bundle.cjs', import.meta.url);
   try {
-    if (statSync(fileURLToPath(bundle)).mtimeMs >= statSync(fileURLToPath(own)).mtimeMs) return bundle;
+    if (statSync(fileURLToPath(bundle)).mtimeMs >= statSync(fileURLToPath(own)).mtimeMs) return new URL('../verify/worker-loader.js', import.meta.url);
   } catch {
     // no bundle (a build without the bundling step)
   }
   return own;
 }
 
+/**
+ * `verify` under a hard CPU-time limit (`options.timeoutS`, default 900):
+ * resolves with the result, or with a TimedOut as soon as this process and
+ * its solver processes have used the budget (the worker is then
+ * terminated). Bad input rejects with the TarsierError `verify` threw.
+ */
 export async function verifyWithHardLimit(input: string, options: LimitedVerifyOptions): Promise<VerifyResult | TimedOut> {
   const started = Date.now();
   let bound = 0;
@@ -56,8 +57,13 @@ export async function verifyWithHardLimit(input: string, options: LimitedVerifyO
   return r === 'timeout' ? { timedOut: true, bound, wallTimeS: (Date.now() - started) / 1000 } : r;
 }
 
-// The verifier is loaded in the worker only: the calling thread needs none of it.
-serveJob<Job, VerifyResult>(async ({ input, options }, progress, log) => {
+/** The worker's job (exported for the build, which runs it to train the bundle's code cache). */
+export async function runJob({ input, options }: Job, progress: (bound: number) => void, log: (line: string) => void): Promise<VerifyResult> {
+  // The verifier is loaded in the worker only: the calling thread needs none of it.
   const { verify } = await import('./verify.js');
   return verify(input, { ...options, log: options.verbose ? log : undefined, onBound: progress });
-}, killSolverProcesses);
+}
+
+export { killSolverProcesses };
+
+serveJob<Job, VerifyResult>(runJob, killSolverProcesses);

@@ -1,41 +1,29 @@
 import { readFileSync } from 'node:fs';
-import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, isSeq, type Node } from 'yaml';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { WitnessPos } from './model.js';
+import type { EntryValidators, SchemaVersion } from './schema-compile.js';
+import { entryValidators } from './schema-validators.js';
 import { deref, keyNode, nodePos, scalarText, type YamlSource } from './yaml-source.js';
 
-// ajv is CommonJS; under NodeNext its class is the default export's `default`.
-const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as typeof AjvModule.default;
+export type { SchemaVersion } from './schema-compile.js';
 
-/** The schema file used for each accepted `format_version`. */
-export type SchemaVersion = '0.1' | '2.0' | '2.1';
-
-const cache = new Map<string, ValidateFunction | null>();
-let ajv: InstanceType<typeof Ajv> | undefined;
+const validators = new Map<SchemaVersion, EntryValidators>();
 
 /** Directory of the JSON Schemas, found relative to the package root (dist/src/witness → ../../../schemas). */
-export function schemaDir(): URL {
+function schemaDir(): URL {
   return new URL('../../../schemas/', import.meta.url);
-}
-
-export function loadSchema(version: SchemaVersion): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(`witness-${version}.schema.json`, schemaDir()), 'utf8')) as Record<string, unknown>;
 }
 
 /** The validator of one entry type in one version, or undefined when that version has no such type. */
 export function entryValidator(version: SchemaVersion, entryType: string): ValidateFunction | undefined {
-  const key = `${version}#${entryType}`;
-  if (cache.has(key)) return cache.get(key) ?? undefined;
-  if (!ajv) {
-    ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-    for (const v of ['0.1', '2.0', '2.1'] as const) ajv.addSchema(loadSchema(v));
+  let v = validators.get(version);
+  if (!v) {
+    v = entryValidators(version, readFileSync(new URL(`witness-${version}.schema.json`, schemaDir()), 'utf8'));
+    validators.set(version, v);
   }
-  const id = `https://tarsier.invalid/schemas/witness-${version}.schema.json`;
-  const defs = (ajv.getSchema(id)?.schema as { $defs?: Record<string, unknown> } | undefined)?.$defs ?? {};
-  const fn = /^[a-z_]+$/.test(entryType) && entryType in defs ? ajv.getSchema(`${id}#/$defs/${entryType}`) : undefined;
-  cache.set(key, fn ?? null);
-  return fn;
+  return v(entryType);
 }
 
 /** Values that exist only from 2.1 on (witness-formats.md §7.6). */

@@ -85,6 +85,8 @@ test('verify --format json: the same object for a verdict, a time-out and an err
   assert.deepEqual(Object.keys(t), JSON_KEYS);
   assert.equal(t.verdict, 'unknown');
   assert.match(t.reason, /^time limit reached/);
+  // Known after the hard limit too: the task's property, its program and data model.
+  assert.deepEqual([t.property, t.program, t.dataModel], ['unreach-call', join(dir, 'mult.c'), 'ILP32']);
 });
 
 test('a time-out says the bound up to which there is no violation', () => {

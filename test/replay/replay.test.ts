@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
 import { needTools } from '../helpers/tools.js';
@@ -89,4 +91,36 @@ test('data-model dependence ignores comments, strings and long long', () => {
   assert.equal(dataModelDependence('int n = sizeof(int);'), 'sizeof');
   assert.equal(dataModelDependence('void reach_error() { ((void) sizeof ((0) ? 1 : 0)); }'), undefined);
   assert.throws(() => harnessSource([], 'bad name'));
+});
+
+test('a replay runs gcc once; gcc is probed only when the compile fails: a gcc that cannot link -m32 falls back to -m64 where the data model does not matter; a missing gcc is unavailable', { skip: noGcc }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-fake-gcc-'));
+  try {
+    // A gcc whose -m32 links fail, as without the 32-bit C libraries.
+    const fake = join(dir, 'gcc-no-m32');
+    writeFileSync(fake, '#!/bin/sh\nfor a in "$@"; do [ "$a" = -m32 ] && { echo "ld: cannot find -lgcc: No such file or directory" >&2; exit 1; }; done\nexec gcc "$@"\n');
+    chmodSync(fake, 0o755);
+    // A gcc that counts its runs: a confirmed replay compiles once, and nothing else.
+    const counting = join(dir, 'gcc-counting');
+    writeFileSync(counting, `#!/bin/sh\necho run >> ${join(dir, 'runs')}\nexec gcc "$@"\n`);
+    chmodSync(counting, 0o755);
+    const values = [
+      { function: '__VERIFIER_nondet_int', value: -7n },
+      { function: '__VERIFIER_nondet_uchar', value: 200n },
+    ];
+    const once = replayCounterexample(fixture('reach.c'), values, { property: 'unreach-call', dataModel: 'LP64', gcc: counting });
+    assert.equal(once.status, 'confirmed', once.reason);
+    assert.equal(readFileSync(join(dir, 'runs'), 'utf8'), 'run\n');
+    const reach = replayCounterexample(fixture('reach.c'), values, { property: 'unreach-call', dataModel: 'ILP32', gcc: fake });
+    assert.equal(reach.status, 'confirmed', reach.reason);
+    assert.equal(reach.mode, '-m64');
+    const long = replayCounterexample(fixture('long.c'), [{ function: '__VERIFIER_nondet_long', value: 4294967296n }], { property: 'unreach-call', dataModel: 'ILP32', gcc: fake });
+    assert.equal(long.status, 'unavailable');
+    assert.match(long.reason, /cannot link here.*'long'/);
+    const none = replayCounterexample(fixture('reach.c'), [], { property: 'unreach-call', dataModel: 'ILP32', gcc: join(dir, 'no-such-gcc') });
+    assert.equal(none.status, 'unavailable');
+    assert.match(none.reason, /^cannot replay: gcc not available/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -52,9 +52,26 @@ const EMPTY: JsonResult = {
   error: null,
 };
 
-function jsonOf(r: VerifyResult | TimedOut, timeoutS: number): JsonResult {
+/** After the hard limit: what the input stands for, read here (the worker's result is lost); null fields if that fails. */
+async function resolvedAfterTimeOut(input: string, flags: VerifyFlags): Promise<Partial<JsonResult>> {
+  try {
+    const r = (await import('../../verify/resolve.js')).resolveInput(input, { property: flags.property, prp: flags.prop, dataModel: flags.dataModel });
+    return { property: r.property.kind, program: r.program, dataModel: r.dataModel };
+  } catch {
+    return {};
+  }
+}
+
+async function jsonOf(r: VerifyResult | TimedOut, timeoutS: number, input: string, flags: VerifyFlags): Promise<JsonResult> {
   if ('timedOut' in r) {
-    return { ...EMPTY, reason: timeLimitReason(r.bound), bound: r.bound, cpuTimeS: timeoutS, wallTimeS: Number(r.wallTimeS.toFixed(3)) };
+    return {
+      ...EMPTY,
+      ...(await resolvedAfterTimeOut(input, flags)),
+      reason: timeLimitReason(r.bound),
+      bound: r.bound,
+      cpuTimeS: timeoutS,
+      wallTimeS: Number(r.wallTimeS.toFixed(3)),
+    };
   }
   return {
     ...EMPTY,
@@ -128,7 +145,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
           if (r.witnessPath) (await import('../../report/index.js')).writeReportFile(r.program, r.witnessPath, flags.report);
           else process.stderr.write(`${flags.report}: not written: no witness was written\n`);
         }
-        if (flags.format === 'json') process.stdout.write(JSON.stringify(jsonOf(r, timeoutS)) + '\n');
+        if (flags.format === 'json') process.stdout.write(JSON.stringify(await jsonOf(r, timeoutS, input, flags)) + '\n');
         else if ('timedOut' in r) process.stdout.write(`${timeLimitReason(r.bound)}\nVerification result: UNKNOWN\n`);
         else {
           if (r.witnessPath) process.stdout.write(`Witness written to ${r.witnessPath}\n`);

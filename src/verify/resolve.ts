@@ -1,0 +1,59 @@
+// What a verification is about: the program, the property and the data
+// model that a task file, or a program with a property, stands for. Its own
+// module, light to load: the CLI reads it after the hard time limit.
+
+import { basename, resolve } from 'node:path';
+import { TarsierError, usageError } from '../common/errors.js';
+import { builtInProperty, PROPERTY_KINDS, readPropertyFile, readTaskFile, type DataModel, type Property, type PropertyKind } from '../task/index.js';
+import type { VerifyOptions } from './verify.js';
+
+export interface Resolved {
+  program: string;
+  /** The program's name as the task lists it (witness `file_name`, `input_files`). */
+  programAsWritten: string;
+  property: Property;
+  dataModel: DataModel;
+}
+
+/** The properties a task's default choice prefers. */
+const SUPPORTED: readonly PropertyKind[] = ['unreach-call', 'no-overflow'];
+
+/** The program, property and data model a task file or a program with `--prop` stands for (shared with `validate`). */
+export function resolveInput(input: string, options: Pick<VerifyOptions, 'property' | 'prp' | 'dataModel' | 'propertyDetails'>): Resolved {
+  if (/\.ya?ml$/i.test(input)) {
+    if (options.prp) throw usageError('--prop is for a program file; a task file names its own properties (use --property)');
+    const task = readTaskFile(input, { skipUnusableProperties: true });
+    if (task.inputFiles.length !== 1) {
+      throw new TarsierError('task', `the task has ${task.inputFiles.length} input files; only one program file is supported`, { file: task.file }, 1);
+    }
+    if (task.properties.length === 0) {
+      const why = task.skippedProperties.map((p) => p.reason).join('; ');
+      throw new TarsierError('task', why ? `no usable verification property: ${why}` : 'the task lists no verification property', { file: task.file });
+    }
+    let chosen = task.properties[0]!;
+    if (options.property) {
+      const p = task.properties.find((x) => x.property === options.property);
+      if (!p) {
+        throw usageError(`the task has no property '${options.property}' (it has: ${task.properties.map((x) => x.property).join(', ')})`);
+      }
+      chosen = p;
+    } else {
+      chosen = task.properties.find((x) => SUPPORTED.includes(x.property)) ?? chosen;
+    }
+    return {
+      program: task.inputFiles[0]!,
+      programAsWritten: task.inputFilesAsWritten[0]!,
+      property: chosen.details,
+      dataModel: options.dataModel ?? task.dataModel,
+    };
+  }
+  if (options.propertyDetails) {
+    return { program: resolve(input), programAsWritten: basename(input), property: options.propertyDetails, dataModel: options.dataModel ?? 'ILP32' };
+  }
+  if (options.prp && options.property) throw usageError('give either --prop P.prp or --property KIND, not both');
+  if (!options.prp && !options.property) throw usageError('a program file needs a property: --prop P.prp or --property KIND (e.g. unreach-call), or give a task file (.yml)');
+  // A property kind stands for its standard SV-COMP property file.
+  const property = options.prp ? readPropertyFile(options.prp) : builtInProperty(options.property!);
+  if (!property) throw usageError(`--property must be one of ${PROPERTY_KINDS.join(', ')}, not '${options.property}'`);
+  return { program: resolve(input), programAsWritten: basename(input), property, dataModel: options.dataModel ?? 'ILP32' };
+}
