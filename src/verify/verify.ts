@@ -341,7 +341,8 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     );
   };
   /** TRUE, with its correctness witness (the invariants the engine's proof used, if any). */
-  const proved = async (how: string, configuration: string, engine: { lowered: LoweredProgram; invariants: readonly LoopInvariants[] } | undefined, bound?: number): Promise<VerifyResult> => {
+  // `engine`: the invariants the proof used; `null`: a proof that needs none (an execution), so none are looked for.
+  const proved = async (how: string, configuration: string, engine: { lowered: LoweredProgram; invariants: readonly LoopInvariants[] } | undefined | null, bound?: number): Promise<VerifyResult> => {
     let witnessPath: string | undefined;
     let witnessError: string | undefined;
     let note = '';
@@ -356,8 +357,8 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
         // What is left of the hard CPU limit (the verdict is lost if the witness overruns it).
         timeoutMs: Math.round(Math.max(100, Math.min(witnessLeft() / 4, 60_000))),
         analysisMs: Math.round(Math.max(100, Math.min(witnessLeft() / 4, 5000))),
-        check: witnessLeft() > 400,
-        engine,
+        check: engine !== null && witnessLeft() > 400,
+        engine: engine ?? undefined,
         log,
       });
       profile.mark('correctness witness');
@@ -390,7 +391,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     const run = executeDeterministic(r.program, kind, r.dataModel, r.property.errorFunction ?? 'reach_error', Math.min(2000, timeoutS * 200));
     profile.mark('execution');
     log(`execution: ${run.kind}: ${run.kind === 'violated' ? run.replay.reason : run.reason}`);
-    if (run.kind === 'holds') return proved(`no violation: ${run.reason}`, 'execution', undefined);
+    if (run.kind === 'holds') return proved(`no violation: ${run.reason}`, 'execution', null);
     const goal = run.kind === 'violated' ? violatedGoal(first.sourceMap, wanted, run.replay) : undefined;
     // Without nondet values the witness is its target alone.
     if (run.kind === 'violated' && goal) return refuted(goal, kind, [], run.replay, 'execution', 'the only execution of a program without nondeterminism');
