@@ -175,6 +175,8 @@ class Lowerer {
   readonly regions = new Map<string, Region>();
   readonly map: SourceMapBuilder;
   readonly approximations: string[] = [];
+  /** Havocs of objects every element of which is written right after (see LoweredProgram.filledHavocs). */
+  readonly filledHavocs = new Set<Stmt>();
   /** Facts about the model the verdict's reason should mention (each once). */
   readonly notes = new Set<string>();
   private stmtLoc: L;
@@ -612,11 +614,13 @@ class Lowerer {
           this.emit(isStatic || init ? assign(name, zero, loc) : havoc(name, loc));
           continue;
         }
-        this.emit(havoc(name, loc));
+        const h = havoc(name, loc);
+        this.emit(h);
         if (isStatic || init) {
           // A union's map holds its bytes.
           const count = leaf.count !== undefined && leaf.bytes ? leaf.count * (sizeOfElem(leaf.type, this.dm) ?? Infinity) : leaf.count;
           if (count !== undefined && count <= ZERO_FILL_LIMIT) {
+            this.filledHavocs.add(h);
             let m: Expr = v(name, loc);
             for (let i = 0; i < count; i++) m = store(m, bv(BigInt(i), this.pw, loc), zero, loc);
             this.emit(assign(name, m, loc));
@@ -1423,7 +1427,9 @@ class Lowerer {
     const name = leafName(root, []);
     let m: Expr = v(name, e.loc);
     [...e.units, 0].forEach((u, i) => (m = store(m, bv(BigInt(i), this.pw, e.loc), bv(BigInt(u), w, e.loc), e.loc)));
-    this.prologue.push(havoc(name, e.loc), assign(name, m, e.loc));
+    const h = havoc(name, e.loc);
+    this.filledHavocs.add(h);
+    this.prologue.push(h, assign(name, m, e.loc));
     return root;
   }
 
@@ -2643,6 +2649,7 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
       imp,
       sourceMap: l.map.build(),
       ...(l.approximations.length ? { approximations: l.approximations } : {}),
+      ...(l.filledHavocs.size ? { filledHavocs: l.filledHavocs } : {}),
       ...(l.notes.size ? { notes: [...l.notes] } : {}),
       ...(l.allocates ? { allocates: true } : {}),
     };

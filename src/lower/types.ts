@@ -1,7 +1,7 @@
 /** The public types of the C → IMP lowering. */
 import type { SourceLocation } from '../common/location.js';
 import type { DataModel } from '../c/types.js';
-import type { ImpProgram } from '../ivl/ast.js';
+import type { ImpProgram, Stmt } from '../ivl/ast.js';
 import type { SourceMap } from './source-map.js';
 
 export type LowerProperty = 'unreach-call' | 'no-overflow' | 'valid-memsafety' | 'valid-memcleanup';
@@ -31,6 +31,12 @@ export interface LoweredProgram {
    * and must be confirmed (replay) before it is reported.
    */
   readonly approximations?: readonly string[];
+  /**
+   * Havocs that only stand for the indexes outside an object whose every
+   * element is written right after (initialised arrays, string literals):
+   * in C, the object is determined.
+   */
+  readonly filledHavocs?: ReadonlySet<Stmt>;
   /** Facts about how the program was modelled that the verdict's reason mentions (e.g. assert() aborts). */
   readonly notes?: readonly string[];
   /**

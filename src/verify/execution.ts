@@ -5,29 +5,121 @@
 // The lowering turns every source of nondeterminism of the competition's
 // semantics into an IMP `havoc` (nondet calls, uninitialised locals and heap
 // memory, extern variables, calls of functions without a body, main's
-// parameters), so a lowering without any havoc stands for a deterministic
-// program. (It also havocs in a few places where the value is then fixed,
-// e.g. string literals: those programs are simply not run here.) The run is
+// parameters), so a lowering that never reads a havocked (or unassigned)
+// variable stands for a deterministic program. (Some havocs stand for values
+// fixed right after, e.g. of string literals: their programs are simply not
+// run here.) The run is
 // compiled with AddressSanitizer and UBSan: a run with undefined behaviour
 // decides nothing.
 
-import type { ImpProgram, Stmt } from '../ivl/ast.js';
+import type { Expr, Stmt } from '../ivl/ast.js';
+import type { LoweredProgram } from '../lower/index.js';
 import { HARNESS_EXIT, replayCounterexample, type ReplayResult } from '../replay/index.js';
 import type { DataModel } from '../task/index.js';
 
-/** Whether the lowered program havocs nothing (then its C program is deterministic). */
-export function isDeterministic(imp: ImpProgram): boolean {
-  const pure = (ss: readonly Stmt[]): boolean => {
-    for (const s of ss) {
-      // Nothing after `assume false` runs (a recursion cut havocs its result there).
-      if (s.kind === 'assume' && s.cond.kind === 'bool_lit' && !s.cond.value) return true;
-      if (s.kind === 'havoc') return false;
-      if (s.kind === 'if' && !(pure(s.then) && pure(s.else))) return false;
-      if ((s.kind === 'while' || s.kind === 'block') && !pure(s.body)) return false;
-    }
+/**
+ * Whether the lowered program never reads an undetermined value: a variable
+ * before its first assignment, or after a havoc. Then its C program is
+ * deterministic (every C source of nondeterminism is a havoc whose value the
+ * program reads). A variable declared without initialiser and assigned before
+ * its first use (`int i; for (i = 0; ...)`) is fine; an array is undetermined
+ * until assigned whole. Calls between IMP procedures are not followed (the
+ * lowering inlines C functions): a program with one is not deterministic here.
+ */
+export function isDeterministic(lowered: LoweredProgram): boolean {
+  const { imp } = lowered;
+  const filled = lowered.filledHavocs ?? new Set<Stmt>();
+  if (imp.procedures.length !== 1) return false;
+  const proc = imp.procedures[0]!;
+  const undetermined = new Set([...imp.globals, ...proc.params, ...proc.returns, ...proc.locals].map((d) => d.name));
+  try {
+    run(proc.body ?? [], undetermined, filled);
     return true;
-  };
-  return imp.procedures.every((p) => pure(p.body ?? []));
+  } catch (e) {
+    if (e instanceof ReadsUndetermined) return false;
+    throw e;
+  }
+}
+
+class ReadsUndetermined extends Error {}
+
+function check(e: Expr, undetermined: ReadonlySet<string>): void {
+  switch (e.kind) {
+    case 'var':
+      if (undetermined.has(e.name)) throw new ReadsUndetermined(e.name);
+      return;
+    case 'unary':
+      return check(e.arg, undetermined);
+    case 'binary':
+      check(e.left, undetermined);
+      return check(e.right, undetermined);
+    case 'app':
+      return e.args.forEach((a) => check(a, undetermined));
+    case 'ite':
+      check(e.cond, undetermined);
+      check(e.then, undetermined);
+      return check(e.else, undetermined);
+    case 'select':
+      check(e.map, undetermined);
+      return check(e.index, undetermined);
+    case 'store':
+      check(e.map, undetermined);
+      check(e.index, undetermined);
+      return check(e.value, undetermined);
+    default:
+      return;
+  }
+}
+
+/** The undetermined variables after `ss` (null: no execution gets past it); throws ReadsUndetermined. */
+function run(ss: readonly Stmt[], undetermined: Set<string>, filled: ReadonlySet<Stmt>): Set<string> | null {
+  let u: Set<string> | null = undetermined;
+  for (const s of ss) {
+    if (u === null) return null;
+    u = step(s, u, filled);
+  }
+  return u;
+}
+
+function step(s: Stmt, u: Set<string>, filled: ReadonlySet<Stmt>): Set<string> | null {
+  switch (s.kind) {
+    case 'assign':
+      check(s.value, u);
+      u.delete(s.target);
+      return u;
+    case 'havoc':
+      // A filled object's havoc stands for indexes C never reads (AddressSanitizer checks that).
+      if (filled.has(s)) u.delete(s.target);
+      else u.add(s.target);
+      return u;
+    case 'assume':
+    case 'assert':
+      check(s.cond, u);
+      return s.kind === 'assume' && s.cond.kind === 'bool_lit' && !s.cond.value ? null : u;
+    case 'if': {
+      check(s.cond, u);
+      const a = run(s.then, new Set(u), filled);
+      const b = run(s.else, new Set(u), filled);
+      return a === null ? b : b === null ? a : new Set([...a, ...b]);
+    }
+    case 'while': {
+      // The loop head sees what holds on entry and after any number of iterations.
+      let head = u;
+      for (;;) {
+        check(s.cond, head);
+        const after = run(s.body, new Set(head), filled);
+        const next = new Set([...head, ...(after ?? [])]);
+        if (next.size === head.size) return head;
+        head = next;
+      }
+    }
+    case 'block':
+      return run(s.body, u, filled);
+    case 'call':
+      throw new ReadsUndetermined(s.proc);
+    default:
+      return u;
+  }
 }
 
 export type ExecutionOutcome =

@@ -100,7 +100,7 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
 
   // Without nondeterminism there is one execution: if it ends (without an
   // overflow, which would not be a way to end), every execution does.
-  if (!cutsByAssume && isDeterministic(first.imp)) {
+  if (!cutsByAssume && isDeterministic(first)) {
     const run = executeDeterministic(t.program, 'no-overflow', t.dataModel, t.property.errorFunction ?? 'reach_error', Math.min(2000, budget / 5));
     t.log(`execution: ${run.kind}: ${run.kind === 'violated' ? run.replay.reason : run.reason}`);
     if (run.kind === 'holds') return { verdict: { kind: 'true' }, reason: `every execution ends: ${run.reason}` };
