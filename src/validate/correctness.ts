@@ -98,6 +98,9 @@ function claimsOf(entries: readonly Entry[]): Claim[] {
   return out;
 }
 
+/** A decimal integer constant other than 0, optionally parenthesised: true in any state. */
+const NONZERO_CONSTANT = /^\s*(\(\s*)*[1-9][0-9]*[uUlL]{0,3}\s*(\)\s*)*$/;
+
 const UNREACH_CALL: Property = {
   file: '',
   kind: 'unreach-call',
@@ -198,10 +201,11 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   loopClaims.forEach((cl, i) => (cl.candidate = candidates[i]));
 
   // 2. Houdini over the witness's invariants.
-  const lowered = lowerProgram(c, { property: kind, dataModel: resolved.dataModel });
   let proved = false;
   if (candidates.length > 0) {
-    const sel = await selectCInvariants(c, lowered, candidates, { method: 'houdini', timeoutMs: 10000 });
+    const lowered = lowerProgram(c, { property: kind, dataModel: resolved.dataModel });
+    const budgetMs = Math.max(0, ctx.budgetS()) * 1000;
+    const sel = await selectCInvariants(c, lowered, candidates, { method: 'houdini', timeoutMs: Math.round(Math.min(10_000, Math.max(200, budgetMs / 2))), deadline: Date.now() + budgetMs });
     proved = sel.proved;
     sel.verdicts.forEach((v, i) => {
       const cl = loopClaims[i]!;
@@ -215,8 +219,15 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   }
 
   // 3. Check the others on the program with them as checks: a replayed
-  // violation refutes, a proof confirms them all.
-  const open = claims.filter((cl) => cl.status === undefined && (cl.statement || (cl.candidate && !/^(unsupported|invalid)/.test(cl.reason ?? ''))));
+  // violation refutes, a proof confirms them all. A non-zero constant (the
+  // `1` of a program without loops) holds wherever it is placed: nothing to check.
+  const bound = claims.filter((cl) => cl.status === undefined && (cl.statement || (cl.candidate && !/^(unsupported|invalid)/.test(cl.reason ?? ''))));
+  for (const cl of bound) {
+    if (!NONZERO_CONSTANT.test(cl.result.expression)) continue;
+    cl.status = 'confirmed';
+    cl.reason = 'a non-zero constant: true wherever it is placed';
+  }
+  const open = bound.filter((cl) => cl.status === undefined);
   const houdini = claims.filter((cl) => cl.status === 'confirmed');
   const checked = await checkClaims(ctx, points, open, houdini, errorFunction);
   if (checked.propertyViolation) return finish('refuted', checked.propertyViolation.reason, { inputs: checked.propertyViolation.inputs });
@@ -290,7 +301,12 @@ async function checkClaims(
       writeFileSync(file, program);
       let v;
       try {
-        v = await verify(file, { propertyDetails: searchProperty, dataModel: resolved.dataModel, timeoutS: Math.max(1, ctx.budgetS() / 2), witnessPath: null, log: ctx.log });
+        // Under unreach-call the checked program keeps the original's error
+        // calls: its proof proves the property too, and without it the witness
+        // stays unconfirmed anyway, so it gets the whole budget. Otherwise half:
+        // the property is proved on its own after.
+        const share = searchProperty === resolved.property ? 1 : 0.5;
+        v = await verify(file, { propertyDetails: searchProperty, dataModel: resolved.dataModel, timeoutS: Math.max(1, ctx.budgetS() * share), witnessPath: null, log: ctx.log });
       } catch (e) {
         if (e instanceof TarsierError) {
           for (const cl of placed) cl.reason += `; the checked program cannot be analysed: ${e.message}`;
