@@ -221,13 +221,12 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   // 3. Check the others on the program with them as checks: a replayed
   // violation refutes, a proof confirms them all. A non-zero constant (the
   // `1` of a program without loops) holds wherever it is placed: nothing to check.
-  const bound = claims.filter((cl) => cl.status === undefined && (cl.statement || (cl.candidate && !/^(unsupported|invalid)/.test(cl.reason ?? ''))));
-  for (const cl of bound) {
-    if (!NONZERO_CONSTANT.test(cl.result.expression)) continue;
+  for (const cl of claims) {
+    if (cl.status !== undefined || !(cl.statement || cl.candidate) || !NONZERO_CONSTANT.test(cl.result.expression)) continue;
     cl.status = 'confirmed';
     cl.reason = 'a non-zero constant: true wherever it is placed';
   }
-  const open = bound.filter((cl) => cl.status === undefined);
+  const open = claims.filter((cl) => cl.status === undefined && (cl.statement || (cl.candidate && !/^(unsupported|invalid)/.test(cl.reason ?? ''))));
   const houdini = claims.filter((cl) => cl.status === 'confirmed');
   const checked = await checkClaims(ctx, points, open, houdini, errorFunction);
   if (checked.propertyViolation) return finish('refuted', checked.propertyViolation.reason, { inputs: checked.propertyViolation.inputs });
@@ -270,7 +269,8 @@ async function proveProperty(ctx: CorrectnessContext): Promise<{ verdict: 'true'
  * `verify` on the program with the open invariants as checks. A run it finds
  * is replayed: a property violation of the original program is returned (it
  * refutes the witness as a whole); otherwise the invariants whose own check
- * fails on that run are refuted, and the search goes on with the others. A
+ * fails on that run are refuted (which refutes the witness: the others are
+ * not searched further). A
  * proof confirms every invariant still checked (and, under unreach-call,
  * the property: the checked program contains the original's error calls).
  */
@@ -293,10 +293,9 @@ async function checkClaims(
   const checkFn = searchProperty.errorFunction ?? 'reach_error';
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-validate-'));
   try {
-    let remaining = open;
-    while (remaining.length > 0 && ctx.budgetS() > 2) {
-      const { program, placed } = withChecks(ctx.text, points, remaining, checkFn, proved);
-      if (placed.length === 0) break;
+    if (ctx.budgetS() > 2) {
+      const { program, placed } = withChecks(ctx.text, points, open, checkFn, proved);
+      if (placed.length === 0) return {};
       const file = join(dir, basename(resolved.program));
       writeFileSync(file, program);
       let v;
@@ -328,7 +327,7 @@ async function checkClaims(
       const inputs = v.counterexample;
       const original = replayCounterexample(resolved.program, inputs, { property: kind, dataModel: resolved.dataModel, errorFunction });
       if (original.status === 'confirmed') return { propertyViolation: { reason: `the program violates the property: ${original.reason}`, inputs } };
-      const hit: Claim[] = [];
+      let hit = 0;
       for (const cl of placed) {
         const one = withChecks(ctx.text, points, [cl], checkFn).program;
         const f = join(dir, `one-${basename(resolved.program)}`);
@@ -338,14 +337,14 @@ async function checkClaims(
           cl.status = 'refuted';
           cl.reason = `violated by a replayed execution (${inputs.length} nondet values)`;
           cl.inputs = inputs;
-          hit.push(cl);
+          hit++;
         }
       }
-      if (hit.length === 0) {
+      if (hit === 0) {
         for (const cl of placed) cl.reason += '; a violating execution was found but not confirmed by replay';
         return {};
       }
-      remaining = remaining.filter((cl) => !hit.includes(cl));
+      // One refuted invariant refutes the witness: the others need no more of the budget.
     }
     return {};
   } finally {
