@@ -66,7 +66,7 @@ export function falsifiedConjunct(programPath: string, invs: readonly Inv[], run
   for (const inv of invs) {
     const offset = loopOffset(program, inv.line, inv.column);
     if (offset === undefined) continue;
-    for (const part of inv.text.split(' && ')) {
+    for (const part of conjuncts(inv.text)) {
       checks.push({ loopLoc: { offset }, text: part, id: texts.length });
       texts.push(`${inv.function}:${inv.line}: ${part}`);
     }
@@ -87,3 +87,20 @@ export function falsifiedConjunct(programPath: string, invs: readonly Inv[], run
   return undefined;
 }
 
+
+/** The conjuncts of an invariant: split at the `&&` outside parentheses. */
+export function conjuncts(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')') depth--;
+    else if (depth === 0 && text.startsWith(' && ', i)) {
+      out.push(text.slice(start, i));
+      start = i + 4;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
