@@ -168,8 +168,8 @@ function simplify(e: Expr): Expr {
  * The program's own conditions as candidates at every loop of the entry
  * procedure: the condition of each assert (`assert e`, or `if (c) { assert
  * false; ... }` as `!c`), read through the temporaries the lowering
- * computed it in (variables assigned once, outside every loop, and read in
- * none). An asserted property is often inductive at the loops before it.
+ * computed it in (variables assigned once). An asserted property is often
+ * inductive at the loops before it (or around it); Houdini decides.
  */
 export function assertionCandidates(entry = 'main'): LoopCandidateSource {
   const cache = new WeakMap<ImpProgram, Expr[]>();
@@ -186,50 +186,46 @@ export function assertionCandidates(entry = 'main'): LoopCandidateSource {
 function assertionConditions(body: readonly Stmt[]): Expr[] {
   const writes = new Map<string, number>();
   const definition = new Map<string, Expr>();
-  const inLoops = new Set<string>();
   const conditions: Expr[] = [];
-  const walk = (ss: readonly Stmt[], loop: boolean): void => {
+  const walk = (ss: readonly Stmt[]): void => {
     for (const s of ss) {
       switch (s.kind) {
         case 'assign':
         case 'havoc':
           writes.set(s.target, (writes.get(s.target) ?? 0) + 1);
           if (s.kind === 'assign') definition.set(s.target, s.value);
-          if (loop) inLoops.add(s.target);
-          if (loop && s.kind === 'assign') varsOf(s.value, inLoops);
           break;
         case 'call':
           for (const t of s.targets) writes.set(t, (writes.get(t) ?? 0) + 2);
           break;
         case 'assert':
           if (!(s.cond.kind === 'bool_lit' && !s.cond.value)) conditions.push(s.cond);
-          if (loop) varsOf(s.cond, inLoops);
-          break;
-        case 'assume':
-          if (loop) varsOf(s.cond, inLoops);
           break;
         case 'if': {
           const first = s.then[0];
           if (first?.kind === 'assert' && first.cond.kind === 'bool_lit' && !first.cond.value) conditions.push({ kind: 'unary', op: '!', arg: s.cond, loc: s.cond.loc });
-          if (loop) varsOf(s.cond, inLoops);
-          walk(s.then, loop);
-          walk(s.else, loop);
+          walk(s.then);
+          walk(s.else);
           break;
         }
         case 'while':
-          varsOf(s.cond, inLoops);
-          walk(s.body, true);
+          walk(s.body);
           break;
         case 'block':
-          walk(s.body, loop);
+          walk(s.body);
           break;
         default:
           break;
       }
     }
   };
-  walk(body, false);
-  const temporary = (v: string) => writes.get(v) === 1 && definition.has(v) && !inLoops.has(v);
+  walk(body);
+  // A variable assigned once, except one that only names a nondet value (`n := $nd`): a program variable, kept.
+  const havocked = new Set([...writes.keys()].filter((v) => !definition.has(v)));
+  const temporary = (v: string) => {
+    const d = definition.get(v);
+    return writes.get(v) === 1 && d !== undefined && !(d.kind === 'var' && havocked.has(d.name));
+  };
   const substitute = (e: Expr, depth: number): Expr => {
     if (depth > 8) return e;
     switch (e.kind) {
