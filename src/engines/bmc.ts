@@ -209,28 +209,41 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   const induction = async (p: ImpProgram, allowance: number): Promise<BmcResult | undefined> => {
     const u3 = used();
     const k = inductionDepth;
-    const attempt = (withCaller: boolean, allowanceMs: number) => {
+    const attempt = (set: CandidateSet, allowanceMs: number) => {
       const end = used() + allowanceMs;
       // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
       const attemptLeft = () => (end - used()) * wallPerBudget();
       const callMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), attemptLeft());
-      return inductionStep(solver, p, k, withCaller ? options : { ...options, loopCandidates: undefined }, callMs, attemptLeft, log, survivors, withCaller);
+      const opts = set === 'caller' ? { ...options, candidates: false } : set === 'built-in' ? { ...options, loopCandidates: undefined } : options;
+      return inductionStep(solver, p, k, opts, callMs, attemptLeft, log, survivors, set);
     };
+    const proof = (r: Attempt): BmcResult | undefined => (r.kind === 'proved' ? { verdict: 'true', bound: k, method: 'k-induction', invariants: r.invariants, program: p } : undefined);
     const withCaller = options.loopCandidates !== undefined && !survivors.callerTooHard;
-    let r = await attempt(withCaller, allowance);
+    if (withCaller && options.candidates !== false && !survivors.callerAloneTooHard) {
+      // The caller's candidates alone first: few, so Houdini needs few rounds,
+      // and they are often the whole proof; the templates only when they are not.
+      const alone = await attempt('caller', allowance / 2);
+      if (alone.kind === 'caller-too-hard') survivors.callerAloneTooHard = true;
+      if (alone.kind === 'proved') {
+        inductionMs += used() - u3;
+        return proof(alone);
+      }
+    }
+    const rest = () => Math.max(INDUCTION_FLOOR_MS, allowance - (used() - u3));
+    let r = await attempt(withCaller ? 'all' : 'built-in', rest());
     if (r.kind === 'caller-too-hard') {
       // The caller's candidates made a check undecidable in its time: the built-in ones alone from now on.
       log(`k-induction: depth ${k}: retrying without the caller's candidates`);
       survivors.callerTooHard = true;
-      r = await attempt(false, Math.max(INDUCTION_FLOOR_MS, allowance - (used() - u3)));
+      r = await attempt('built-in', rest());
     } else if (r.kind === 'spent' && withCaller) {
       // The built-in candidates alone are often quicker to decide (and enough): the same time for them.
-      const alone = await attempt(false, allowance);
+      const alone = await attempt('built-in', allowance);
       if (alone.kind === 'proved') r = alone;
     }
     inductionMs += used() - u3;
     if (r.kind === 'refuted') inductionDepth = Math.min(maxBound, k * 2);
-    return r.kind === 'proved' ? { verdict: 'true', bound: k, method: 'k-induction', invariants: r.invariants, program: p } : undefined;
+    return proof(r);
   };
   // The last program BMC checked (induction may go on with it when a deeper bound cannot be encoded).
   let lastProgram: ImpProgram | undefined;
@@ -308,12 +321,18 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
 /** The least time (ms) one k-induction attempt may take, however little BMC has taken. */
 const INDUCTION_FLOOR_MS = 300;
 
-/** Candidates that survived Houdini so far, by loop location and text: with the caller's candidates, and of the built-in ones alone. */
+/** Which candidates an attempt starts from: the caller's alone, the caller's and the built-in ones, or the built-in ones alone. */
+type CandidateSet = 'caller' | 'all' | 'built-in';
+
+/** Candidates that survived Houdini so far, by loop location and text, per candidate set. */
 interface Survivors {
-  withCaller?: Set<string>;
-  builtIn?: Set<string>;
+  caller?: Set<string>;
+  all?: Set<string>;
+  'built-in'?: Set<string>;
   /** A check with the caller's candidates was undecided: use the built-in ones only from then on. */
   callerTooHard?: boolean;
+  /** The same with the caller's candidates alone: that attempt is skipped from then on. */
+  callerAloneTooHard?: boolean;
 }
 
 /** How one k-induction attempt ended. */
@@ -350,18 +369,19 @@ async function inductionStep(
   attemptLeft: () => number,
   log: (m: string) => void,
   survivors: Survivors,
-  withCaller: boolean,
+  set: CandidateSet,
 ): Promise<Attempt> {
   const entry = options.entry ?? 'main';
   const all = loopCandidates(p, entry, options.candidates !== false, options.loopCandidates);
   // Start from the survivors of the last attempt: Houdini re-checks them here anyway.
   let cands = [...all.values()].flat();
-  const keep = withCaller ? survivors.withCaller : survivors.builtIn;
+  const keep = survivors[set];
   if (keep) cands = cands.filter((c) => keep.has(candidateKey(c)));
+  // Without candidates of its own, the caller's set would be plain k-induction: the next attempt does that with more.
+  if (set === 'caller' && cands.length === 0) return { kind: 'refuted' };
   const remember = (active: ReadonlySet<number>) => {
     const keys = new Set(cands.filter((c) => active.has(c.id)).map(candidateKey));
-    if (withCaller) survivors.withCaller = keys;
-    else survivors.builtIn = keys;
+    survivors[set] = keys;
   };
   let e: Encoded;
   try {
@@ -408,8 +428,8 @@ async function inductionStep(
       const r = await check(solver, literals(), goals, ms);
       log(`k-induction: depth ${depth}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
-      if (r.status === 'unknown' && !withCaller && !capped && solverMs() >= 1) {
-        // The built-in candidates alone, undecided but not out of time: one candidate at a time before giving up.
+      if (r.status === 'unknown' && set !== 'all' && !capped && solverMs() >= 1) {
+        // One candidate set alone, undecided but not out of time: one candidate at a time before giving up.
         const ids = [...active];
         const each = await checkOneByOne(ids, async (id, t) => (await check(solver, literals(), goalsOf.get(id) ?? [], t)).status, solverMs());
         const kept = ids.filter((id) => each.get(id) === 'unsat');
@@ -425,7 +445,7 @@ async function inductionStep(
         // Out of this attempt's time: the survivors so far are kept for the next one.
         if (capped || solverMs() < 1) return spent(`Houdini round ${round}`);
         // The caller's candidates can make the checks hard.
-        if (withCaller) return { kind: 'caller-too-hard' };
+        if (set !== 'built-in') return { kind: 'caller-too-hard' };
         active = new Set();
         break;
       }

@@ -3,6 +3,7 @@
 
 import { typeEquals, type Expr, type ImpProgram, type ImpType, type Stmt, type WhileStmt } from '../ivl/ast.js';
 import { procedureScope, typeOfExpr } from '../ivl/typecheck.js';
+import { printExpr } from '../ivl/printer.js';
 import type { LoopCandidate } from './unroll.js';
 
 const MAX_BUILTIN_PER_LOOP = 120;
@@ -140,4 +141,119 @@ export async function checkOneByOne(
   const end = Date.now() + budgetMs;
   for (const id of ids) out.set(id, await check(id, Math.max(200, (end - Date.now()) / Math.max(1, ids.length - out.size))));
   return out;
+}
+
+/** At most this many of the program's own conditions per program (each becomes a candidate at every loop). */
+const MAX_ASSERTION_CANDIDATES = 8;
+
+/** `ite(c, 1, 0) == 0` is `!c`, `ite(c, 1, 0) != 0` is `c`, `!!c` is `c`: the shapes a lowered C condition takes. */
+function simplify(e: Expr): Expr {
+  const isBool01 = (x: Expr): x is Extract<Expr, { kind: 'ite' }> =>
+    x.kind === 'ite' && x.then.kind === 'bv_lit' && x.then.value === 1n && x.else.kind === 'bv_lit' && x.else.value === 0n;
+  if (e.kind === 'unary' && e.op === '!') {
+    const a = simplify(e.arg);
+    if (a.kind === 'unary' && a.op === '!') return a.arg;
+    return { ...e, arg: a };
+  }
+  if (e.kind === 'binary' && (e.op === '==' || e.op === '!=')) {
+    const l = simplify(e.left);
+    const r = simplify(e.right);
+    if (isBool01(l) && r.kind === 'bv_lit' && r.value === 0n) return e.op === '!=' ? l.cond : simplify({ kind: 'unary', op: '!', arg: l.cond, loc: e.loc });
+    return { ...e, left: l, right: r };
+  }
+  return e;
+}
+
+/**
+ * The program's own conditions as candidates at every loop of the entry
+ * procedure: the condition of each assert (`assert e`, or `if (c) { assert
+ * false; ... }` as `!c`), read through the temporaries the lowering
+ * computed it in (variables assigned once). An asserted property is often
+ * inductive at the loops before it (or around it); Houdini decides.
+ */
+export function assertionCandidates(entry = 'main'): LoopCandidateSource {
+  const cache = new WeakMap<ImpProgram, Expr[]>();
+  return (_loop, program) => {
+    let out = cache.get(program);
+    if (!out) {
+      out = assertionConditions(program.procedures.find((p) => p.name === entry)?.body ?? []);
+      cache.set(program, out);
+    }
+    return out;
+  };
+}
+
+function assertionConditions(body: readonly Stmt[]): Expr[] {
+  const writes = new Map<string, number>();
+  const definition = new Map<string, Expr>();
+  const conditions: Expr[] = [];
+  const walk = (ss: readonly Stmt[]): void => {
+    for (const s of ss) {
+      switch (s.kind) {
+        case 'assign':
+        case 'havoc':
+          writes.set(s.target, (writes.get(s.target) ?? 0) + 1);
+          if (s.kind === 'assign') definition.set(s.target, s.value);
+          break;
+        case 'call':
+          for (const t of s.targets) writes.set(t, (writes.get(t) ?? 0) + 2);
+          break;
+        case 'assert':
+          if (!(s.cond.kind === 'bool_lit' && !s.cond.value)) conditions.push(s.cond);
+          break;
+        case 'if': {
+          const first = s.then[0];
+          if (first?.kind === 'assert' && first.cond.kind === 'bool_lit' && !first.cond.value) conditions.push({ kind: 'unary', op: '!', arg: s.cond, loc: s.cond.loc });
+          walk(s.then);
+          walk(s.else);
+          break;
+        }
+        case 'while':
+          walk(s.body);
+          break;
+        case 'block':
+          walk(s.body);
+          break;
+        default:
+          break;
+      }
+    }
+  };
+  walk(body);
+  // A variable assigned once, except one that only names a nondet value (`n := $nd`): a program variable, kept.
+  const havocked = new Set([...writes.keys()].filter((v) => !definition.has(v)));
+  const temporary = (v: string) => {
+    const d = definition.get(v);
+    return writes.get(v) === 1 && d !== undefined && !(d.kind === 'var' && havocked.has(d.name));
+  };
+  const substitute = (e: Expr, depth: number): Expr => {
+    if (depth > 8) return e;
+    switch (e.kind) {
+      case 'var': return temporary(e.name) ? substitute(definition.get(e.name)!, depth + 1) : e;
+      case 'unary': return { ...e, arg: substitute(e.arg, depth) };
+      case 'binary': return { ...e, left: substitute(e.left, depth), right: substitute(e.right, depth) };
+      case 'app': return { ...e, args: e.args.map((a) => substitute(a, depth)) };
+      case 'ite': return { ...e, cond: substitute(e.cond, depth), then: substitute(e.then, depth), else: substitute(e.else, depth) };
+      default: return e;
+    }
+  };
+  const byText = new Map<string, Expr>();
+  for (const c of conditions) {
+    const e = simplify(substitute(c, 0));
+    // A condition still over temporaries is about the state after the loops, not at them.
+    const vars = new Set<string>();
+    varsOf(e, vars);
+    if (vars.size === 0 || [...vars].some(temporary)) continue;
+    byText.set(printExpr(e), e);
+  }
+  return [...byText.values()].slice(0, MAX_ASSERTION_CANDIDATES);
+}
+
+/** Several candidate sources as one (each expression once). */
+export function candidateSources(...sources: readonly LoopCandidateSource[]): LoopCandidateSource {
+  return (loop, program) => {
+    const byText = new Map<string, Expr>();
+    for (const s of sources) for (const e of s(loop, program)) if (!byText.has(printExpr(e))) byText.set(printExpr(e), e);
+    return [...byText.values()];
+  };
 }

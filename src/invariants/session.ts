@@ -59,7 +59,9 @@ export async function checkAndRead(
     const left = session.deadline === undefined ? Infinity : session.deadline - Date.now();
     if (left <= 0) return { result: { status: 'unknown', reason: 'time budget spent', timeMs: 0 } };
     session.calls++;
-    const result = await session.solver.checkSat(assumptions, { timeoutMs: timeoutMs > 0 ? Math.min(timeoutMs, left) : Number.isFinite(left) ? left : 0 });
+    // Whole milliseconds: solvers take no fractions (z3's try-for refuses them).
+    const limit = timeoutMs > 0 ? Math.min(timeoutMs, left) : Number.isFinite(left) ? left : 0;
+    const result = await session.solver.checkSat(assumptions, { timeoutMs: Math.max(limit > 0 ? 1 : 0, Math.floor(limit)) });
     if (result.status !== 'sat') return { result };
     try {
       const vals = ask.length > 0 ? await session.solver.getValues(ask) : [];

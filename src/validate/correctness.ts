@@ -98,6 +98,9 @@ function claimsOf(entries: readonly Entry[]): Claim[] {
   return out;
 }
 
+/** A decimal integer constant other than 0, optionally parenthesised: true in any state. */
+const NONZERO_CONSTANT = /^\s*(\(\s*)*[1-9][0-9]*[uUlL]{0,3}\s*(\)\s*)*$/;
+
 const UNREACH_CALL: Property = {
   file: '',
   kind: 'unreach-call',
@@ -198,9 +201,11 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   loopClaims.forEach((cl, i) => (cl.candidate = candidates[i]));
 
   // 2. Houdini over the witness's invariants.
-  const lowered = lowerProgram(c, { property: kind, dataModel: resolved.dataModel });
   let proved = false;
   if (candidates.length > 0) {
+    const lowered = lowerProgram(c, { property: kind, dataModel: resolved.dataModel });
+    // No wall-clock deadline: the budget is CPU time, and on a loaded machine
+    // the wall clock would cut Houdini short long before it is spent.
     const sel = await selectCInvariants(c, lowered, candidates, { method: 'houdini', timeoutMs: 10000 });
     proved = sel.proved;
     sel.verdicts.forEach((v, i) => {
@@ -215,7 +220,13 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   }
 
   // 3. Check the others on the program with them as checks: a replayed
-  // violation refutes, a proof confirms them all.
+  // violation refutes, a proof confirms them all. A non-zero constant (the
+  // `1` of a program without loops) holds wherever it is placed: nothing to check.
+  for (const cl of claims) {
+    if (cl.status !== undefined || !(cl.statement || cl.candidate) || !NONZERO_CONSTANT.test(cl.result.expression)) continue;
+    cl.status = 'confirmed';
+    cl.reason = 'a non-zero constant: true wherever it is placed';
+  }
   const open = claims.filter((cl) => cl.status === undefined && (cl.statement || (cl.candidate && !/^(unsupported|invalid)/.test(cl.reason ?? ''))));
   const houdini = claims.filter((cl) => cl.status === 'confirmed');
   const checked = await checkClaims(ctx, points, open, houdini, errorFunction);
@@ -259,7 +270,8 @@ async function proveProperty(ctx: CorrectnessContext): Promise<{ verdict: 'true'
  * `verify` on the program with the open invariants as checks. A run it finds
  * is replayed: a property violation of the original program is returned (it
  * refutes the witness as a whole); otherwise the invariants whose own check
- * fails on that run are refuted, and the search goes on with the others. A
+ * fails on that run are refuted (which refutes the witness: the others are
+ * not searched further). A
  * proof confirms every invariant still checked (and, under unreach-call,
  * the property: the checked program contains the original's error calls).
  */
@@ -282,15 +294,19 @@ async function checkClaims(
   const checkFn = searchProperty.errorFunction ?? 'reach_error';
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-validate-'));
   try {
-    let remaining = open;
-    while (remaining.length > 0 && ctx.budgetS() > 2) {
-      const { program, placed } = withChecks(ctx.text, points, remaining, checkFn, proved);
-      if (placed.length === 0) break;
+    if (ctx.budgetS() > 2) {
+      const { program, placed } = withChecks(ctx.text, points, open, checkFn, proved);
+      if (placed.length === 0) return {};
       const file = join(dir, basename(resolved.program));
       writeFileSync(file, program);
       let v;
       try {
-        v = await verify(file, { propertyDetails: searchProperty, dataModel: resolved.dataModel, timeoutS: Math.max(1, ctx.budgetS() / 2), witnessPath: null, log: ctx.log });
+        // Under unreach-call the checked program keeps the original's error
+        // calls: its proof proves the property too, and without it the witness
+        // stays unconfirmed anyway, so it gets the whole budget. Otherwise half:
+        // the property is proved on its own after.
+        const share = searchProperty === resolved.property ? 1 : 0.5;
+        v = await verify(file, { propertyDetails: searchProperty, dataModel: resolved.dataModel, timeoutS: Math.max(1, ctx.budgetS() * share), witnessPath: null, log: ctx.log });
       } catch (e) {
         if (e instanceof TarsierError) {
           for (const cl of placed) cl.reason += `; the checked program cannot be analysed: ${e.message}`;
@@ -312,7 +328,7 @@ async function checkClaims(
       const inputs = v.counterexample;
       const original = replayCounterexample(resolved.program, inputs, { property: kind, dataModel: resolved.dataModel, errorFunction });
       if (original.status === 'confirmed') return { propertyViolation: { reason: `the program violates the property: ${original.reason}`, inputs } };
-      const hit: Claim[] = [];
+      let hit = 0;
       for (const cl of placed) {
         const one = withChecks(ctx.text, points, [cl], checkFn).program;
         const f = join(dir, `one-${basename(resolved.program)}`);
@@ -322,14 +338,14 @@ async function checkClaims(
           cl.status = 'refuted';
           cl.reason = `violated by a replayed execution (${inputs.length} nondet values)`;
           cl.inputs = inputs;
-          hit.push(cl);
+          hit++;
         }
       }
-      if (hit.length === 0) {
+      if (hit === 0) {
         for (const cl of placed) cl.reason += '; a violating execution was found but not confirmed by replay';
         return {};
       }
-      remaining = remaining.filter((cl) => !hit.includes(cl));
+      // One refuted invariant refutes the witness: the others need no more of the budget.
     }
     return {};
   } finally {

@@ -161,6 +161,17 @@ export function exprToC(e: Expr, vars: ReadonlyMap<string, CVar>): string | unde
     return `${a.text} ${op} ${b.text}`;
   };
   if (e.kind === 'app' && CMP[e.fn] && e.args.length === 2) return compare(CMP[e.fn]![0], e.args[0]!, e.args[1]!, CMP[e.fn]![1]);
+  // Boolean combinations (the program's own conditions): C's operators on 0/1 values.
+  if (e.kind === 'unary' && e.op === '!') {
+    const a = exprToC(e.arg, vars);
+    return a === undefined ? undefined : `!(${a})`;
+  }
+  if (e.kind === 'binary' && (e.op === '&&' || e.op === '||')) {
+    const a = exprToC(e.left, vars);
+    const b = a === undefined ? undefined : exprToC(e.right, vars);
+    // Parenthesised whole: the witness joins invariants with `&&`.
+    return a === undefined || b === undefined ? undefined : `((${a}) ${e.op} (${b}))`;
+  }
   if (e.kind === 'binary' && (e.op === '==' || e.op === '!=')) {
     // urem(x, m) == r
     const l = e.left;

@@ -11,7 +11,7 @@ import { TarsierError, usageError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { bmc, EncodeError, type AssertRole, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, EncodeError, type AssertRole, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { goalAt, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import type { LowerProperty } from '../lower/index.js';
@@ -406,8 +406,8 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     assertRole,
     log,
     solver: options.solver,
-    // The abstract interpreter's loop-head facts as candidate invariants.
-    loopCandidates: profiled(profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) })),
+    // The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants.
+    loopCandidates: candidateSources(profiled(profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) })), assertionCandidates()),
   });
   profile.mark('bmc');
   log(`bmc: ${result.verdict} at bound ${result.bound}`);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
 import { parseImp, parseImpExpr } from '../../src/ivl/index.js';
-import { bmc } from '../../src/engines/index.js';
+import { assertionCandidates, bmc } from '../../src/engines/index.js';
 import { findExecutable } from '../../src/smt/index.js';
 
 function load(name: string) {
@@ -187,4 +187,27 @@ test('every solver back end present gives the same verdicts and bounds', async (
       assert.equal(r.bound, bound, `${file} on ${solver}`);
     }
   }
+});
+
+test("the program's own asserted condition, read through the lowering's temporaries, is a candidate that proves the loop", async () => {
+  // The shape lowered C gives `__VERIFIER_assert(m < n || n <= 0)` after a loop:
+  // the condition in a temporary, tested against 0 before `assert false`.
+  const p = parseImp(
+    `procedure main() { var x: bv32, m: bv32, n: bv32, nd: bv32, t: bv32, cond: bv32;
+       x := 0bv32; m := 0bv32; n := havoc;
+       while (slt(x, n)) { nd := havoc; if (nd != 0bv32) { m := x; } x := x + 1bv32; }
+       t := (if slt(m, n) || sle(n, 0bv32) then 1bv32 else 0bv32);
+       cond := t;
+       if (cond == 0bv32) { assert false; assume false; } }`,
+    'a.imp',
+  );
+  const source = assertionCandidates();
+  const loop = p.procedures[0]!.body!.find((s) => s.kind === 'while')!;
+  const strip = (e: unknown) => JSON.stringify(e, (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v));
+  // The condition itself, over program variables only (t and cond substituted, the test against 0 undone).
+  assert.deepEqual(source(loop, p).map(strip), [strip(parseImpExpr('slt(m, n) || sle(n, 0bv32)', 'cand'))]);
+  assert.equal((await bmc(p, { deadline: soon(), maxBound: 2, candidates: false })).verdict, 'unknown');
+  const r = await bmc(p, { deadline: soon(), maxBound: 2, candidates: false, loopCandidates: source });
+  assert.equal(r.verdict, 'true');
+  if (r.verdict === 'true') assert.equal(r.method, 'k-induction');
 });

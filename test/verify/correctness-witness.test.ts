@@ -9,88 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forEachStatement, parseCFile, type CProgram } from '../../src/c/index.js';
-import { HARNESS_C, instrumentChecks } from '../../src/invariants/index.js';
 import { verify } from '../../src/verify/index.js';
-import { lintWitness, readWitness } from '../../src/witness/index.js';
-import type { InvariantSetEntry } from '../../src/witness/model.js';
-import { cliPath, repoRoot, sharedPath, skipWithoutShared } from '../helpers/shared.js';
+import { falsifiedConjunct, invariantsOf, lintProblems, skipGcc } from '../helpers/correctness-witness.js';
+import { cliPath, repoRoot } from '../helpers/shared.js';
 
 const work = mkdtempSync(join(tmpdir(), 'tarsier-correctness-witness-'));
 const fx = (...p: string[]) => join(repoRoot, 'test', 'fixtures', 'witness', ...p);
 const prp = join(repoRoot, 'examples', 'unreach-call.prp');
-const gccOk = (() => {
-  writeFileSync(join(work, 'harness.c'), HARNESS_C);
-  return spawnSync('gcc', ['-c', '-o', join(work, 'harness.o'), join(work, 'harness.c')]).status === 0;
-})();
-const skipGcc = gccOk ? false : 'skipped: gcc is not available';
 const hasValidate = spawnSync(process.execPath, [cliPath, '--help'], { encoding: 'utf8' }).stdout.includes('validate');
-
-interface Inv {
-  line: number;
-  column: number;
-  function: string;
-  text: string;
-}
-
-function invariantsOf(witness: string): Inv[] {
-  const doc = readWitness(readFileSync(witness, 'utf8'), witness);
-  assert.equal(doc.format, 'yaml');
-  const entries = doc.entries as InvariantSetEntry[];
-  assert.equal(entries.length, 1);
-  assert.equal(entries[0]!.entry_type, 'invariant_set');
-  assert.equal(entries[0]!.metadata.producer.name, 'tarsier');
-  return entries[0]!.content.map((c) => {
-    assert.ok(c.kind === 'loop_invariant' || c.kind === 'location_invariant');
-    return { line: c.location.line, column: c.location.column!, function: c.location.function!, text: c.value.text };
-  });
-}
-
-function lintProblems(witness: string, program: string): string[] {
-  return lintWitness(readFileSync(witness, 'utf8'), witness, { programText: readFileSync(program, 'utf8'), programFile: program.split('/').pop() })
-    .filter((d) => d.severity === 'error' || d.severity === 'warning')
-    .map((d) => `${d.line}:${d.column} ${d.message} [${d.rule}]`);
-}
-
-/** Byte offset of the loop keyword at a line and column. */
-function loopOffset(program: CProgram, line: number, column: number): number | undefined {
-  let found: number | undefined;
-  for (const d of program.declarations) {
-    if (d.kind !== 'FunctionDefinition') continue;
-    forEachStatement(d.body, (s) => {
-      if ((s.kind === 'While' || s.kind === 'For' || s.kind === 'DoWhile') && s.keywordLoc.line === line && s.keywordLoc.column === column) found = s.keywordLoc.offset;
-    });
-  }
-  return found;
-}
-
-/** Runs the program with every conjunct of every loop invariant checked at its loop head; the failing conjunct, if any. */
-function falsifiedConjunct(programPath: string, invs: readonly Inv[], runs: number, flags: readonly string[] = ['-fwrapv']): string | undefined {
-  const program = parseCFile(programPath, { dataModel: 'LP64' });
-  const checks: Array<{ loopLoc: { offset: number }; text: string; id: number }> = [];
-  const texts: string[] = [];
-  for (const inv of invs) {
-    const offset = loopOffset(program, inv.line, inv.column);
-    if (offset === undefined) continue;
-    for (const part of inv.text.split(' && ')) {
-      checks.push({ loopLoc: { offset }, text: part, id: texts.length });
-      texts.push(`${inv.function}:${inv.line}: ${part}`);
-    }
-  }
-  const inst = instrumentChecks(readFileSync(programPath, 'utf8'), checks);
-  const src = join(work, programPath.endsWith('.i') ? 'p.i' : 'p.c');
-  writeFileSync(src, inst.text);
-  const exe = join(work, 'p');
-  const cc = spawnSync('gcc', ['-m64', '-O0', '-w', ...flags, '-o', exe, src, join(work, 'harness.o')], { encoding: 'utf8' });
-  assert.equal(cc.status, 0, cc.stderr);
-  for (let seed = 1; seed <= runs; seed++) {
-    const r = spawnSync(exe, [], { encoding: 'utf8', timeout: 2000, env: { ...process.env, TARSIER_SEED: String(seed) } });
-    const m = /tarsier-check-failed (\d+)/.exec(r.stderr ?? '');
-    if (m) return texts[Number(m[1])];
-    if (/runtime error/.test(r.stderr ?? '')) return `undefined behaviour: ${r.stderr.split('\n')[0]}`;
-  }
-  return undefined;
-}
 
 /** `tarsier validate`'s last two lines for a witness (undefined: no validate command); `time limit` when it ran out of time. */
 function validate(task: string, witness: string, property?: string): string | undefined {
@@ -159,40 +85,4 @@ test('an affine equality (Karr) proves a loop: written in long long, it holds in
   writeFileSync(bad, readFileSync(w, 'utf8').replace(equality, `${equality.replace(/ == /, ' == 1 + ')}`));
   assert.notEqual(readFileSync(bad, 'utf8'), readFileSync(w, 'utf8'));
   assert.doesNotMatch(validate(fx('sums.c'), bad) ?? '', /Verification result: TRUE/);
-});
-
-test('bench TRUE tasks (a sample): witnesses lint clean, hold in gcc-built runs, and are confirmed by validate where it exists', { skip: skipWithoutShared || skipGcc }, async (t) => {
-  const root = sharedPath('bench', 'sv-benchmarks');
-  const rows = readFileSync(join(root, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-  const sample = rows.filter((r) => r[4] === 'true' && (r[2] === 'unreach-call' || r[2] === 'no-overflow') && !/xcsp|array/.test(r[6]!)).filter((_, i) => i % 20 === 0);
-  let trueCount = 0;
-  let confirmed = 0;
-  for (const [task, program, property] of sample) {
-    const w = join(work, 'bench.yml');
-    const r = await verify(join(root, task!), { property, timeoutS: 10, witnessPath: w });
-    if (r.verdict.kind !== 'true') continue;
-    trueCount++;
-    assert.deepEqual(lintProblems(w, join(root, program!)), [], task);
-    const invs = invariantsOf(w);
-    assert.equal(falsifiedConjunct(join(root, program!), invs, 10), undefined, task);
-    const v = validate(join(root, task!), w, property);
-    if (v === undefined) continue;
-    // A machine too busy for the validator's time is no failure (tests do not fail because of a time).
-    if (v === 'time limit') {
-      t.diagnostic(`${task}: validation ran out of time`);
-      continue;
-    }
-    assert.match(v, /Verification result: TRUE/, task);
-    confirmed++;
-    // One invariant made false at a loop that runs: never confirmed.
-    const loop = invs.find((i) => falsifiedConjunct(join(root, program!), [{ ...i, text: '0' }], 10) !== undefined);
-    if (!loop) continue;
-    const bad = join(work, 'bench-bad.yml');
-    const text = readFileSync(w, 'utf8');
-    const at = text.indexOf(`line: ${loop.line}\n`);
-    const valueAt = text.indexOf('value: "', at);
-    writeFileSync(bad, text.slice(0, valueAt) + 'value: "0"' + text.slice(text.indexOf('\n', valueAt)));
-    assert.doesNotMatch(validate(join(root, task!), bad, property) ?? '', /Verification result: TRUE/, task);
-  }
-  t.diagnostic(`${sample.length} tasks, ${trueCount} TRUE with a clean witness${hasValidate ? `, ${confirmed} confirmed` : ' (validate not there yet)'}`);
 });

@@ -1,0 +1,214 @@
+// The acceptance test of correctness witnesses on the benchmark tasks: for
+// every row Tarsier proves TRUE (PROVED below), the witness lints clean
+// against the program, its invariants hold in gcc-built runs, `tarsier
+// validate` confirms it, and the same witness with one invariant made false
+// (negated, at a location the runs reach) is not confirmed. The time share
+// a validator has (a third of the verification's) is the bench's to measure
+// (`npm run bench:verify`, column w-conf); here the limits are generous, so
+// no test fails because of time.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readWitness } from '../../src/witness/index.js';
+import { falsifiedConjunct, invariantsOf, lintProblems, skipGcc, type Inv } from '../helpers/correctness-witness.js';
+import { cliPath, sharedPath, skipWithoutShared } from '../helpers/shared.js';
+
+/**
+ * Rows (`task (property)`) Tarsier proves TRUE within 10 s today: each must
+ * stay proved, with a witness that validation confirms. Add the rows a
+ * change proves (`npm run bench:verify` lists them).
+ */
+const PROVED = [
+  'c/loop-acceleration/array_1-2.yml (unreach-call)',
+  'c/loop-acceleration/diamond_1-1.yml (unreach-call)',
+  'c/loop-acceleration/phases_2-2.yml (unreach-call)',
+  'c/loop-acceleration/underapprox_1-2.yml (unreach-call)',
+  'c/loop-acceleration/underapprox_2-2.yml (unreach-call)',
+  'c/loop-industry-pattern/ofuf_2.yml (unreach-call)',
+  'c/loop-industry-pattern/ofuf_3.yml (unreach-call)',
+  'c/loop-invariants/bin-suffix-5.yml (unreach-call)',
+  'c/loop-invariants/odd.yml (unreach-call)',
+  'c/loop-invgen/MADWiFi-encode_ie_ok.yml (unreach-call)',
+  'c/loop-invgen/down.yml (unreach-call)',
+  'c/loop-invgen/up.yml (unreach-call)',
+  'c/loop-lit/cggmp2005.yml (unreach-call)',
+  'c/loop-lit/gj2007b.yml (unreach-call)',
+  'c/loop-lit/gr2006.yml (unreach-call)',
+  'c/loop-simple/nested_1.yml (unreach-call)',
+  'c/loop-simple/nested_4.yml (unreach-call)',
+  'c/loop-simple/nested_5.yml (unreach-call)',
+  'c/loop-zilu/benchmark02_linear.yml (unreach-call)',
+  'c/loop-zilu/benchmark05_conjunctive.yml (unreach-call)',
+  'c/loop-zilu/benchmark10_conjunctive.yml (unreach-call)',
+  'c/loops-crafted-1/mono-crafted_12.yml (unreach-call)',
+  'c/loops-crafted-1/nested3-1.yml (unreach-call)',
+  'c/loops/array-1.yml (unreach-call)',
+  'c/loops/matrix-1.yml (unreach-call)',
+  'c/recursive-simple/afterrec-2.yml (unreach-call)',
+  'c/recursive-simple/afterrec_2calls-2.yml (unreach-call)',
+  'c/recursive-simple/fibo_10-2.yml (unreach-call)',
+  'c/recursive-simple/fibo_2calls_10-1.yml (unreach-call)',
+  'c/recursive-simple/fibo_2calls_4-1.yml (unreach-call)',
+  'c/recursive-simple/fibo_2calls_5-1.yml (unreach-call)',
+  'c/recursive-simple/fibo_2calls_6-1.yml (unreach-call)',
+  'c/recursive-simple/fibo_2calls_8-1.yml (unreach-call)',
+  'c/recursive-simple/fibo_5-1.yml (unreach-call)',
+  'c/recursive-simple/fibo_7-1.yml (unreach-call)',
+  'c/recursive-simple/id2_i5_o5-2.yml (unreach-call)',
+  'c/recursive-simple/id_i10_o10-2.yml (unreach-call)',
+  'c/recursive-simple/id_i5_o5-2.yml (unreach-call)',
+  'c/recursive-simple/sum_20x0-2.yml (unreach-call)',
+  'c/recursive-simple/sum_2x3-2.yml (unreach-call)',
+  'c/xcsp/Dubois-015.yml (unreach-call)',
+  'c/xcsp/Dubois-018.yml (unreach-call)',
+  'c/xcsp/Dubois-021.yml (unreach-call)',
+  'c/xcsp/Dubois-024.yml (unreach-call)',
+  'c/xcsp/Dubois-027.yml (unreach-call)',
+  'c/xcsp/Dubois-030.yml (unreach-call)',
+  'c/xcsp/Dubois-045.yml (unreach-call)',
+  'c/xcsp/Dubois-060.yml (unreach-call)',
+  'c/xcsp/Dubois-075.yml (unreach-call)',
+  'c/xcsp/Dubois-090.yml (unreach-call)',
+  'c/xcsp/Haystacks-06.yml (unreach-call)',
+  'c/xcsp/aim-100-1-6-unsat-1.yml (unreach-call)',
+  'c/xcsp/aim-100-1-6-unsat-4.yml (unreach-call)',
+  'c/xcsp/aim-100-2-0-unsat-2.yml (unreach-call)',
+  'c/xcsp/aim-200-1-6-unsat-1.yml (unreach-call)',
+  'c/xcsp/aim-200-1-6-unsat-4.yml (unreach-call)',
+  'c/xcsp/aim-200-2-0-unsat-2.yml (unreach-call)',
+];
+
+const VERIFY_LIMIT_S = 10;
+/** A row that ran out of time on a loaded machine runs once more with this limit. */
+const RETRY_LIMIT_S = 60;
+const VALIDATE_LIMIT_S = 60;
+const JOBS = 2;
+
+interface Row {
+  task: string;
+  program: string;
+  property: string;
+  expected: string;
+}
+
+const rowName = (r: Row) => `${r.task} (${r.property})`;
+
+function rows(): Row[] {
+  const lines = readFileSync(sharedPath('bench', 'sv-benchmarks', 'MANIFEST.csv'), 'utf8').trim().split('\n');
+  const head = lines[0]!.split(',');
+  const col = (n: string) => head.indexOf(n);
+  return lines.slice(1).map((l) => {
+    const f = l.split(',');
+    return { task: f[col('task_yml')]!, program: f[col('program')]!, property: f[col('property')]!, expected: f[col('expected_verdict')]! };
+  });
+}
+
+function run(args: string[]): Promise<string> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const killer = setTimeout(() => child.kill('SIGKILL'), (2 * RETRY_LIMIT_S + 60) * 1000);
+    child.on('close', () => {
+      clearTimeout(killer);
+      done(out);
+    });
+  });
+}
+
+const verdictLine = (out: string) => out.trim().split('\n').pop() ?? '';
+
+/** Validates a witness; once more with a larger limit when the first run ran out of time. */
+async function validate(task: string, property: string, witness: string): Promise<string> {
+  const once = (limit: number) => run(['validate', task, '--property', property, '--witness', witness, '--timeout', String(limit)]);
+  const out = await once(VALIDATE_LIMIT_S);
+  return /time limit reached/.test(out) && !/Verification result: (TRUE|FALSE)/.test(out) ? once(2 * VALIDATE_LIMIT_S) : out;
+}
+
+/**
+ * The witness with the invariant at `inv` replaced by its negation. The
+ * original holds in every run (checked before), so the negation is false
+ * wherever a run reaches it.
+ */
+function negated(text: string, inv: Inv): string {
+  const at = text.indexOf(`line: ${inv.line}\n`);
+  const valueAt = text.indexOf('value: "', at);
+  const end = text.indexOf('"\n', valueAt);
+  assert.ok(at >= 0 && valueAt >= 0 && end > valueAt, `no value after line ${inv.line}`);
+  return `${text.slice(0, valueAt)}value: "!(${inv.text})${text.slice(end)}`;
+}
+
+test('every TRUE of the bench: its witness lints clean, holds in runs, is confirmed by validate, and with one invariant made false is not', { skip: skipWithoutShared || skipGcc, timeout: 3_600_000 }, async (t) => {
+  const bench = sharedPath('bench', 'sv-benchmarks');
+  const all = rows();
+  const todo = all.filter((r) => PROVED.includes(rowName(r)));
+  assert.equal(todo.length, PROVED.length, 'every row of PROVED is in the manifest');
+  assert.ok(todo.every((r) => r.expected === 'true'), 'PROVED lists only rows whose expected verdict is true');
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-witness-bench-'));
+  const failures: string[] = [];
+  let next = 0;
+  let mutated = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const i = next++;
+      const r = todo[i]!;
+      const where = rowName(r);
+      const task = join(bench, r.task);
+      const program = join(bench, r.program);
+      const w = join(dir, `w${i}.yml`);
+      const verify = (limit: number) => run(['verify', task, '--property', r.property, '--timeout', String(limit), '--witness', w]);
+      let out = await verify(VERIFY_LIMIT_S);
+      if (/time limit reached/.test(out) && verdictLine(out) === 'Verification result: UNKNOWN') out = await verify(RETRY_LIMIT_S);
+      if (verdictLine(out) !== 'Verification result: TRUE') {
+        failures.push(`${where}: ${verdictLine(out)}`);
+        continue;
+      }
+      const lint = lintProblems(w, program);
+      if (lint.length > 0) {
+        failures.push(`${where}: witness lint: ${lint[0]}`);
+        continue;
+      }
+      const invs = invariantsOf(w);
+      const wrong = falsifiedConjunct(program, invs, 10);
+      if (wrong) {
+        failures.push(`${where}: an invariant fails in a gcc-built run: ${wrong}`);
+        continue;
+      }
+      const v = await validate(task, r.property, w);
+      if (verdictLine(v) !== 'Verification result: TRUE') {
+        failures.push(`${where}: not confirmed: ${v.trim().split('\n').slice(-2).join(' | ')}`);
+        continue;
+      }
+      // One invariant made false where a run reaches it: a loop invariant
+      // whose negation some run violates, or the location invariant of a
+      // program without loops (at the first statement of main).
+      const text = readFileSync(w, 'utf8');
+      const doc = readWitness(text, w);
+      const kinds = doc.format === 'yaml' ? doc.entries.flatMap((e) => (!('unknown' in e) && e.entry_type === 'invariant_set' ? e.content.map((c) => c.kind) : [])) : [];
+      const target = invs.find((inv, k) => (kinds[k] === 'location_invariant' ? true : falsifiedConjunct(program, [{ ...inv, text: '0' }], 10) !== undefined));
+      if (!target) {
+        t.diagnostic(`${where}: no run reaches an invariant of the witness; nothing to make false`);
+        continue;
+      }
+      const bad = join(dir, `w${i}-bad.yml`);
+      writeFileSync(bad, negated(text, target));
+      mutated++;
+      const vb = await validate(task, r.property, bad);
+      if (/Verification result: TRUE/.test(vb)) failures.push(`${where}: confirmed with ${target.text} negated at line ${target.line}`);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: JOBS }, worker));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  t.diagnostic(`${todo.length} rows, ${mutated} witnesses made false`);
+  assert.deepEqual(failures, []);
+  // The mutation must have bitten somewhere (a test that checks nothing passes too).
+  assert.ok(mutated >= todo.length / 2, `only ${mutated} of ${todo.length} witnesses could be made false`);
+});
