@@ -1915,8 +1915,14 @@ class Lowerer {
       }
       case 'VaArg':
         throw new UnsupportedError('va_arg', e.loc);
-      case 'BuiltinCall':
+      case 'BuiltinCall': {
+        if (e.name === '__builtin_alloca') {
+          const to = this.allocTypes[this.allocTypes.length - 1];
+          const typed = to && this.allocation(e, to);
+          if (typed) return typed;
+        }
         return this.builtinCall(e.name, e.args, e.type, e.loc);
+      }
     }
   }
 
@@ -1936,6 +1942,8 @@ class Lowerer {
         this.endOfRun(loc);
         this.emit(assume(boolLit(false, loc), loc));
         return VOID;
+      case '__builtin_alloca':
+        throw new UnsupportedError('alloca whose result is not converted to a typed pointer', loc);
       default:
         if (name.startsWith('__builtin_') && LIBRARY_FUNCTIONS.has(name.slice(10))) return this.library.call(name.slice(10), args, returnType, loc);
         break;
@@ -1994,13 +2002,14 @@ class Lowerer {
     let e = operand;
     while ((e.kind === 'ImplicitCast' && e.castKind === 'NoOp') || (e.kind === 'Cast' && unqualified(e.type).kind === 'pointer')) e = e.operand;
     const t = unqualified(to);
-    if (e.kind !== 'Call' || t.kind !== 'pointer' || !e.function || e.function.body || !ALLOCATORS.has(e.function.name)) return undefined;
+    // <alloca.h> defines alloca as __builtin_alloca.
+    const name = e.kind === 'Call' && e.function && !e.function.body ? e.function.name : e.kind === 'BuiltinCall' ? e.name.replace(/^__builtin_alloca$/, 'alloca') : undefined;
+    if ((e.kind !== 'Call' && e.kind !== 'BuiltinCall') || t.kind !== 'pointer' || name === undefined || !ALLOCATORS.has(name)) return undefined;
     const loc = e.loc;
     const looped = this.loopNesting > 0;
-    if (looped && e.function.name !== 'malloc' && e.function.name !== 'calloc') throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
+    if (looped && name !== 'malloc' && name !== 'calloc') throw new UnsupportedError(`${name} inside a loop`, loc);
     const elem = unqualified(t.pointee);
-    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${e.function.name} of ${cTypeToString(t)}`, loc);
-    const name = e.function.name;
+    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${name} of ${cTypeToString(t)}`, loc);
     const all = e.args.map((a) => this.rv(a));
     // realloc(p, n): the size is the second argument; p's block is copied and ends.
     const old = name === 'realloc' && all.length === 2 ? this.snapshot(all[0]!, loc) : undefined;
@@ -2030,7 +2039,7 @@ class Lowerer {
       if (!heap) this.frame.dying.push(root);
     }
     if (old) this.reallocFrom(old, root, args[0]!, loc);
-    if (e.function.name === 'calloc') {
+    if (name === 'calloc') {
       // Zero-filled: exact for a small constant size, else the elements start arbitrary (over-approximation).
       const size = args.length === 2 && args.every((a) => a.k === 'int' && a.e.kind === 'bv_lit')
         ? (args as Array<{ e: { value: bigint } }>).reduce((p, a) => p * a.e.value, 1n)
