@@ -926,6 +926,10 @@ class Lowerer {
         return val;
     }
   }
+  /** e itself when it is a variable or a literal, else a temporary holding it (e is used more than once). */
+  private named(t: ImpType, e: Expr, loc: L): Expr {
+    return e.kind === 'var' || e.kind === 'bv_lit' ? e : this.tempOf(t, e, loc);
+  }
   private tempOf(t: ImpType, e: Expr, loc: L): Expr {
     const name = this.temp(t);
     this.emit(assign(name, e, loc));
@@ -1824,9 +1828,21 @@ class Lowerer {
         case '==': return same;
         case '!=': return un('!', same, loc);
         default: {
-          // Relational comparison: both point into the same array (else undefined).
+          // Relational comparison: defined only within one object (C11 6.5.8p5);
+          // across objects the result depends on the layout, which is not modelled.
+          const lb = this.named(bvType(32), lp.base, loc);
+          const rb = this.named(bvType(32), rp.base, loc);
+          const lo = this.named(bvType(this.pw), lp.off, loc);
+          const ro = this.named(bvType(this.pw), rp.off, loc);
+          const sameBlock = [...(this.knownRegions?.values() ?? [])]
+            .filter((r) => r.root.blocks)
+            .map((r) => {
+              const sh = bv(BigInt(r.root.blocks!.shift), this.pw, loc);
+              return or(un('!', eq(lb, bv(BigInt(r.id), 32, loc), loc), loc), eq(app('lshr', [lo, sh], loc), app('lshr', [ro, sh], loc), loc), loc);
+            });
+          this.uncertain(andAll([eq(lb, rb, loc), ...sameBlock], loc), loc, 'relational comparison of pointers into different objects');
           const fn = { '<': 'slt', '>': 'sgt', '<=': 'sle', '>=': 'sge' } as const;
-          return app(fn[e.op as '<' | '>' | '<=' | '>='], [lp.off, rp.off], loc);
+          return app(fn[e.op as '<' | '>' | '<=' | '>='], [lo, ro], loc);
         }
       }
     }
