@@ -71,6 +71,7 @@ import {
   stripArrays,
   typeAtPath,
   unionPlace,
+  firstMembers,
 } from './memory.js';
 import { LIBRARY_FUNCTIONS, Library } from './library.js';
 import { type GoalKind, SourceMapBuilder } from './source-map.js';
@@ -412,9 +413,40 @@ class Lowerer {
       return;
     }
     const staticRoots = [...this.globals.values(), ...this.statics.values()];
-    const holdsPointer = staticRoots.some((r) => leavesOf(r.type, loc).some((l) => unqualified(l.type).kind === 'pointer'));
-    if (holdsPointer) this.uncertain(cond, target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
-    else this.memGoal('valid-memtrack', cond, target, 'a heap block is lost at the end of main', target);
+    const pointers = staticRoots.flatMap((r) => leavesOf(r.type, loc).filter((l) => unqualified(l.type).kind === 'pointer').map((l) => ({ root: r, leaf: l })));
+    if (pointers.length === 0) {
+      this.memGoal('valid-memtrack', cond, target, 'a heap block is lost at the end of main', target);
+      return;
+    }
+    // Global pointers may still track blocks. Judged exactly only for the
+    // blocks of sites outside loops and for pointers held in scalar global
+    // variables: a block no such pointer points into is lost when no other
+    // pointer can be stored anywhere that survives main (no global array of
+    // pointers, no block holding pointers). A block counts as tracked only
+    // when a global points to its start; an interior pointer is UNKNOWN.
+    const scalars = pointers.filter((x) => !x.leaf.mapped).map((x) => ({ base: v(leafName(x.root, x.leaf.path) + '.base', target), off: v(leafName(x.root, x.leaf.path) + '.off', target) }));
+    const regions = [...(this.knownRegions?.values() ?? [])];
+    const heap = this.heapBlocks();
+    const otherHolders =
+      pointers.some((x) => x.leaf.mapped) ||
+      heap.some((b) => leavesOf(b.root.type, target).some((l) => unqualified(l.type).kind === 'pointer'));
+    const ZERO = bv(0n, this.pw, target);
+    const lost: Expr[] = [];
+    const untracked: Expr[] = [];
+    for (const b of heap) {
+      if (b.root.blocks) {
+        untracked.push(un('!', eq(v(b.root.blocks.alive, target), ZERO, target), target));
+        continue;
+      }
+      const live = this.liveOf(b.root, target);
+      const ids = regions.filter((r) => r.root === b.root || r.root.name === b.root.name).map((r) => bv(BigInt(r.id), 32, target));
+      const into = orAll(scalars.flatMap((g) => ids.map((id) => eq(g.base, id, target))), target);
+      const atStart = orAll(scalars.map((g) => and(eq(g.base, bv(BigInt(b.id), 32, target), target), eq(g.off, ZERO, target), target)), target);
+      lost.push(and(live, un('!', into, target), target));
+      untracked.push(and(live, un('!', atStart, target), target));
+    }
+    if (!otherHolders) this.memGoal('valid-memtrack', un('!', orAll(lost, target), target), target, 'a heap block is lost at the end of main', target);
+    this.uncertain(un('!', orAll(untracked, target), target), target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
   }
 
   /** Elements of the region (root, path): the product of the array lengths on the way (a block's count for a heap object). */
@@ -500,14 +532,19 @@ class Lowerer {
   private release(p: Val, name: string, loc: L): void {
     if (p.k !== 'ptr') throw new UnsupportedError(`${name} of a non-pointer`, loc);
     const blocks = this.heapBlocks();
-    const at = (id: number) => eq(p.base, bv(BigInt(id), 32, loc), loc);
+    const base = this.named(bvType(32), p.base, loc);
+    // The block's start, also through a pointer to its first member.
+    const at = (id: number) => {
+      const r = [...(this.knownRegions?.values() ?? [])].find((x) => x.id === id);
+      return orAll([id, ...(r ? this.firstMemberRegions(r).map((m) => m.id) : [])].map((i) => eq(base, bv(BigInt(i), 32, loc), loc)), loc);
+    };
     const ZERO = bv(0n, this.pw, loc);
     const startOf = blocks.map((b) => {
       if (!b.root.blocks) return andAll([at(b.id), eq(p.off, ZERO, loc), this.liveOf(b.root, loc)], loc);
       const k = this.blockOf(b.root, [], p.off, loc);
       return andAll([at(b.id), eq(k.inBlock, ZERO, loc), k.live], loc);
     });
-    this.memGoal('valid-free', or(eq(p.base, bv(0n, 32, loc), loc), orAll(startOf, loc), loc), loc, 'invalid free');
+    this.memGoal('valid-free', or(eq(base, bv(0n, 32, loc), loc), orAll(startOf, loc), loc), loc, 'invalid free');
     blocks.forEach((b, i) => {
       const bl = b.root.blocks;
       if (!bl) return this.setLive(b.root, and(this.liveOf(b.root, loc), un('!', at(b.id), loc), loc), loc);
@@ -1735,6 +1772,46 @@ class Lowerer {
 
   // ---- conversions -------------------------------------------------------------------
 
+  /** The known regions of r's first members (the same addresses as r's elements, see firstMembers). */
+  private firstMemberRegions(r: Region): Region[] {
+    const paths = new Set(firstMembers(r.elem).map((m) => [...r.path, ...m.path].join('.')));
+    if (paths.size === 0) return [];
+    return [...(this.knownRegions?.values() ?? [])].filter((x) => x.root.name === r.root.name && paths.has(x.path.join('.')));
+  }
+
+  /**
+   * A pointer converted between a struct and its first member (at offset 0,
+   * through nested first members): `(struct list_head *)item` designates the
+   * member, `(struct item *)head` the struct around it. Pointers are typed
+   * (region, index), so the region changes and the index stays. A pointer
+   * to a `from` object that is not such a member (a lone `struct list_head`)
+   * is UNKNOWN; undefined when the types are not related so.
+   */
+  private firstMemberConversion(val: Val & { k: 'ptr' }, from: CType, target: CType, loc: L): (Val & { k: 'ptr' }) | undefined {
+    const down = firstMembers(from).find((m) => sameType(unqualified(m.type), target));
+    const up = down ? undefined : firstMembers(target).find((m) => sameType(unqualified(m.type), from));
+    if (!down && !up) return undefined;
+    const regions = [...(this.knownRegions?.values() ?? [])].filter((r) => sameType(unqualified(r.elem), from));
+    const moves: Array<{ from: Region; to: Region }> = [];
+    for (const r of regions) {
+      if (down) {
+        moves.push({ from: r, to: this.regionFor({ root: r.root, path: [...r.path, ...down.path] }, loc) });
+        continue;
+      }
+      const n = up!.path.length;
+      const prefix = r.path.slice(0, r.path.length - n);
+      if (r.path.length < n || r.path.slice(r.path.length - n).join('.') !== up!.path.join('.')) continue;
+      if (!sameType(stripArrays(typeAtPath(r.root.type, prefix, loc).type), target)) continue;
+      moves.push({ from: r, to: this.regionFor({ root: r.root, path: prefix }, loc) });
+    }
+    const base = this.named(bvType(32), val.base, loc);
+    const at = (r: Region) => eq(base, bv(BigInt(r.id), 32, loc), loc);
+    this.uncertain(or(eq(base, bv(0n, 32, loc), loc), orAll(moves.map((m) => at(m.from)), loc), loc), loc, `pointer conversion from ${cTypeToString(from)} * to ${cTypeToString(target)} * of a pointer to another object`);
+    let out: Expr = base;
+    for (const m of moves) out = ite(at(m.from), bv(BigInt(m.to.id), 32, loc), out, loc);
+    return { ...val, base: out };
+  }
+
   private convert(val: Val, to: CType, loc: L): Val {
     const t = unqualified(to);
     if (t.kind === 'void') return VOID;
@@ -1747,7 +1824,9 @@ class Lowerer {
         const from = unqualified(val.pointee);
         const target = unqualified(t.pointee);
         if (!(from.kind === 'void' || target.kind === 'void' || sameType(from, target) || sameType(stripArrays(from), stripArrays(target)))) {
-          throw new UnsupportedError(`pointer conversion from ${cTypeToString(val.pointee)} * to ${cTypeToString(t.pointee)} *`, loc);
+          const moved = this.firstMemberConversion(val, from, target, loc);
+          if (!moved) throw new UnsupportedError(`pointer conversion from ${cTypeToString(val.pointee)} * to ${cTypeToString(t.pointee)} *`, loc);
+          return { ...moved, pointee: t.pointee };
         }
         return { ...val, pointee: t.pointee };
       }
@@ -1823,7 +1902,18 @@ class Lowerer {
       const lp = l.k === 'ptr' ? l : this.convert(l, e.right.type, loc);
       const rp = r.k === 'ptr' ? r : this.convert(r, e.left.type, loc);
       if (lp.k !== 'ptr' || rp.k !== 'ptr') throw new UnsupportedError('pointer comparison', loc);
-      const same = and(eq(lp.base, rp.base, loc), eq(lp.off, rp.off, loc), loc);
+      let same = and(eq(lp.base, rp.base, loc), eq(lp.off, rp.off, loc), loc);
+      // A struct and its first member are one address in two regions.
+      const pairs = [...(this.knownRegions?.values() ?? [])].flatMap((r) => this.firstMemberRegions(r).map((m) => [r, m] as const));
+      if (pairs.length && (e.op === '==' || e.op === '!=')) {
+        const lb = this.named(bvType(32), lp.base, loc);
+        const rb = this.named(bvType(32), rp.base, loc);
+        const lo = this.named(bvType(this.pw), lp.off, loc);
+        const ro = this.named(bvType(this.pw), rp.off, loc);
+        const is = (b: Expr, r: Region) => eq(b, bv(BigInt(r.id), 32, loc), loc);
+        const across = pairs.map(([a, b]) => or(and(is(lb, a), is(rb, b), loc), and(is(lb, b), is(rb, a), loc), loc));
+        same = or(and(eq(lb, rb, loc), eq(lo, ro, loc), loc), and(orAll(across, loc), eq(lo, ro, loc), loc), loc);
+      }
       switch (e.op) {
         case '==': return same;
         case '!=': return un('!', same, loc);

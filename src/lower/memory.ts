@@ -263,3 +263,26 @@ export function unionPlace(
   }
   return undefined;
 }
+
+/**
+ * The members at offset 0 reached from a struct type through first members
+ * (`struct item { struct list_head link; ... }`: `link`, then link's first
+ * member, ...): a pointer to the struct and one to such a member are the
+ * same address. Arrays and unions end the chain (their elements are not
+ * stored at the struct's index).
+ */
+export function firstMembers(t: CType): Array<{ path: readonly string[]; type: CType }> {
+  const out: Array<{ path: readonly string[]; type: CType }> = [];
+  let u = unqualified(t);
+  const path: string[] = [];
+  while (u.kind === 'record' && !u.record.union && u.record.fields?.length) {
+    const f = u.record.fields[0]!;
+    if (f.name === undefined || f.bitWidth !== undefined || f.offset !== 0) break;
+    const ft = unqualified(f.type);
+    if (ft.kind === 'array' || (ft.kind === 'record' && ft.record.union)) break;
+    path.push(f.name);
+    out.push({ path: [...path], type: ft });
+    u = ft;
+  }
+  return out;
+}
