@@ -72,6 +72,7 @@ import {
   typeAtPath,
   unionPlace,
   firstMembers,
+  type View,
 } from './memory.js';
 import { LIBRARY_FUNCTIONS, Library } from './library.js';
 import { type GoalKind, SourceMapBuilder } from './source-map.js';
@@ -493,7 +494,7 @@ class Lowerer {
         throw err;
       }
       if (c.kind !== 'bv_lit') return undefined;
-      n = Math.max(n, Number(c.value));
+      n = Math.max(n, Number(c.value) * (r.view?.k ?? 1));
     }
     return n;
   }
@@ -512,7 +513,10 @@ class Lowerer {
       }
       if (a.via) parts.push(a.via, this.liveOf(a.root, loc));
       if (write && a.root.storage === 'literal') parts.push(boolLit(false, loc));
-      if (a.index !== undefined) parts.push(app('ult', [a.index, this.elementCount(a.root, a.path, loc)], loc));
+      if (a.index !== undefined) {
+        const n = this.elementCount(a.root, a.path, loc);
+        parts.push(app('ult', [a.index, a.view && a.view.k > 1 ? bin('*', n, bv(BigInt(a.view.k), this.pw, loc), loc) : n], loc));
+      }
       if (parts.length) trivial = false;
       return andAll(parts, loc);
     });
@@ -533,10 +537,11 @@ class Lowerer {
     if (p.k !== 'ptr') throw new UnsupportedError(`${name} of a non-pointer`, loc);
     const blocks = this.heapBlocks();
     const base = this.named(bvType(32), p.base, loc);
-    // The block's start, also through a pointer to its first member.
+    // The block's start, also through a pointer to its first member or a view of its bytes.
     const at = (id: number) => {
       const r = [...(this.knownRegions?.values() ?? [])].find((x) => x.id === id);
-      return orAll([id, ...(r ? this.firstMemberRegions(r).map((m) => m.id) : [])].map((i) => eq(base, bv(BigInt(i), 32, loc), loc)), loc);
+      const views = [...(this.knownRegions?.values() ?? [])].filter((x) => r && x.view && x.root.name === r.root.name && x.path.length === 0);
+      return orAll([id, ...(r ? this.firstMemberRegions(r).map((m) => m.id) : []), ...views.map((x) => x.id)].map((i) => eq(base, bv(BigInt(i), 32, loc), loc)), loc);
     };
     const ZERO = bv(0n, this.pw, loc);
     const startOf = blocks.map((b) => {
@@ -1503,14 +1508,15 @@ class Lowerer {
   }
 
   private regionFor(a: Alt, loc: L): Region {
-    const key = regionKey(a.root, a.path);
+    const key = regionKey(a.root, a.path, a.view);
     const { type } = typeAtPath(a.root.type, a.path, loc);
     // A pointer into nothing (an earlier pass did not know the target yet): NULL.
     if (a.root.name === NOWHERE) return { id: 0, root: a.root, path: a.path, elem: stripArrays(type) };
     let r = this.regions.get(key);
     if (!r) {
       const known = this.knownRegions?.get(key);
-      r = { id: known?.id ?? this.maxKnownId + ++this.newRegions, root: a.root, path: a.path, elem: stripArrays(type) };
+      const elem = a.view ? a.view.elem : stripArrays(type);
+      r = { id: known?.id ?? this.maxKnownId + ++this.newRegions, root: a.root, path: a.path, elem, ...(a.view ? { view: a.view } : {}) };
       this.regions.set(key, r);
     }
     return r;
@@ -1566,6 +1572,7 @@ class Lowerer {
         path: r.path,
         index: p.off,
         ...(this.mem ? { via: guards[i] } : {}),
+        ...(r.view ? { view: r.view } : {}),
       })),
     };
   }
@@ -1614,6 +1621,7 @@ class Lowerer {
    * union's byte map, read and written little-endian.
    */
   private unionBytes(a: Alt, loc: L): { read: Expr; write: (value: Expr) => Stmt } | undefined {
+    if (a.view) return this.viewBytes(a, a.view, loc);
     const place = unionPlace(a.root.type, a.path, this.dm, loc);
     if (!place) return undefined;
     const k = intKindOf(typeAtPath(a.root.type, a.path, loc).type);
@@ -1645,6 +1653,33 @@ class Lowerer {
         m = store(m, at(j), byte, loc);
       }
       return assign(name, m, loc);
+    };
+    return { read, write };
+  }
+
+  /**
+   * An element of a view (see memory.ts, View): view element j of the stored
+   * element j / k, at bits (j mod k)·w of it (little-endian).
+   */
+  private viewBytes(a: Alt, view: View, loc: L): { read: Expr; write: (value: Expr) => Stmt } {
+    const vk = intKindOf(view.elem)!;
+    const sk = intKindOf(typeAtPath(a.root.type, a.path, loc).type)!;
+    const w = intWidth(vk, this.dm, loc);
+    const sw = intWidth(sk, this.dm, loc);
+    const acc = this.leafAccess({ ...a, view: undefined }, [], '', loc);
+    const idx = a.index ?? bv(0n, this.pw, loc);
+    if (view.k === 1) {
+      return { read: acc.read, write: (value) => assign(acc.name, acc.mapped ? store(v(acc.name, loc), idx, value, loc) : value, loc) };
+    }
+    const kk = bv(BigInt(view.k), this.pw, loc);
+    const at = app('udiv', [idx, kk], loc);
+    const shift = bin('*', resize(app('urem', [idx, kk], loc), this.pw, sw, false, loc), bv(BigInt(w), sw, loc), loc);
+    const whole = acc.mapped ? select(v(acc.name, loc), at, loc) : acc.read;
+    const read = resize(app('lshr', [whole, shift], loc), sw, w, false, loc);
+    const write = (value: Expr): Stmt => {
+      const mask = bin('<<', bv((1n << BigInt(w)) - 1n, sw, loc), shift, loc);
+      const merged = bin('|', bin('&', whole, un('~', mask, loc), loc), bin('<<', resize(value, w, sw, false, loc), shift, loc), loc);
+      return assign(acc.name, acc.mapped ? store(v(acc.name, loc), at, merged, loc) : merged, loc);
     };
     return { read, write };
   }
@@ -1772,6 +1807,49 @@ class Lowerer {
 
   // ---- conversions -------------------------------------------------------------------
 
+  /**
+   * A pointer converted between integer types (`(unsigned char *)&x`,
+   * `(char *)ints`, and back): it moves to a view of the stored elements
+   * (see memory.ts, View), its index scaled to the new element size. A
+   * pointer back to a larger type must be aligned to it; a pointer into a
+   * union, a block of a site inside a loop or an object of another type is
+   * UNKNOWN. Undefined when the types are not integers.
+   */
+  private viewConversion(val: Val & { k: 'ptr' }, from: CType, target: CType, loc: L): (Val & { k: 'ptr' }) | undefined {
+    const fk = intKindOf(from);
+    const tk = intKindOf(target);
+    if (fk === undefined || tk === undefined || fk === 'bool' || tk === 'bool') return undefined;
+    const ts = sizeOfElem(target, this.dm)!;
+    const moves: Array<{ from: Region; to: Region; off: Expr; ok: Expr }> = [];
+    const base = this.named(bvType(32), val.base, loc);
+    const off = this.named(bvType(this.pw), val.off, loc);
+    const c = (n: number) => bv(BigInt(n), this.pw, loc);
+    for (const r of this.knownRegions?.values() ?? []) {
+      if (!sameType(unqualified(r.elem), unqualified(from)) || r.root.blocks || r.root.name === NOWHERE) continue;
+      if (unionPlace(r.root.type, r.path, this.dm, loc)) continue;
+      const stored = stripArrays(typeAtPath(r.root.type, r.path, loc).type);
+      const ss = sizeOfElem(stored, this.dm);
+      if (!ss || ss % ts !== 0 || intKindOf(stored) === undefined) continue;
+      const k0 = r.view?.k ?? 1;
+      const k = ss / ts;
+      const view: View | undefined = k === 1 && sameType(unqualified(stored), unqualified(target)) ? undefined : { k, elem: unqualified(target) };
+      const to = this.regionFor({ root: r.root, path: r.path, ...(view ? { view } : {}) }, loc);
+      const at = eq(base, bv(BigInt(r.id), 32, loc), loc);
+      if (k >= k0) moves.push({ from: r, to, off: k === k0 ? off : bin('*', off, c(k / k0), loc), ok: at });
+      else moves.push({ from: r, to, off: app('udiv', [off, c(k0 / k)], loc), ok: and(at, eq(app('urem', [off, c(k0 / k)], loc), c(0), loc), loc) });
+    }
+    const what = `pointer conversion from ${cTypeToString(from)} * to ${cTypeToString(target)} *`;
+    this.uncertain(or(eq(base, bv(0n, 32, loc), loc), orAll(moves.map((m) => m.ok), loc), loc), loc, `${what} of a pointer to another object or not aligned`);
+    let b: Expr = base;
+    let o: Expr = off;
+    for (const m of moves) {
+      const at = eq(base, bv(BigInt(m.from.id), 32, loc), loc);
+      b = ite(at, bv(BigInt(m.to.id), 32, loc), b, loc);
+      o = ite(at, m.off, o, loc);
+    }
+    return { ...val, base: b, off: o };
+  }
+
   /** The known regions of r's first members (the same addresses as r's elements, see firstMembers). */
   private firstMemberRegions(r: Region): Region[] {
     const paths = new Set(firstMembers(r.elem).map((m) => [...r.path, ...m.path].join('.')));
@@ -1824,7 +1902,7 @@ class Lowerer {
         const from = unqualified(val.pointee);
         const target = unqualified(t.pointee);
         if (!(from.kind === 'void' || target.kind === 'void' || sameType(from, target) || sameType(stripArrays(from), stripArrays(target)))) {
-          const moved = this.firstMemberConversion(val, from, target, loc);
+          const moved = this.viewConversion(val, from, target, loc) ?? this.firstMemberConversion(val, from, target, loc);
           if (!moved) throw new UnsupportedError(`pointer conversion from ${cTypeToString(val.pointee)} * to ${cTypeToString(t.pointee)} *`, loc);
           return { ...moved, pointee: t.pointee };
         }
@@ -1904,15 +1982,26 @@ class Lowerer {
       if (lp.k !== 'ptr' || rp.k !== 'ptr') throw new UnsupportedError('pointer comparison', loc);
       let same = and(eq(lp.base, rp.base, loc), eq(lp.off, rp.off, loc), loc);
       // A struct and its first member are one address in two regions.
-      const pairs = [...(this.knownRegions?.values() ?? [])].flatMap((r) => this.firstMemberRegions(r).map((m) => [r, m] as const));
+      const known = [...(this.knownRegions?.values() ?? [])];
+      const pairs: Array<readonly [Region, Region, number, number]> = known.flatMap((r) => this.firstMemberRegions(r).map((m) => [r, m, 1, 1] as const));
+      // Views of one stored region (and the region itself): equal at equal byte offsets.
+      for (const [i, a] of known.entries()) {
+        for (const b of known.slice(i + 1)) {
+          if (a.root.name !== b.root.name || a.path.join('.') !== b.path.join('.') || (!a.view && !b.view)) continue;
+          pairs.push([a, b, sizeOfElem(a.elem, this.dm) ?? 1, sizeOfElem(b.elem, this.dm) ?? 1]);
+        }
+      }
       if (pairs.length && (e.op === '==' || e.op === '!=')) {
         const lb = this.named(bvType(32), lp.base, loc);
         const rb = this.named(bvType(32), rp.base, loc);
         const lo = this.named(bvType(this.pw), lp.off, loc);
         const ro = this.named(bvType(this.pw), rp.off, loc);
         const is = (b: Expr, r: Region) => eq(b, bv(BigInt(r.id), 32, loc), loc);
-        const across = pairs.map(([a, b]) => or(and(is(lb, a), is(rb, b), loc), and(is(lb, b), is(rb, a), loc), loc));
-        same = or(and(eq(lb, rb, loc), eq(lo, ro, loc), loc), and(orAll(across, loc), eq(lo, ro, loc), loc), loc);
+        const scaled = (o: Expr, m: number) => (m === 1 ? o : bin('*', o, bv(BigInt(m), this.pw, loc), loc));
+        const across = pairs.map(([a, b, ma, mb]) =>
+          or(and(and(is(lb, a), is(rb, b), loc), eq(scaled(lo, ma), scaled(ro, mb), loc), loc), and(and(is(lb, b), is(rb, a), loc), eq(scaled(lo, mb), scaled(ro, ma), loc), loc), loc),
+        );
+        same = or(and(eq(lb, rb, loc), eq(lo, ro, loc), loc), orAll(across, loc), loc);
       }
       switch (e.op) {
         case '==': return same;

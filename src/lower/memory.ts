@@ -20,7 +20,7 @@
  * that its members see each other's bytes.
  */
 import type { CType, DataModel, IntegerKind } from '../c/types.js';
-import { integerBits, integerKind, sizeOf, unqualified } from '../c/types.js';
+import { integerBits, integerKind, sizeOf, typeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpType } from '../ivl/ast.js';
 import { bvType, mapType } from '../ivl/ast.js';
 import type { L } from './imp-build.js';
@@ -65,6 +65,19 @@ export interface Alt {
   readonly index?: Expr;
   /** Reached through a pointer (memory-safety properties): when the pointer designates this object. */
   readonly via?: Expr;
+  /** Reached through a view (see Region.view): the index counts the view's elements. */
+  readonly view?: View;
+}
+
+/**
+ * An integer region seen through a pointer to a smaller or differently
+ * signed integer type (`(unsigned char *)&x`): `k` view elements per stored
+ * element, the view element j of stored element i at bits [8·size·(j), ...)
+ * of i, little-endian.
+ */
+export interface View {
+  readonly k: number;
+  readonly elem: CType;
 }
 
 /** A C rvalue in IMP. */
@@ -83,12 +96,14 @@ export interface Region {
   readonly id: number;
   readonly root: Root;
   readonly path: readonly string[];
-  /** The type of the region's elements (arrays on the path stripped). */
+  /** The type of the region's elements (arrays on the path stripped; a view's element type). */
   readonly elem: CType;
+  /** The stored elements' bytes seen as elements of another integer type. */
+  readonly view?: View;
 }
 
-export function regionKey(root: Root, path: readonly string[]): string {
-  return `${root.name}|${path.join('.')}`;
+export function regionKey(root: Root, path: readonly string[], view?: View): string {
+  return `${root.name}|${path.join('.')}${view ? `#${view.k}:${typeToString(view.elem)}` : ''}`;
 }
 
 export function stripArrays(t: CType): CType {
