@@ -1805,6 +1805,27 @@ class Lowerer {
     return { ...a, index: a.index === undefined ? jj : bin('+', bin('*', a.index, bv(BigInt(n), this.pw, loc), loc), jj, loc) };
   }
 
+  /**
+   * Relational comparison and subtraction of pointers are defined only
+   * within one object (C11 6.5.6p9, 6.5.8p5); across objects the result
+   * depends on the layout, which is not modelled: UNKNOWN there. Returns the
+   * offsets, named.
+   */
+  private sameObject(l: Val & { k: 'ptr' }, r: Val & { k: 'ptr' }, what: string, loc: L): { lo: Expr; ro: Expr } {
+    const lb = this.named(bvType(32), l.base, loc);
+    const rb = this.named(bvType(32), r.base, loc);
+    const lo = this.named(bvType(this.pw), l.off, loc);
+    const ro = this.named(bvType(this.pw), r.off, loc);
+    const sameBlock = [...(this.knownRegions?.values() ?? [])]
+      .filter((x) => x.root.blocks)
+      .map((x) => {
+        const sh = bv(BigInt(x.root.blocks!.shift), this.pw, loc);
+        return or(un('!', eq(lb, bv(BigInt(x.id), 32, loc), loc), loc), eq(app('lshr', [lo, sh], loc), app('lshr', [ro, sh], loc), loc), loc);
+      });
+    this.uncertain(andAll([eq(lb, rb, loc), ...sameBlock], loc), loc, what);
+    return { lo, ro };
+  }
+
   // ---- conversions -------------------------------------------------------------------
 
   /**
@@ -2009,17 +2030,7 @@ class Lowerer {
         default: {
           // Relational comparison: defined only within one object (C11 6.5.8p5);
           // across objects the result depends on the layout, which is not modelled.
-          const lb = this.named(bvType(32), lp.base, loc);
-          const rb = this.named(bvType(32), rp.base, loc);
-          const lo = this.named(bvType(this.pw), lp.off, loc);
-          const ro = this.named(bvType(this.pw), rp.off, loc);
-          const sameBlock = [...(this.knownRegions?.values() ?? [])]
-            .filter((r) => r.root.blocks)
-            .map((r) => {
-              const sh = bv(BigInt(r.root.blocks!.shift), this.pw, loc);
-              return or(un('!', eq(lb, bv(BigInt(r.id), 32, loc), loc), loc), eq(app('lshr', [lo, sh], loc), app('lshr', [ro, sh], loc), loc), loc);
-            });
-          this.uncertain(andAll([eq(lb, rb, loc), ...sameBlock], loc), loc, 'relational comparison of pointers into different objects');
+          const { lo, ro } = this.sameObject(lp, rp, 'relational comparison of pointers into different objects', loc);
           const fn = { '<': 'slt', '>': 'sgt', '<=': 'sle', '>=': 'sge' } as const;
           return app(fn[e.op as '<' | '>' | '<=' | '>='], [lo, ro], loc);
         }
@@ -2567,12 +2578,18 @@ class Lowerer {
       if (e.op !== '-') throw new UnsupportedError(`operator ${e.op} on two pointers`, loc);
       const k = intKindOf(e.type);
       if (k === undefined) throw new UnsupportedError('pointer difference', loc);
-      const d = bin('-', l.off, r.off, loc);
+      const { lo, ro } = this.sameObject(l, r, 'subtraction of pointers into different objects', loc);
+      const d = bin('-', lo, ro, loc);
       return { k: 'int', e: resize(d, this.pw, intWidth(k, this.dm, loc), true, loc), ik: k };
     }
     const p = (l.k === 'ptr' ? l : r) as Extract<Val, { k: 'ptr' }>;
     const n = l.k === 'ptr' ? r : l;
     const i = this.index(n, loc);
+    if (unqualified(p.pointee).kind === 'void') {
+      // GNU arithmetic on void * counts bytes; the offset counts the object's elements.
+      const bytes = [...(this.knownRegions?.values() ?? [])].filter((x) => sizeOfElem(x.elem, this.dm) === 1).map((x) => eq(p.base, bv(BigInt(x.id), 32, loc), loc));
+      this.uncertain(or(eq(i, bv(0n, this.pw, loc), loc), orAll(bytes, loc), loc), loc, 'arithmetic on a void * into an object of elements larger than a byte');
+    }
     if (e.op === '+') return { ...p, off: bin('+', p.off, i, loc) };
     if (e.op === '-' && l.k === 'ptr') return { ...p, off: bin('-', p.off, i, loc) };
     throw new UnsupportedError(`operator ${e.op} on a pointer`, loc);
