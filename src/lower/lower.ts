@@ -352,7 +352,7 @@ class Lowerer {
   /** The heap blocks of the program (one per allocation site and inlined copy). */
   private heapBlocks(): Array<{ root: Root; id: number }> {
     return [...(this.knownRegions?.values() ?? [])]
-      .filter((r) => r.root.storage === 'heap' && r.path.length === 0)
+      .filter((r) => r.root.storage === 'heap' && r.path.length === 0 && !r.view)
       .map((r) => ({ root: r.root, id: r.id }));
   }
   private noLiveBlock(loc: L): Expr {
@@ -1875,7 +1875,7 @@ class Lowerer {
   private firstMemberRegions(r: Region): Region[] {
     const paths = new Set(firstMembers(r.elem).map((m) => [...r.path, ...m.path].join('.')));
     if (paths.size === 0) return [];
-    return [...(this.knownRegions?.values() ?? [])].filter((x) => x.root.name === r.root.name && paths.has(x.path.join('.')));
+    return [...(this.knownRegions?.values() ?? [])].filter((x) => !x.view && x.root.name === r.root.name && paths.has(x.path.join('.')));
   }
 
   /**
@@ -1890,7 +1890,7 @@ class Lowerer {
     const down = firstMembers(from).find((m) => sameType(unqualified(m.type), target));
     const up = down ? undefined : firstMembers(target).find((m) => sameType(unqualified(m.type), from));
     if (!down && !up) return undefined;
-    const regions = [...(this.knownRegions?.values() ?? [])].filter((r) => sameType(unqualified(r.elem), from));
+    const regions = [...(this.knownRegions?.values() ?? [])].filter((r) => !r.view && sameType(unqualified(r.elem), from));
     const moves: Array<{ from: Region; to: Region }> = [];
     for (const r of regions) {
       if (down) {
@@ -2275,7 +2275,7 @@ class Lowerer {
     const elem = stripArrays(to.type);
     const at = (id: number) => eq(old.base, bv(BigInt(id), 32, loc), loc);
     const blocks = [...(this.knownRegions?.values() ?? [])].filter(
-      (r) => r.path.length === 0 && unqualified(r.root.type).kind === 'array' && sameType(unqualified(r.elem), elem),
+      (r) => r.path.length === 0 && !r.view && unqualified(r.root.type).kind === 'array' && sameType(unqualified(r.elem), elem),
     );
     // The bytes of a block of another element type would be reinterpreted: not modelled.
     this.uncertain(or(eq(old.base, bv(0n, 32, loc), loc), orAll(blocks.map((r) => at(r.id)), loc), loc), loc, `realloc of a block of another element type than ${cTypeToString(elem)}`);
