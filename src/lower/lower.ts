@@ -501,7 +501,26 @@ class Lowerer {
 
   /** valid-deref at an access: the pointer designates a live object and the element is inside it. */
   private checkAccess(lv: LValue, loc: L, write: boolean): void {
-    if (!this.mem || lv.alts[0]?.root.name === NOWHERE) return;
+    if (lv.alts[0]?.root.name === NOWHERE) return;
+    if (!this.mem) {
+      // Outside memory safety a view's index is not checked by a goal; one
+      // beyond the viewed object (the bytes of a neighbouring member) would
+      // read the wrong element: not modelled.
+      const views = lv.alts.filter((a) => a.view && a.index !== undefined);
+      const inside = views.map((a) => {
+        let ok: Expr;
+        try {
+          ok = app('ult', [a.index!, bin('*', this.elementCount(a.root, a.path, loc), bv(BigInt(a.view!.k), this.pw, loc), loc)], loc);
+        } catch (err) {
+          // A block whose size is not tracked (outside memory safety): its bounds are unknown.
+          if (!(err instanceof UnsupportedError)) throw err;
+          ok = boolLit(false, loc);
+        }
+        return a.guard ? or(un('!', a.guard, loc), ok, loc) : ok;
+      });
+      if (inside.length) this.uncertain(andAll(inside, loc), loc, 'byte access outside the object the pointer was converted from');
+      return;
+    }
     let trivial = true;
     const ok = lv.alts.map((a) => {
       const parts: Expr[] = [];
@@ -1850,7 +1869,8 @@ class Lowerer {
       if (unionPlace(r.root.type, r.path, this.dm, loc)) continue;
       const stored = stripArrays(typeAtPath(r.root.type, r.path, loc).type);
       const ss = sizeOfElem(stored, this.dm);
-      if (!ss || ss % ts !== 0 || intKindOf(stored) === undefined) continue;
+      // A _Bool holds 0 or 1 only: its bytes are not free to write.
+      if (!ss || ss % ts !== 0 || intKindOf(stored) === undefined || intKindOf(stored) === 'bool') continue;
       const k0 = r.view?.k ?? 1;
       const k = ss / ts;
       const view: View | undefined = k === 1 && sameType(unqualified(stored), unqualified(target)) ? undefined : { k, elem: unqualified(target) };

@@ -304,7 +304,7 @@ function libraryProgram(r: () => number, count: number): string {
  * error) and lowered, in both data models and under both properties: every
  * recorded value must agree.
  */
-function agreeWithGcc(seed: number, count: number, make: (r: () => number) => string): void {
+function agreeWithGcc(seed: number, count: number, make: (r: () => number) => string, properties: readonly LowerProperty[] = ['valid-memsafety', 'unreach-call']): void {
   const r = rng(seed);
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
   try {
@@ -314,7 +314,7 @@ function agreeWithGcc(seed: number, count: number, make: (r: () => number) => st
       assert.doesNotMatch(run.stderr, /ERROR: AddressSanitizer/, text);
       const want = run.stdout.trim().split('\n').map((x) => BigInt(x));
       for (const dm of ['ILP32', 'LP64'] as DataModel[]) {
-        for (const property of ['valid-memsafety', 'unreach-call'] as LowerProperty[]) {
+        for (const property of properties) {
           const res = lowerAndRun(text, dm, property);
           assert.equal(res.status, 'returned', `${dm} ${property}: ${res.status} at line ${res.loc?.line}: ${res.message}\n${text}`);
           assert.deepEqual(resultValues(res, dm), want, `${dm} ${property}\n${text}`);
@@ -421,9 +421,10 @@ const VIEWED = [
 ] as const;
 
 /** Byte and short reads and writes of int, short and long long objects, and pointers back to the objects' types when aligned. */
-function viewProgram(r: () => number, count: number): string {
+function viewProgram(r: () => number, count: number, heap: boolean): string {
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const objects = heap ? VIEWED : VIEWED.filter((o) => o.at !== 'h');
   const lines: string[] = [];
   let cAt: { o: (typeof VIEWED)[number]; k: number } = { o: VIEWED[1], k: 0 };
   let usAt: { o: (typeof VIEWED)[number]; k: number } = { o: VIEWED[2], k: 0 };
@@ -432,7 +433,7 @@ function viewProgram(r: () => number, count: number): string {
     const op = int(9);
     const j = int(cAt.o.n - cAt.k);
     if (op === 0) {
-      const o = pick(VIEWED);
+      const o = pick(objects);
       const k = int(o.n);
       cAt = { o, k };
       lines.push(`c = (unsigned char *)${o.at} + ${k};`);
@@ -440,7 +441,7 @@ function viewProgram(r: () => number, count: number): string {
     else if (op === 2) lines.push(`sc = (signed char *)c; R[${rec++}] = sc[${j}];`);
     else if (op === 3) lines.push(`R[${rec++}] = (char)c[${j}] + ((char *)c)[${j}];`);
     else if (op === 4) {
-      const o = pick(VIEWED);
+      const o = pick(objects);
       const k = int(o.n / 2);
       usAt = { o, k };
       lines.push(`us = (unsigned short *)${o.at} + ${k};`);
@@ -455,7 +456,9 @@ function viewProgram(r: () => number, count: number): string {
 }
 
 test('random programs reading and writing int, short and long long objects through char and short pointers agree with gcc', { skip }, () => {
-  agreeWithGcc(44, 6, (r) => viewProgram(r, 40));
+  // Outside memory safety a heap block's size is not tracked, so a view of one is UNKNOWN there.
+  agreeWithGcc(44, 4, (r) => viewProgram(r, 40, true), ['valid-memsafety']);
+  agreeWithGcc(46, 4, (r) => viewProgram(r, 40, false));
 });
 
 test('byte accesses outside an int object are found exactly where AddressSanitizer reports them', { skip }, () => {
