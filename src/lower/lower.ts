@@ -71,6 +71,8 @@ import {
   stripArrays,
   typeAtPath,
   unionPlace,
+  firstMembers,
+  type View,
 } from './memory.js';
 import { LIBRARY_FUNCTIONS, Library } from './library.js';
 import { type GoalKind, SourceMapBuilder } from './source-map.js';
@@ -352,7 +354,7 @@ class Lowerer {
   /** The heap blocks of the program (one per allocation site and inlined copy). */
   private heapBlocks(): Array<{ root: Root; id: number }> {
     return [...(this.knownRegions?.values() ?? [])]
-      .filter((r) => r.root.storage === 'heap' && r.path.length === 0)
+      .filter((r) => r.root.storage === 'heap' && r.path.length === 0 && !r.view)
       .map((r) => ({ root: r.root, id: r.id }));
   }
   private noLiveBlock(loc: L): Expr {
@@ -414,9 +416,40 @@ class Lowerer {
       return;
     }
     const staticRoots = [...this.globals.values(), ...this.statics.values()];
-    const holdsPointer = staticRoots.some((r) => leavesOf(r.type, loc).some((l) => unqualified(l.type).kind === 'pointer'));
-    if (holdsPointer) this.uncertain(cond, target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
-    else this.memGoal('valid-memtrack', cond, target, 'a heap block is lost at the end of main', target);
+    const pointers = staticRoots.flatMap((r) => leavesOf(r.type, loc).filter((l) => unqualified(l.type).kind === 'pointer').map((l) => ({ root: r, leaf: l })));
+    if (pointers.length === 0) {
+      this.memGoal('valid-memtrack', cond, target, 'a heap block is lost at the end of main', target);
+      return;
+    }
+    // Global pointers may still track blocks. Judged exactly only for the
+    // blocks of sites outside loops and for pointers held in scalar global
+    // variables: a block no such pointer points into is lost when no other
+    // pointer can be stored anywhere that survives main (no global array of
+    // pointers, no block holding pointers). A block counts as tracked only
+    // when a global points to its start; an interior pointer is UNKNOWN.
+    const scalars = pointers.filter((x) => !x.leaf.mapped).map((x) => ({ base: v(leafName(x.root, x.leaf.path) + '.base', target), off: v(leafName(x.root, x.leaf.path) + '.off', target) }));
+    const regions = [...(this.knownRegions?.values() ?? [])];
+    const heap = this.heapBlocks();
+    const otherHolders =
+      pointers.some((x) => x.leaf.mapped) ||
+      heap.some((b) => leavesOf(b.root.type, target).some((l) => unqualified(l.type).kind === 'pointer'));
+    const ZERO = bv(0n, this.pw, target);
+    const lost: Expr[] = [];
+    const untracked: Expr[] = [];
+    for (const b of heap) {
+      if (b.root.blocks) {
+        untracked.push(un('!', eq(v(b.root.blocks.alive, target), ZERO, target), target));
+        continue;
+      }
+      const live = this.liveOf(b.root, target);
+      const ids = regions.filter((r) => r.root === b.root || r.root.name === b.root.name).map((r) => bv(BigInt(r.id), 32, target));
+      const into = orAll(scalars.flatMap((g) => ids.map((id) => eq(g.base, id, target))), target);
+      const atStart = orAll(scalars.map((g) => and(eq(g.base, bv(BigInt(b.id), 32, target), target), eq(g.off, ZERO, target), target)), target);
+      lost.push(and(live, un('!', into, target), target));
+      untracked.push(and(live, un('!', atStart, target), target));
+    }
+    if (!otherHolders) this.memGoal('valid-memtrack', un('!', orAll(lost, target), target), target, 'a heap block is lost at the end of main', target);
+    this.uncertain(un('!', orAll(untracked, target), target), target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
   }
 
   /** Elements of the region (root, path): the product of the array lengths on the way (a block's count for a heap object). */
@@ -463,14 +496,33 @@ class Lowerer {
         throw err;
       }
       if (c.kind !== 'bv_lit') return undefined;
-      n = Math.max(n, Number(c.value));
+      n = Math.max(n, Number(c.value) * (r.view?.k ?? 1));
     }
     return n;
   }
 
   /** valid-deref at an access: the pointer designates a live object and the element is inside it. */
   private checkAccess(lv: LValue, loc: L, write: boolean): void {
-    if (!this.mem || lv.alts[0]?.root.name === NOWHERE) return;
+    if (lv.alts[0]?.root.name === NOWHERE) return;
+    if (!this.mem) {
+      // Outside memory safety a view's index is not checked by a goal; one
+      // beyond the viewed object (the bytes of a neighbouring member) would
+      // read the wrong element: not modelled.
+      const views = lv.alts.filter((a) => a.view && a.index !== undefined);
+      const inside = views.map((a) => {
+        let ok: Expr;
+        try {
+          ok = app('ult', [a.index!, bin('*', this.elementCount(a.root, a.path, loc), bv(BigInt(a.view!.k), this.pw, loc), loc)], loc);
+        } catch (err) {
+          // A block whose size is not tracked (outside memory safety): its bounds are unknown.
+          if (!(err instanceof UnsupportedError)) throw err;
+          ok = boolLit(false, loc);
+        }
+        return a.guard ? or(un('!', a.guard, loc), ok, loc) : ok;
+      });
+      if (inside.length) this.uncertain(andAll(inside, loc), loc, 'byte access outside the object the pointer was converted from');
+      return;
+    }
     let trivial = true;
     const ok = lv.alts.map((a) => {
       const parts: Expr[] = [];
@@ -482,7 +534,10 @@ class Lowerer {
       }
       if (a.via) parts.push(a.via, this.liveOf(a.root, loc));
       if (write && a.root.storage === 'literal') parts.push(boolLit(false, loc));
-      if (a.index !== undefined) parts.push(app('ult', [a.index, this.elementCount(a.root, a.path, loc)], loc));
+      if (a.index !== undefined) {
+        const n = this.elementCount(a.root, a.path, loc);
+        parts.push(app('ult', [a.index, a.view && a.view.k > 1 ? bin('*', n, bv(BigInt(a.view.k), this.pw, loc), loc) : n], loc));
+      }
       if (parts.length) trivial = false;
       return andAll(parts, loc);
     });
@@ -502,14 +557,20 @@ class Lowerer {
   private release(p: Val, name: string, loc: L): void {
     if (p.k !== 'ptr') throw new UnsupportedError(`${name} of a non-pointer`, loc);
     const blocks = this.heapBlocks();
-    const at = (id: number) => eq(p.base, bv(BigInt(id), 32, loc), loc);
+    const base = this.named(bvType(32), p.base, loc);
+    // The block's start, also through a pointer to its first member or a view of its bytes.
+    const at = (id: number) => {
+      const r = [...(this.knownRegions?.values() ?? [])].find((x) => x.id === id);
+      const views = [...(this.knownRegions?.values() ?? [])].filter((x) => r && x.view && x.root.name === r.root.name && x.path.length === 0);
+      return orAll([id, ...(r ? this.firstMemberRegions(r).map((m) => m.id) : []), ...views.map((x) => x.id)].map((i) => eq(base, bv(BigInt(i), 32, loc), loc)), loc);
+    };
     const ZERO = bv(0n, this.pw, loc);
     const startOf = blocks.map((b) => {
       if (!b.root.blocks) return andAll([at(b.id), eq(p.off, ZERO, loc), this.liveOf(b.root, loc)], loc);
       const k = this.blockOf(b.root, [], p.off, loc);
       return andAll([at(b.id), eq(k.inBlock, ZERO, loc), k.live], loc);
     });
-    this.memGoal('valid-free', or(eq(p.base, bv(0n, 32, loc), loc), orAll(startOf, loc), loc), loc, 'invalid free');
+    this.memGoal('valid-free', or(eq(base, bv(0n, 32, loc), loc), orAll(startOf, loc), loc), loc, 'invalid free');
     blocks.forEach((b, i) => {
       const bl = b.root.blocks;
       if (!bl) return this.setLive(b.root, and(this.liveOf(b.root, loc), un('!', at(b.id), loc), loc), loc);
@@ -929,6 +990,10 @@ class Lowerer {
       default:
         return val;
     }
+  }
+  /** e itself when it is a variable or a literal, else a temporary holding it (e is used more than once). */
+  private named(t: ImpType, e: Expr, loc: L): Expr {
+    return e.kind === 'var' || e.kind === 'bv_lit' ? e : this.tempOf(t, e, loc);
   }
   private tempOf(t: ImpType, e: Expr, loc: L): Expr {
     const name = this.temp(t);
@@ -1468,14 +1533,15 @@ class Lowerer {
   }
 
   private regionFor(a: Alt, loc: L): Region {
-    const key = regionKey(a.root, a.path);
+    const key = regionKey(a.root, a.path, a.view);
     const { type } = typeAtPath(a.root.type, a.path, loc);
     // A pointer into nothing (an earlier pass did not know the target yet): NULL.
     if (a.root.name === NOWHERE) return { id: 0, root: a.root, path: a.path, elem: stripArrays(type) };
     let r = this.regions.get(key);
     if (!r) {
       const known = this.knownRegions?.get(key);
-      r = { id: known?.id ?? this.maxKnownId + ++this.newRegions, root: a.root, path: a.path, elem: stripArrays(type) };
+      const elem = a.view ? a.view.elem : stripArrays(type);
+      r = { id: known?.id ?? this.maxKnownId + ++this.newRegions, root: a.root, path: a.path, elem, ...(a.view ? { view: a.view } : {}) };
       this.regions.set(key, r);
     }
     return r;
@@ -1531,6 +1597,7 @@ class Lowerer {
         path: r.path,
         index: p.off,
         ...(this.mem ? { via: guards[i] } : {}),
+        ...(r.view ? { view: r.view } : {}),
       })),
     };
   }
@@ -1579,6 +1646,7 @@ class Lowerer {
    * union's byte map, read and written little-endian.
    */
   private unionBytes(a: Alt, loc: L): { read: Expr; write: (value: Expr) => Stmt } | undefined {
+    if (a.view) return this.viewBytes(a, a.view, loc);
     const place = unionPlace(a.root.type, a.path, this.dm, loc);
     if (!place) return undefined;
     const k = intKindOf(typeAtPath(a.root.type, a.path, loc).type);
@@ -1610,6 +1678,33 @@ class Lowerer {
         m = store(m, at(j), byte, loc);
       }
       return assign(name, m, loc);
+    };
+    return { read, write };
+  }
+
+  /**
+   * An element of a view (see memory.ts, View): view element j of the stored
+   * element j / k, at bits (j mod k)·w of it (little-endian).
+   */
+  private viewBytes(a: Alt, view: View, loc: L): { read: Expr; write: (value: Expr) => Stmt } {
+    const vk = intKindOf(view.elem)!;
+    const sk = intKindOf(typeAtPath(a.root.type, a.path, loc).type)!;
+    const w = intWidth(vk, this.dm, loc);
+    const sw = intWidth(sk, this.dm, loc);
+    const acc = this.leafAccess({ ...a, view: undefined }, [], '', loc);
+    const idx = a.index ?? bv(0n, this.pw, loc);
+    if (view.k === 1) {
+      return { read: acc.read, write: (value) => assign(acc.name, acc.mapped ? store(v(acc.name, loc), idx, value, loc) : value, loc) };
+    }
+    const kk = bv(BigInt(view.k), this.pw, loc);
+    const at = app('udiv', [idx, kk], loc);
+    const shift = bin('*', resize(app('urem', [idx, kk], loc), this.pw, sw, false, loc), bv(BigInt(w), sw, loc), loc);
+    const whole = acc.mapped ? select(v(acc.name, loc), at, loc) : acc.read;
+    const read = resize(app('lshr', [whole, shift], loc), sw, w, false, loc);
+    const write = (value: Expr): Stmt => {
+      const mask = bin('<<', bv((1n << BigInt(w)) - 1n, sw, loc), shift, loc);
+      const merged = bin('|', bin('&', whole, un('~', mask, loc), loc), bin('<<', resize(value, w, sw, false, loc), shift, loc), loc);
+      return assign(acc.name, acc.mapped ? store(v(acc.name, loc), at, merged, loc) : merged, loc);
     };
     return { read, write };
   }
@@ -1735,7 +1830,112 @@ class Lowerer {
     return { ...a, index: a.index === undefined ? jj : bin('+', bin('*', a.index, bv(BigInt(n), this.pw, loc), loc), jj, loc) };
   }
 
+  /**
+   * Relational comparison and subtraction of pointers are defined only
+   * within one object (C11 6.5.6p9, 6.5.8p5); across objects the result
+   * depends on the layout, which is not modelled: UNKNOWN there. Returns the
+   * offsets, named.
+   */
+  private sameObject(l: Val & { k: 'ptr' }, r: Val & { k: 'ptr' }, what: string, loc: L): { lo: Expr; ro: Expr } {
+    const lb = this.named(bvType(32), l.base, loc);
+    const rb = this.named(bvType(32), r.base, loc);
+    const lo = this.named(bvType(this.pw), l.off, loc);
+    const ro = this.named(bvType(this.pw), r.off, loc);
+    const sameBlock = [...(this.knownRegions?.values() ?? [])]
+      .filter((x) => x.root.blocks)
+      .map((x) => {
+        const sh = bv(BigInt(x.root.blocks!.shift), this.pw, loc);
+        return or(un('!', eq(lb, bv(BigInt(x.id), 32, loc), loc), loc), eq(app('lshr', [lo, sh], loc), app('lshr', [ro, sh], loc), loc), loc);
+      });
+    this.uncertain(andAll([eq(lb, rb, loc), ...sameBlock], loc), loc, what);
+    return { lo, ro };
+  }
+
   // ---- conversions -------------------------------------------------------------------
+
+  /**
+   * A pointer converted between integer types (`(unsigned char *)&x`,
+   * `(char *)ints`, and back): it moves to a view of the stored elements
+   * (see memory.ts, View), its index scaled to the new element size. A
+   * pointer back to a larger type must be aligned to it; a pointer into a
+   * union, a block of a site inside a loop or an object of another type is
+   * UNKNOWN. Undefined when the types are not integers.
+   */
+  private viewConversion(val: Val & { k: 'ptr' }, from: CType, target: CType, loc: L): (Val & { k: 'ptr' }) | undefined {
+    const fk = intKindOf(from);
+    const tk = intKindOf(target);
+    if (fk === undefined || tk === undefined || fk === 'bool' || tk === 'bool') return undefined;
+    const ts = sizeOfElem(target, this.dm)!;
+    const moves: Array<{ from: Region; to: Region; off: Expr; ok: Expr }> = [];
+    const base = this.named(bvType(32), val.base, loc);
+    const off = this.named(bvType(this.pw), val.off, loc);
+    const c = (n: number) => bv(BigInt(n), this.pw, loc);
+    for (const r of this.knownRegions?.values() ?? []) {
+      if (!sameType(unqualified(r.elem), unqualified(from)) || r.root.blocks || r.root.name === NOWHERE) continue;
+      if (unionPlace(r.root.type, r.path, this.dm, loc)) continue;
+      const stored = stripArrays(typeAtPath(r.root.type, r.path, loc).type);
+      const ss = sizeOfElem(stored, this.dm);
+      // A _Bool holds 0 or 1 only: its bytes are not free to write.
+      if (!ss || ss % ts !== 0 || intKindOf(stored) === undefined || intKindOf(stored) === 'bool') continue;
+      const k0 = r.view?.k ?? 1;
+      const k = ss / ts;
+      const view: View | undefined = k === 1 && sameType(unqualified(stored), unqualified(target)) ? undefined : { k, elem: unqualified(target) };
+      const to = this.regionFor({ root: r.root, path: r.path, ...(view ? { view } : {}) }, loc);
+      const at = eq(base, bv(BigInt(r.id), 32, loc), loc);
+      if (k >= k0) moves.push({ from: r, to, off: k === k0 ? off : bin('*', off, c(k / k0), loc), ok: at });
+      else moves.push({ from: r, to, off: app('udiv', [off, c(k0 / k)], loc), ok: and(at, eq(app('urem', [off, c(k0 / k)], loc), c(0), loc), loc) });
+    }
+    const what = `pointer conversion from ${cTypeToString(from)} * to ${cTypeToString(target)} *`;
+    this.uncertain(or(eq(base, bv(0n, 32, loc), loc), orAll(moves.map((m) => m.ok), loc), loc), loc, `${what} of a pointer to another object or not aligned`);
+    let b: Expr = base;
+    let o: Expr = off;
+    for (const m of moves) {
+      const at = eq(base, bv(BigInt(m.from.id), 32, loc), loc);
+      b = ite(at, bv(BigInt(m.to.id), 32, loc), b, loc);
+      o = ite(at, m.off, o, loc);
+    }
+    return { ...val, base: b, off: o };
+  }
+
+  /** The known regions of r's first members (the same addresses as r's elements, see firstMembers). */
+  private firstMemberRegions(r: Region): Region[] {
+    const paths = new Set(firstMembers(r.elem).map((m) => [...r.path, ...m.path].join('.')));
+    if (paths.size === 0) return [];
+    return [...(this.knownRegions?.values() ?? [])].filter((x) => !x.view && x.root.name === r.root.name && paths.has(x.path.join('.')));
+  }
+
+  /**
+   * A pointer converted between a struct and its first member (at offset 0,
+   * through nested first members): `(struct list_head *)item` designates the
+   * member, `(struct item *)head` the struct around it. Pointers are typed
+   * (region, index), so the region changes and the index stays. A pointer
+   * to a `from` object that is not such a member (a lone `struct list_head`)
+   * is UNKNOWN; undefined when the types are not related so.
+   */
+  private firstMemberConversion(val: Val & { k: 'ptr' }, from: CType, target: CType, loc: L): (Val & { k: 'ptr' }) | undefined {
+    const down = firstMembers(from).find((m) => sameType(unqualified(m.type), target));
+    const up = down ? undefined : firstMembers(target).find((m) => sameType(unqualified(m.type), from));
+    if (!down && !up) return undefined;
+    const regions = [...(this.knownRegions?.values() ?? [])].filter((r) => !r.view && sameType(unqualified(r.elem), from));
+    const moves: Array<{ from: Region; to: Region }> = [];
+    for (const r of regions) {
+      if (down) {
+        moves.push({ from: r, to: this.regionFor({ root: r.root, path: [...r.path, ...down.path] }, loc) });
+        continue;
+      }
+      const n = up!.path.length;
+      const prefix = r.path.slice(0, r.path.length - n);
+      if (r.path.length < n || r.path.slice(r.path.length - n).join('.') !== up!.path.join('.')) continue;
+      if (!sameType(stripArrays(typeAtPath(r.root.type, prefix, loc).type), target)) continue;
+      moves.push({ from: r, to: this.regionFor({ root: r.root, path: prefix }, loc) });
+    }
+    const base = this.named(bvType(32), val.base, loc);
+    const at = (r: Region) => eq(base, bv(BigInt(r.id), 32, loc), loc);
+    this.uncertain(or(eq(base, bv(0n, 32, loc), loc), orAll(moves.map((m) => at(m.from)), loc), loc), loc, `pointer conversion from ${cTypeToString(from)} * to ${cTypeToString(target)} * of a pointer to another object`);
+    let out: Expr = base;
+    for (const m of moves) out = ite(at(m.from), bv(BigInt(m.to.id), 32, loc), out, loc);
+    return { ...val, base: out };
+  }
 
   private convert(val: Val, to: CType, loc: L): Val {
     const t = unqualified(to);
@@ -1749,7 +1949,9 @@ class Lowerer {
         const from = unqualified(val.pointee);
         const target = unqualified(t.pointee);
         if (!(from.kind === 'void' || target.kind === 'void' || sameType(from, target) || sameType(stripArrays(from), stripArrays(target)))) {
-          throw new UnsupportedError(`pointer conversion from ${cTypeToString(val.pointee)} * to ${cTypeToString(t.pointee)} *`, loc);
+          const moved = this.viewConversion(val, from, target, loc) ?? this.firstMemberConversion(val, from, target, loc);
+          if (!moved) throw new UnsupportedError(`pointer conversion from ${cTypeToString(val.pointee)} * to ${cTypeToString(t.pointee)} *`, loc);
+          return { ...moved, pointee: t.pointee };
         }
         return { ...val, pointee: t.pointee };
       }
@@ -1825,14 +2027,38 @@ class Lowerer {
       const lp = l.k === 'ptr' ? l : this.convert(l, e.right.type, loc);
       const rp = r.k === 'ptr' ? r : this.convert(r, e.left.type, loc);
       if (lp.k !== 'ptr' || rp.k !== 'ptr') throw new UnsupportedError('pointer comparison', loc);
-      const same = and(eq(lp.base, rp.base, loc), eq(lp.off, rp.off, loc), loc);
+      let same = and(eq(lp.base, rp.base, loc), eq(lp.off, rp.off, loc), loc);
+      // A struct and its first member are one address in two regions.
+      const known = [...(this.knownRegions?.values() ?? [])];
+      const pairs: Array<readonly [Region, Region, number, number]> = known.flatMap((r) => this.firstMemberRegions(r).map((m) => [r, m, 1, 1] as const));
+      // Views of one stored region (and the region itself): equal at equal byte offsets.
+      for (const [i, a] of known.entries()) {
+        for (const b of known.slice(i + 1)) {
+          if (a.root.name !== b.root.name || a.path.join('.') !== b.path.join('.') || (!a.view && !b.view)) continue;
+          pairs.push([a, b, sizeOfElem(a.elem, this.dm) ?? 1, sizeOfElem(b.elem, this.dm) ?? 1]);
+        }
+      }
+      if (pairs.length && (e.op === '==' || e.op === '!=')) {
+        const lb = this.named(bvType(32), lp.base, loc);
+        const rb = this.named(bvType(32), rp.base, loc);
+        const lo = this.named(bvType(this.pw), lp.off, loc);
+        const ro = this.named(bvType(this.pw), rp.off, loc);
+        const is = (b: Expr, r: Region) => eq(b, bv(BigInt(r.id), 32, loc), loc);
+        const scaled = (o: Expr, m: number) => (m === 1 ? o : bin('*', o, bv(BigInt(m), this.pw, loc), loc));
+        const across = pairs.map(([a, b, ma, mb]) =>
+          or(and(and(is(lb, a), is(rb, b), loc), eq(scaled(lo, ma), scaled(ro, mb), loc), loc), and(and(is(lb, b), is(rb, a), loc), eq(scaled(lo, mb), scaled(ro, ma), loc), loc), loc),
+        );
+        same = or(and(eq(lb, rb, loc), eq(lo, ro, loc), loc), orAll(across, loc), loc);
+      }
       switch (e.op) {
         case '==': return same;
         case '!=': return un('!', same, loc);
         default: {
-          // Relational comparison: both point into the same array (else undefined).
+          // Relational comparison: defined only within one object (C11 6.5.8p5);
+          // across objects the result depends on the layout, which is not modelled.
+          const { lo, ro } = this.sameObject(lp, rp, 'relational comparison of pointers into different objects', loc);
           const fn = { '<': 'slt', '>': 'sgt', '<=': 'sle', '>=': 'sge' } as const;
-          return app(fn[e.op as '<' | '>' | '<=' | '>='], [lp.off, rp.off], loc);
+          return app(fn[e.op as '<' | '>' | '<=' | '>='], [lo, ro], loc);
         }
       }
     }
@@ -1921,8 +2147,14 @@ class Lowerer {
       }
       case 'VaArg':
         throw new UnsupportedError('va_arg', e.loc);
-      case 'BuiltinCall':
+      case 'BuiltinCall': {
+        if (e.name === '__builtin_alloca') {
+          const to = this.allocTypes[this.allocTypes.length - 1];
+          const typed = to && this.allocation(e, to);
+          if (typed) return typed;
+        }
         return this.builtinCall(e.name, e.args, e.type, e.loc);
+      }
     }
   }
 
@@ -1942,6 +2174,8 @@ class Lowerer {
         this.endOfRun(loc);
         this.emit(assume(boolLit(false, loc), loc));
         return VOID;
+      case '__builtin_alloca':
+        throw new UnsupportedError('alloca whose result is not converted to a typed pointer', loc);
       default:
         if (name.startsWith('__builtin_') && LIBRARY_FUNCTIONS.has(name.slice(10))) return this.library.call(name.slice(10), args, returnType, loc);
         break;
@@ -2000,13 +2234,14 @@ class Lowerer {
     let e = operand;
     while ((e.kind === 'ImplicitCast' && e.castKind === 'NoOp') || (e.kind === 'Cast' && unqualified(e.type).kind === 'pointer')) e = e.operand;
     const t = unqualified(to);
-    if (e.kind !== 'Call' || t.kind !== 'pointer' || !e.function || e.function.body || !ALLOCATORS.has(e.function.name)) return undefined;
+    // <alloca.h> defines alloca as __builtin_alloca.
+    const name = e.kind === 'Call' && e.function && !e.function.body ? e.function.name : e.kind === 'BuiltinCall' ? e.name.replace(/^__builtin_alloca$/, 'alloca') : undefined;
+    if ((e.kind !== 'Call' && e.kind !== 'BuiltinCall') || t.kind !== 'pointer' || name === undefined || !ALLOCATORS.has(name)) return undefined;
     const loc = e.loc;
     const looped = this.loopNesting > 0;
-    if (looped && e.function.name !== 'malloc' && e.function.name !== 'calloc') throw new UnsupportedError(`${e.function.name} inside a loop`, loc);
+    if (looped && name !== 'malloc' && name !== 'calloc') throw new UnsupportedError(`${name} inside a loop`, loc);
     const elem = unqualified(t.pointee);
-    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${e.function.name} of ${cTypeToString(t)}`, loc);
-    const name = e.function.name;
+    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${name} of ${cTypeToString(t)}`, loc);
     const all = e.args.map((a) => this.rv(a));
     // realloc(p, n): the size is the second argument; p's block is copied and ends.
     const old = name === 'realloc' && all.length === 2 ? this.snapshot(all[0]!, loc) : undefined;
@@ -2036,7 +2271,7 @@ class Lowerer {
       if (!heap) this.frame.dying.push(root);
     }
     if (old) this.reallocFrom(old, root, args[0]!, loc);
-    if (e.function.name === 'calloc') {
+    if (name === 'calloc') {
       // Zero-filled: exact for a small constant size, else the elements start arbitrary (over-approximation).
       const size = args.length === 2 && args.every((a) => a.k === 'int' && a.e.kind === 'bv_lit')
         ? (args as Array<{ e: { value: bigint } }>).reduce((p, a) => p * a.e.value, 1n)
@@ -2066,7 +2301,7 @@ class Lowerer {
     const elem = stripArrays(to.type);
     const at = (id: number) => eq(old.base, bv(BigInt(id), 32, loc), loc);
     const blocks = [...(this.knownRegions?.values() ?? [])].filter(
-      (r) => r.path.length === 0 && unqualified(r.root.type).kind === 'array' && sameType(unqualified(r.elem), elem),
+      (r) => r.path.length === 0 && !r.view && unqualified(r.root.type).kind === 'array' && sameType(unqualified(r.elem), elem),
     );
     // The bytes of a block of another element type would be reinterpreted: not modelled.
     this.uncertain(or(eq(old.base, bv(0n, 32, loc), loc), orAll(blocks.map((r) => at(r.id)), loc), loc), loc, `realloc of a block of another element type than ${cTypeToString(elem)}`);
@@ -2369,12 +2604,18 @@ class Lowerer {
       if (e.op !== '-') throw new UnsupportedError(`operator ${e.op} on two pointers`, loc);
       const k = intKindOf(e.type);
       if (k === undefined) throw new UnsupportedError('pointer difference', loc);
-      const d = bin('-', l.off, r.off, loc);
+      const { lo, ro } = this.sameObject(l, r, 'subtraction of pointers into different objects', loc);
+      const d = bin('-', lo, ro, loc);
       return { k: 'int', e: resize(d, this.pw, intWidth(k, this.dm, loc), true, loc), ik: k };
     }
     const p = (l.k === 'ptr' ? l : r) as Extract<Val, { k: 'ptr' }>;
     const n = l.k === 'ptr' ? r : l;
     const i = this.index(n, loc);
+    if (unqualified(p.pointee).kind === 'void') {
+      // GNU arithmetic on void * counts bytes; the offset counts the object's elements.
+      const bytes = [...(this.knownRegions?.values() ?? [])].filter((x) => sizeOfElem(x.elem, this.dm) === 1).map((x) => eq(p.base, bv(BigInt(x.id), 32, loc), loc));
+      this.uncertain(or(eq(i, bv(0n, this.pw, loc), loc), orAll(bytes, loc), loc), loc, 'arithmetic on a void * into an object of elements larger than a byte');
+    }
     if (e.op === '+') return { ...p, off: bin('+', p.off, i, loc) };
     if (e.op === '-' && l.k === 'ptr') return { ...p, off: bin('-', p.off, i, loc) };
     throw new UnsupportedError(`operator ${e.op} on a pointer`, loc);

@@ -20,7 +20,7 @@
  * that its members see each other's bytes.
  */
 import type { CType, DataModel, IntegerKind } from '../c/types.js';
-import { integerBits, integerKind, sizeOf, unqualified } from '../c/types.js';
+import { integerBits, integerKind, sizeOf, typeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpType } from '../ivl/ast.js';
 import { bvType, mapType } from '../ivl/ast.js';
 import type { L } from './imp-build.js';
@@ -65,6 +65,19 @@ export interface Alt {
   readonly index?: Expr;
   /** Reached through a pointer (memory-safety properties): when the pointer designates this object. */
   readonly via?: Expr;
+  /** Reached through a view (see Region.view): the index counts the view's elements. */
+  readonly view?: View;
+}
+
+/**
+ * An integer region seen through a pointer to a smaller or differently
+ * signed integer type (`(unsigned char *)&x`): `k` view elements per stored
+ * element, the view element j of stored element i at bits [8·size·(j), ...)
+ * of i, little-endian.
+ */
+export interface View {
+  readonly k: number;
+  readonly elem: CType;
 }
 
 /** A C rvalue in IMP. */
@@ -83,12 +96,14 @@ export interface Region {
   readonly id: number;
   readonly root: Root;
   readonly path: readonly string[];
-  /** The type of the region's elements (arrays on the path stripped). */
+  /** The type of the region's elements (arrays on the path stripped; a view's element type). */
   readonly elem: CType;
+  /** The stored elements' bytes seen as elements of another integer type. */
+  readonly view?: View;
 }
 
-export function regionKey(root: Root, path: readonly string[]): string {
-  return `${root.name}|${path.join('.')}`;
+export function regionKey(root: Root, path: readonly string[], view?: View): string {
+  return `${root.name}|${path.join('.')}${view ? `#${view.k}:${typeToString(view.elem)}` : ''}`;
 }
 
 export function stripArrays(t: CType): CType {
@@ -262,4 +277,27 @@ export function unionPlace(
     t = stripArrays(field.type);
   }
   return undefined;
+}
+
+/**
+ * The members at offset 0 reached from a struct type through first members
+ * (`struct item { struct list_head link; ... }`: `link`, then link's first
+ * member, ...): a pointer to the struct and one to such a member are the
+ * same address. Arrays and unions end the chain (their elements are not
+ * stored at the struct's index).
+ */
+export function firstMembers(t: CType): Array<{ path: readonly string[]; type: CType }> {
+  const out: Array<{ path: readonly string[]; type: CType }> = [];
+  let u = unqualified(t);
+  const path: string[] = [];
+  while (u.kind === 'record' && !u.record.union && u.record.fields?.length) {
+    const f = u.record.fields[0]!;
+    if (f.name === undefined || f.bitWidth !== undefined || f.offset !== 0) break;
+    const ft = unqualified(f.type);
+    if (ft.kind === 'array' || (ft.kind === 'record' && ft.record.union)) break;
+    path.push(f.name);
+    out.push({ path: [...path], type: ft });
+    u = ft;
+  }
+  return out;
 }

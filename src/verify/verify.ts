@@ -414,7 +414,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
   if (result.verdict === 'unknown') {
     // One wording for every time-out, naming the bound established.
     const timedOut = result.reason.startsWith('time limit reached');
-    const reason = timedOut ? timeLimitReason(established) : result.reason;
+    const reason = (timedOut ? timeLimitReason(established) : result.reason) + inexactPlaces(sourceMap);
     // On a time-out, the bound is the one the reason names (as after the hard limit).
     return unknown(reason, { bound: timedOut ? established : result.bound });
   }
@@ -460,4 +460,13 @@ function violatedGoal(map: SourceMap, wanted: readonly GoalKind[], replay: Repla
   const at = replay.overflowAt;
   const goals = map.goals.filter((g) => wanted.includes(g.kind) && (!at || (g.loc.line <= at.line && at.line <= (g.loc.end?.line ?? g.loc.line))));
   return goals.length === 1 ? goals[0] : undefined;
+}
+
+/** The places where the memory model is not exact (a TRUE is impossible once one is reached), for an UNKNOWN's reason. */
+function inexactPlaces(map: SourceMap): string {
+  const seen = new Map<string, SourceLocation>();
+  for (const g of map.goals) if (g.kind === 'memory-unknown' && !seen.has(g.description)) seen.set(g.description, g.targetLoc);
+  if (seen.size === 0) return '';
+  const list = [...seen].slice(0, 3).map(([d, l]) => `${d} at ${l.line}:${l.column}`);
+  return `; places where the memory model is not exact: ${list.join('; ')}${seen.size > 3 ? ` (and ${seen.size - 3} more)` : ''}`;
 }
