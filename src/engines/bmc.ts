@@ -250,9 +250,10 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   const gaveUp = (what: string, reason: string): BmcResult => ({
     verdict: 'unknown',
     bound,
-    // Without a per-call limit a solver time-out is the whole budget's end
-    // (solver limits are wall time, the budget may be CPU time).
-    reason: left() <= 0 || (options.solverTimeoutMs === undefined && reason === 'timeout') ? `time limit reached at bound ${bound}` : `solver (${what}): ${reason}`,
+    // These checks get all the time left: their time-out is the budget's end,
+    // even when CPU time remains (solver limits are wall time, and a loaded
+    // machine runs out of wall time first).
+    reason: left() <= 0 || reason === 'timeout' ? `time limit reached at bound ${bound}` : `solver (${what}): ${reason}`,
   });
   for (;;) {
     if (left() <= 0) return { verdict: 'unknown', bound, reason: `time limit reached (${lastReason})` };
