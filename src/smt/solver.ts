@@ -68,9 +68,9 @@ export interface SmtLibDialect {
   readonly tactic?: string;
   /**
    * `replay`: scopes are kept here, not in the solver: after a pop (and
-   * the end of a check's scope) the next command is preceded by `(reset)`,
-   * the preamble and the commands of the levels left (z3's
-   * `reset-assertions` keeps declarations, which the replay repeats).
+   * the end of a check's scope) the next command is preceded by
+   * `(reset-assertions)` and the commands of the levels left (z3 keeps
+   * declarations across it: those sent already are not repeated).
    */
   readonly scopes?: 'native' | 'replay';
 }
@@ -86,7 +86,8 @@ export const z3Dialect: SmtLibDialect = {
   // A push makes z3 hand everything asserted so far to that incremental
   // core, which preprocesses and internalizes it: unused work as costly as
   // the tactic's own (measured: 0.3 of 0.7 s on a loop-free program of 6000
-  // definitions). Replaying the text is cheap (parsing it took 0.04 s).
+  // definitions). Replaying the text is cheap (parsing it took 0.04 s);
+  // (reset-assertions) costs about 4 ms a check, (reset) 8, push/pop 3.
   scopes: 'replay',
 };
 
@@ -132,6 +133,8 @@ export class SmtLibSolver implements Solver {
 
   /** Replay scopes: the solver's assertions are stale; reset and replay the levels before the next command. */
   private stale = false;
+  /** Replay scopes: the declaration sent to the current instance, by name. */
+  private readonly sentDeclarations = new Map<string, string>();
 
   private get replayScopes(): boolean {
     return this.dialect.scopes === 'replay';
@@ -202,15 +205,42 @@ export class SmtLibSolver implements Solver {
 
   /** The commands to send now: a replay of everything when the instance is fresh. */
   private takeScript(fresh: boolean): string[] {
+    const out = this.buildScript(fresh);
+    if (this.replayScopes) {
+      for (const cmd of out) {
+        const name = declaredName(cmd);
+        if (name !== undefined) this.sentDeclarations.set(name, cmd);
+      }
+    }
+    return out;
+  }
+
+  private buildScript(fresh: boolean): string[] {
     if (fresh || this.stale) {
       // The levels hold every command that defines the state (pending ones too).
-      const replay: string[] = fresh ? [...this.dialect.preamble] : ['(reset)', ...this.dialect.preamble];
+      // Replay scopes: declarations outlive `(reset-assertions)`, so those
+      // sent already are left out; one declared again differently needs a
+      // full `(reset)`.
+      const full =
+        fresh ||
+        this.levels.some((cmds) =>
+          cmds.some((cmd) => {
+            const name = declaredName(cmd);
+            const sent = name === undefined ? undefined : this.sentDeclarations.get(name);
+            return sent !== undefined && sent !== cmd;
+          }),
+        );
+      if (full) this.sentDeclarations.clear();
+      const replay: string[] = fresh ? [...this.dialect.preamble] : full ? ['(reset)', ...this.dialect.preamble] : ['(reset-assertions)'];
       this.lastTimeoutOption = undefined;
       this.checkScope = false;
       this.stale = false;
       this.levels.forEach((cmds, k) => {
         if (k > 0 && !this.replayScopes) replay.push('(push 1)');
-        replay.push(...cmds);
+        for (const cmd of cmds) {
+          const name = this.replayScopes ? declaredName(cmd) : undefined;
+          if (name === undefined || this.sentDeclarations.get(name) !== cmd) replay.push(cmd);
+        }
       });
       this.pending = [];
       return replay;
@@ -343,6 +373,13 @@ export class SmtLibSolver implements Solver {
     this.disposed = true;
     await this.channel.dispose();
   }
+}
+
+/** The name a `declare-fun` command declares, else undefined. */
+function declaredName(cmd: string): string | undefined {
+  if (!cmd.startsWith('(declare-fun ')) return undefined;
+  const rest = cmd.slice('(declare-fun '.length);
+  return rest.startsWith('|') ? rest.slice(0, rest.indexOf('|', 1) + 1) : rest.slice(0, rest.indexOf(' '));
 }
 
 /** The solver's answers, with `success` lines dropped and errors thrown. */

@@ -117,6 +117,13 @@ for (const backEnd of ['z3-wasm', 'z3', 'cvc5']) {
       await s.pop();
       assert.equal((await s.checkSat([mkEq(b, mkBv(11, 8))])).status, 'sat');
       assert.equal((await s.checkSat([mkEq(b, mkBv(10, 8))])).status, 'unsat');
+      // y once more, of another sort.
+      await s.push();
+      const yb = mkConst('y', BoolSort);
+      await s.assert(mkEq(yb, mkEq(b, mkBv(11, 8))));
+      assert.equal((await s.checkSat([yb])).status, 'sat');
+      assert.equal(formatValue(await s.eval(b)), '11bv8');
+      await s.pop();
     } finally {
       await s.dispose();
     }
