@@ -205,31 +205,33 @@ export class SmtLibSolver implements Solver {
 
   /** The commands to send now: a replay of everything when the instance is fresh. */
   private takeScript(fresh: boolean): string[] {
-    const out = this.buildScript(fresh);
-    if (this.replayScopes) {
-      for (const cmd of out) {
-        const name = declaredName(cmd);
-        if (name !== undefined) this.sentDeclarations.set(name, cmd);
-      }
+    if (!this.replayScopes) return this.buildScript(fresh);
+    if (!fresh && !this.stale && this.pending.some((cmd) => this.redeclares(cmd))) {
+      // The instance knows the name with another sort: only a full reset forgets it.
+      if (this.checkScope) throw new SolverError('a constant of another sort has the name of one declared before; declare it before the check');
+      this.stale = true;
     }
-    return out;
+    // Declarations outlive `(reset-assertions)`: the instance is told each one once.
+    return this.buildScript(fresh).filter((cmd) => {
+      const name = declaredName(cmd);
+      if (name === undefined) return true;
+      if (this.sentDeclarations.get(name) === cmd) return false;
+      this.sentDeclarations.set(name, cmd);
+      return true;
+    });
+  }
+
+  private redeclares(cmd: string): boolean {
+    const name = declaredName(cmd);
+    const sent = name === undefined ? undefined : this.sentDeclarations.get(name);
+    return sent !== undefined && sent !== cmd;
   }
 
   private buildScript(fresh: boolean): string[] {
     if (fresh || this.stale) {
       // The levels hold every command that defines the state (pending ones too).
-      // Replay scopes: declarations outlive `(reset-assertions)`, so those
-      // sent already are left out; one declared again differently needs a
-      // full `(reset)`.
-      const full =
-        fresh ||
-        this.levels.some((cmds) =>
-          cmds.some((cmd) => {
-            const name = declaredName(cmd);
-            const sent = name === undefined ? undefined : this.sentDeclarations.get(name);
-            return sent !== undefined && sent !== cmd;
-          }),
-        );
+      // Replay scopes: a name declared again with another sort needs a full `(reset)`.
+      const full = fresh || (this.replayScopes && this.levels.some((cmds) => cmds.some((cmd) => this.redeclares(cmd))));
       if (full) this.sentDeclarations.clear();
       const replay: string[] = fresh ? [...this.dialect.preamble] : full ? ['(reset)', ...this.dialect.preamble] : ['(reset-assertions)'];
       this.lastTimeoutOption = undefined;
@@ -237,10 +239,7 @@ export class SmtLibSolver implements Solver {
       this.stale = false;
       this.levels.forEach((cmds, k) => {
         if (k > 0 && !this.replayScopes) replay.push('(push 1)');
-        for (const cmd of cmds) {
-          const name = this.replayScopes ? declaredName(cmd) : undefined;
-          if (name === undefined || this.sentDeclarations.get(name) !== cmd) replay.push(cmd);
-        }
+        replay.push(...cmds);
       });
       this.pending = [];
       return replay;

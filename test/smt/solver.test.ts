@@ -124,6 +124,14 @@ for (const backEnd of ['z3-wasm', 'z3', 'cvc5']) {
       assert.equal((await s.checkSat([yb])).status, 'sat');
       assert.equal(formatValue(await s.eval(b)), '11bv8');
       await s.pop();
+      // A model query names w, declared only in a scope that is gone.
+      const w = mkConst('w', BitVecSort(8));
+      await s.push();
+      await s.assert(mkEq(w, b));
+      assert.equal((await s.checkSat()).status, 'sat');
+      await s.pop();
+      assert.equal((await s.checkSat()).status, 'sat');
+      assert.equal((await s.eval(w)).kind, 'bv');
     } finally {
       await s.dispose();
     }
