@@ -247,14 +247,21 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   };
   // The last program BMC checked (induction may go on with it when a deeper bound cannot be encoded).
   let lastProgram: ImpProgram | undefined;
-  const gaveUp = (what: string, reason: string): BmcResult => ({
+  /** `wholeBudget`: the call's limit was at least what the budget had left. */
+  const gaveUp = (what: string, reason: string, wholeBudget: boolean): BmcResult => ({
     verdict: 'unknown',
     bound,
-    // These checks get all the time left: their time-out is the budget's end,
-    // even when CPU time remains (solver limits are wall time, and a loaded
-    // machine runs out of wall time first).
-    reason: left() <= 0 || reason === 'timeout' ? `time limit reached at bound ${bound}` : `solver (${what}): ${reason}`,
+    // A time-out of a call that had the rest of the budget is the budget's
+    // end (solver limits are wall time, the budget may be CPU time, and on a
+    // loaded machine the solver gets less CPU than the wall clock runs).
+    reason: left() <= 0 || (wholeBudget && reason === 'timeout') ? `time limit reached at bound ${bound}` : `solver (${what}): ${reason}`,
   });
+  /** A BMC check with the per-call limit; whether that limit was the whole budget left. */
+  const bmcCheck = async (goals: readonly EncodedGoal[]): Promise<[Check, boolean]> => {
+    const limit = solverMs();
+    const wholeBudget = options.solverTimeoutMs === undefined || limit >= left();
+    return [await check(solver, [], goals, limit), wholeBudget];
+  };
   for (;;) {
     if (left() <= 0) return { verdict: 'unknown', bound, reason: `time limit reached (${lastReason})` };
     const t0 = Date.now();
@@ -283,18 +290,18 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       // No error goal at this bound: still check the unwinding goals (a cut recursion may hide code with errors).
       if (errors.length > 0) {
         const t1 = Date.now();
-        const r = await check(solver, [], errors, solverMs());
+        const [r, wholeBudget] = await bmcCheck(errors);
         log(`bmc: bound ${bound}: error goals ${r.status} (${Date.now() - t1} ms)`);
         if (r.status === 'sat') return { verdict: 'false', bound, counterexample: await readTrace(solver, e, errors) };
-        if (r.status === 'unknown') return gaveUp('error goals', r.reason);
+        if (r.status === 'unknown') return gaveUp('error goals', r.reason, wholeBudget);
       }
       const done: BmcResult = { verdict: 'true', bound, method: 'unrolling', invariants: [], program: p };
       if (unwinding.length === 0) return done;
       const t2 = Date.now();
-      const u = await check(solver, [], unwinding, solverMs());
+      const [u, uWholeBudget] = await bmcCheck(unwinding);
       log(`bmc: bound ${bound}: unwinding goals ${u.status} (${Date.now() - t2} ms)`);
       if (u.status === 'unsat') return done;
-      if (u.status === 'unknown') return gaveUp('unwinding goals', u.reason);
+      if (u.status === 'unknown') return gaveUp('unwinding goals', u.reason, uWholeBudget);
     } finally {
       await solver.pop();
     }

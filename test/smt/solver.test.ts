@@ -11,7 +11,9 @@ import {
   BoolSort,
   IntSort,
   createProcessSolver,
+  createSolver,
   createZ3WasmSolver,
+  findExecutable,
   formatValue,
   mkApp,
   mkBv,
@@ -84,6 +86,57 @@ test('z3-wasm: a timeout answers unknown quickly and the solver stays usable', a
     await s.dispose();
   }
 });
+
+// z3 keeps scopes by replaying text after a reset (a push costs it more
+// than the replay); every back end must still drop what a pop or a check's
+// assumptions leave behind, and allow a name to be declared again.
+for (const backEnd of ['z3-wasm', 'z3', 'cvc5']) {
+  test(`${backEnd}: scopes and assumptions leave nothing behind`, { skip: backEnd !== 'z3-wasm' && !findExecutable(backEnd) && `${backEnd} is not on PATH` }, async () => {
+    const s = createSolver(backEnd);
+    try {
+      const b = mkConst('b', BitVecSort(8));
+      const g = mkConst('g', BoolSort);
+      await s.assert(mkApp('bvugt', b, mkBv(10, 8)));
+      await s.push();
+      const y = mkConst('y', BitVecSort(8));
+      await s.assert(mkEq(y, mkApp('bvadd', b, mkBv(1, 8))));
+      await s.assert(mkEq(g, mkEq(y, mkBv(0, 8))));
+      assert.equal((await s.checkSat([g])).status, 'sat');
+      assert.equal(formatValue(await s.eval(b)), '255bv8');
+      // The assumption held for that check only.
+      assert.equal((await s.checkSat([mkApp('bvult', b, mkBv(12, 8))])).status, 'sat');
+      assert.equal(formatValue(await s.eval(b)), '11bv8');
+      assert.equal((await s.checkSat([g, mkApp('bvult', b, mkBv(12, 8))])).status, 'unsat');
+      await s.pop();
+      await s.push();
+      // y again, now with another definition.
+      await s.assert(mkEq(y, mkApp('bvsub', b, mkBv(1, 8))));
+      assert.equal((await s.checkSat([mkEq(y, mkBv(0, 8))])).status, 'unsat');
+      assert.equal((await s.checkSat([mkEq(y, mkBv(10, 8))])).status, 'sat');
+      assert.equal(formatValue(await s.eval(b)), '11bv8');
+      await s.pop();
+      assert.equal((await s.checkSat([mkEq(b, mkBv(11, 8))])).status, 'sat');
+      assert.equal((await s.checkSat([mkEq(b, mkBv(10, 8))])).status, 'unsat');
+      // y once more, of another sort.
+      await s.push();
+      const yb = mkConst('y', BoolSort);
+      await s.assert(mkEq(yb, mkEq(b, mkBv(11, 8))));
+      assert.equal((await s.checkSat([yb])).status, 'sat');
+      assert.equal(formatValue(await s.eval(b)), '11bv8');
+      await s.pop();
+      // A model query names w, declared only in a scope that is gone.
+      const w = mkConst('w', BitVecSort(8));
+      await s.push();
+      await s.assert(mkEq(w, b));
+      assert.equal((await s.checkSat()).status, 'sat');
+      await s.pop();
+      assert.equal((await s.checkSat()).status, 'sat');
+      assert.equal((await s.eval(w)).kind, 'bv');
+    } finally {
+      await s.dispose();
+    }
+  });
+}
 
 /** A stand-in SMT-LIB solver: answers sat after an odd number of asserts, unsat otherwise, and never answers when assuming `hang`. */
 function fakeSolver(): string {
