@@ -148,6 +148,8 @@ export function executeDeterministic(
   errorFunction: string,
   timeoutMs: number,
 ): ExecutionOutcome {
+  // A process time limit must be a whole number of milliseconds.
+  timeoutMs = Math.max(1, Math.round(timeoutMs));
   const replay = replayCounterexample(programPath, [], { property, dataModel, errorFunction, timeoutMs, extraFlags: SANITIZERS[property] });
   if (replay.status === 'confirmed') return { kind: 'violated', replay };
   if (replay.status === 'unavailable') return { kind: 'undecided', reason: replay.reason };

@@ -388,7 +388,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
   };
   // A deterministic program: its one execution decides, if it ends soon.
   if ((kind === 'unreach-call' || kind === 'no-overflow') && isDeterministic(first)) {
-    const run = executeDeterministic(r.program, kind, r.dataModel, r.property.errorFunction ?? 'reach_error', Math.min(2000, timeoutS * 200));
+    const run = executeDeterministic(r.program, kind, r.dataModel, r.property.errorFunction ?? 'reach_error', Math.min(2000, timeoutS * 300));
     profile.mark('execution');
     log(`execution: ${run.kind}: ${run.kind === 'violated' ? run.replay.reason : run.reason}`);
     if (run.kind === 'holds') return proved(`no violation: ${run.reason}`, 'execution', null);
