@@ -1,16 +1,16 @@
 // A program without nondeterminism has exactly one execution: running it
-// decides unreach-call and no-overflow, however deep its loops or recursion
-// go, where unrolling would have to reach the end of that one execution.
+// decides unreach-call, no-overflow and termination, however deep its loops
+// or recursion go, where unrolling would have to reach the end of that one
+// execution.
 //
 // The lowering turns every source of nondeterminism of the competition's
 // semantics into an IMP `havoc` (nondet calls, uninitialised locals and heap
 // memory, extern variables, calls of functions without a body, main's
 // parameters), so a lowering that never reads a havocked (or unassigned)
-// variable stands for a deterministic program. (Some havocs stand for values
-// fixed right after, e.g. of string literals: their programs are simply not
-// run here.) The run is
-// compiled with AddressSanitizer and UBSan: a run with undefined behaviour
-// decides nothing.
+// variable stands for a deterministic program. The havocs of objects
+// written whole right after (initialised arrays, string literals; the
+// lowering lists them) count as assignments. The run is compiled with
+// AddressSanitizer and UBSan: a run with undefined behaviour decides nothing.
 
 import type { Expr, Stmt } from '../ivl/ast.js';
 import type { LoweredProgram } from '../lower/index.js';
