@@ -140,6 +140,11 @@ const SANITIZERS = {
 };
 const SANITIZER_REPORT = /runtime error:|ERROR: AddressSanitizer|ERROR: LeakSanitizer/;
 
+/** How long the one run may take: 30 % of the budget, at most 2 s (a deterministic program that runs longer is left to the engines). */
+export function executionLimitMs(budgetMs: number): number {
+  return Math.min(2000, 0.3 * budgetMs);
+}
+
 /** Runs a deterministic program once (compiled by gcc) under `timeoutMs` of wall time. */
 export function executeDeterministic(
   programPath: string,
