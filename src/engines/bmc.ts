@@ -218,12 +218,15 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       return inductionStep(solver, p, k, opts, callMs, attemptLeft, log, survivors, set);
     };
     const proof = (r: Attempt): BmcResult | undefined => (r.kind === 'proved' ? { verdict: 'true', bound: k, method: 'k-induction', invariants: r.invariants, program: p } : undefined);
-    const withCaller = options.loopCandidates !== undefined && !survivors.callerTooHard;
-    if (withCaller && options.candidates !== false && !survivors.callerAloneTooHard) {
+    const hasCaller = options.loopCandidates !== undefined;
+    // A set that was too hard for one check is tried again once an attempt has twice the time that check had.
+    const timeFor = (tooHardMs: number | undefined) => allowance >= 2 * (tooHardMs ?? 0);
+    const withCaller = hasCaller && timeFor(survivors.callerTooHardMs);
+    if (hasCaller && options.candidates !== false && timeFor(survivors.callerAloneTooHardMs)) {
       // The caller's candidates alone first: few, so Houdini needs few rounds,
       // and they are often the whole proof; the templates only when they are not.
       const alone = await attempt('caller', allowance / 2);
-      if (alone.kind === 'caller-too-hard') survivors.callerAloneTooHard = true;
+      if (alone.kind === 'caller-too-hard') survivors.callerAloneTooHardMs = alone.limitMs;
       if (alone.kind === 'proved') {
         inductionMs += used() - u3;
         return proof(alone);
@@ -232,9 +235,9 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     const rest = () => Math.max(INDUCTION_FLOOR_MS, allowance - (used() - u3));
     let r = await attempt(withCaller ? 'all' : 'built-in', rest());
     if (r.kind === 'caller-too-hard') {
-      // The caller's candidates made a check undecidable in its time: the built-in ones alone from now on.
+      // The caller's candidates made a check undecidable in its time: the built-in ones alone until an attempt has twice that time.
       log(`k-induction: depth ${k}: retrying without the caller's candidates`);
-      survivors.callerTooHard = true;
+      survivors.callerTooHardMs = r.limitMs;
       r = await attempt('built-in', rest());
     } else if (r.kind === 'spent' && withCaller) {
       // The built-in candidates alone are often quicker to decide (and enough): the same time for them.
@@ -337,10 +340,10 @@ interface Survivors {
   caller?: Set<string>;
   all?: Set<string>;
   'built-in'?: Set<string>;
-  /** A check with the caller's candidates was undecided: use the built-in ones only from then on. */
-  callerTooHard?: boolean;
-  /** The same with the caller's candidates alone: that attempt is skipped from then on. */
-  callerAloneTooHard?: boolean;
+  /** A check with the caller's candidates was undecided within this many ms: the built-in ones only, until an attempt has twice that. */
+  callerTooHardMs?: number;
+  /** The same with the caller's candidates alone: that attempt is skipped until then. */
+  callerAloneTooHardMs?: number;
 }
 
 /** How one k-induction attempt ended. */
@@ -351,7 +354,7 @@ type Attempt =
   /** The attempt's time ran out first. */
   | { readonly kind: 'spent' }
   /** A check with the caller's candidates was undecided within the solver's own limit. */
-  | { readonly kind: 'caller-too-hard' };
+  | { readonly kind: 'caller-too-hard'; readonly limitMs: number };
 
 function candidateKey(c: LoopCandidate): string {
   const l = c.loop.loc;
@@ -453,7 +456,7 @@ async function inductionStep(
         // Out of this attempt's time: the survivors so far are kept for the next one.
         if (capped || solverMs() < 1) return spent(`Houdini round ${round}`);
         // The caller's candidates can make the checks hard.
-        if (set !== 'built-in') return { kind: 'caller-too-hard' };
+        if (set !== 'built-in') return { kind: 'caller-too-hard', limitMs: ms };
         active = new Set();
         break;
       }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
 import { parseImp, parseImpExpr } from '../../src/ivl/index.js';
 import { assertionCandidates, bmc } from '../../src/engines/index.js';
-import { findExecutable } from '../../src/smt/index.js';
+import { createSolver, findExecutable, type Solver } from '../../src/smt/index.js';
 
 function load(name: string) {
   const file = join(repoRoot, 'test', 'fixtures', 'engines', name);
@@ -152,6 +152,45 @@ test('caller candidates (loopCandidates) go through Houdini; a TRUE reports the 
   // Only the real invariant survives (y == 10 fails after one iteration; the others are not Boolean over the scope).
   assert.deepEqual(inv.exprs, [good]);
   assert.ok(r.program.procedures.some((q) => q.body?.includes(inv.loop)));
+});
+
+test("caller candidates undecided in one check (a loaded machine) are tried again once an attempt has more time, not dropped for good", async () => {
+  // x + y == 10 (the caller's) proves the unbounded loop; no built-in template does.
+  const p = parseImp(
+    `procedure main() { var x: bv32, y: bv32, n: bv32;
+       x := 0bv32; y := 10bv32; n := havoc;
+       while (ult(x, n)) { x := x + 1bv32; y := y - 1bv32; }
+       assert x + y == 10bv32; }`,
+    'r.imp',
+  );
+  // The first checks with candidates answer unknown, as z3 does when it gets no CPU in its time limit.
+  const real = createSolver();
+  let stalls = 0;
+  const solver: Solver = {
+    name: real.name,
+    push: () => real.push(),
+    pop: (n) => real.pop(n),
+    assert: (t) => real.assert(t),
+    checkSat: (assumptions, options) => {
+      if ((assumptions?.length ?? 0) > 1 && stalls < 3) {
+        stalls++;
+        return Promise.resolve({ status: 'unknown', reason: 'timeout', timeMs: 0 });
+      }
+      return real.checkSat(assumptions, options);
+    },
+    getValues: (ts) => real.getValues(ts),
+    eval: (t) => real.eval(t),
+    getModel: () => real.getModel(),
+    setTimeout: (ms) => real.setTimeout(ms),
+    dispose: () => real.dispose(),
+  };
+  try {
+    const r = await bmc(p, { deadline: Date.now() + 120_000, solverTimeoutMs: () => 100, solver, loopCandidates: () => [parseImpExpr('x + y == 10bv32', 'cand')] });
+    assert.ok(stalls > 0, 'no check was made to stall: the test tests nothing');
+    assert.equal(r.verdict, 'true', r.verdict === 'unknown' ? r.reason : undefined);
+  } finally {
+    await real.dispose();
+  }
 });
 
 test('a survivor holds on every arrival: a candidate true at entry but broken by an iteration is dropped', async () => {
