@@ -179,6 +179,8 @@ class Lowerer {
   readonly approximations: string[] = [];
   /** Havocs of objects every element of which is written right after (see LoweredProgram.filledHavocs). */
   readonly filledHavocs = new Set<Stmt>();
+  /** Havocs of arrays that stand for C memory not yet written (see LoweredProgram.memoryHavocs). */
+  readonly memoryHavocs = new Set<Stmt>();
   /** Facts about the model the verdict's reason should mention (each once). */
   readonly notes = new Set<string>();
   private stmtLoc: L;
@@ -652,9 +654,14 @@ class Lowerer {
 
   // ---- object initialisation ---------------------------------------------------------
 
-  private havocObject(root: Root, loc: L): void {
+  /** Havocs every leaf of the object (recorded in `record`: C memory not yet written). */
+  private havocObject(root: Root, loc: L, record?: Set<Stmt>): void {
     for (const leaf of leavesOf(root.type, loc)) {
-      for (const [suffix] of scalarParts(leaf.type, this.dm, loc)) this.emit(havoc(leafName(root, leaf.path) + suffix, loc));
+      for (const [suffix] of scalarParts(leaf.type, this.dm, loc)) {
+        const h = havoc(leafName(root, leaf.path) + suffix, loc);
+        record?.add(h);
+        this.emit(h);
+      }
     }
   }
 
@@ -677,6 +684,8 @@ class Lowerer {
         }
         const h = havoc(name, loc);
         this.emit(h);
+        // An automatic array without initialiser, or a large static one (zero in C, arbitrary here): C memory.
+        this.memoryHavocs.add(h);
         if (isStatic || init) {
           // A union's map holds its bytes.
           const count = leaf.count !== undefined && leaf.bytes ? leaf.count * (sizeOfElem(leaf.type, this.dm) ?? Infinity) : leaf.count;
@@ -2250,7 +2259,7 @@ class Lowerer {
     const heap = name === 'malloc' || name === 'calloc' || name === 'realloc';
     if (looped) return this.allocationInLoop(`$heap@${loc.line}:${loc.column}`, name, elem, args, loc);
     let root = this.makeRoot(`$heap@${loc.line}:${loc.column}`, { kind: 'array', element: elem }, loc);
-    this.havocObject(root, loc);
+    this.havocObject(root, loc, this.memoryHavocs);
     if (this.mem) {
       // The block's element count: its size in bytes over the element size (a partial element is outside).
       const bytes = args.map((a) => {
@@ -2382,7 +2391,9 @@ class Lowerer {
       for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
         const n = leafName(root, leaf.path) + suffix;
         this.declare(n, leafImpType(t, leaf.mapped, this.dm));
-        this.liveInit.push(havoc(n, loc));
+        const h = havoc(n, loc);
+        this.memoryHavocs.add(h);
+        this.liveInit.push(h);
       }
     }
     const zero = bv(0n, this.pw, loc);
@@ -2891,6 +2902,7 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
       sourceMap: l.map.build(),
       ...(l.approximations.length ? { approximations: l.approximations } : {}),
       ...(l.filledHavocs.size ? { filledHavocs: l.filledHavocs } : {}),
+      ...(l.memoryHavocs.size ? { memoryHavocs: l.memoryHavocs } : {}),
       ...(l.notes.size ? { notes: [...l.notes] } : {}),
       ...(l.allocates ? { allocates: true } : {}),
     };

@@ -37,6 +37,13 @@ export interface LoweredProgram {
    * in C, the object is determined.
    */
   readonly filledHavocs?: ReadonlySet<Stmt>;
+  /**
+   * Havocs that stand for the contents of C memory not yet written
+   * (automatic arrays without initialiser, heap blocks, large static arrays
+   * that the model does not zero): a run under a checker of uninitialised
+   * reads (valgrind) shows whether the program's behaviour depends on them.
+   */
+  readonly memoryHavocs?: ReadonlySet<Stmt>;
   /** Facts about how the program was modelled that the verdict's reason mentions (e.g. assert() aborts). */
   readonly notes?: readonly string[];
   /**

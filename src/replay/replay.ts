@@ -30,6 +30,8 @@ export interface ReplayOptions {
   gcc?: string;
   /** More gcc flags (e.g. sanitizers whose reports make a run inconclusive). */
   extraFlags?: readonly string[];
+  /** A command that runs the compiled program (e.g. valgrind and its options), given the program's path last. */
+  runUnder?: readonly string[];
 }
 
 export type ReplayStatus =
@@ -125,7 +127,8 @@ export function replayCounterexample(
     const build = (m: '-m32' | '-m64') => {
       const c = spawnSync(gcc, [m, ...flags, '-finstrument-functions', '-x', 'c', resolve(programPath), harness, '-o', exe], { encoding: 'utf8', timeout: 120000, cwd: dir });
       if (c.error || c.status !== 0) return { compile: c };
-      const run = spawnSync(exe, [], { encoding: 'utf8', timeout: options.timeoutMs ?? 10000, cwd: dir, input: '', maxBuffer: 16 * 1024 * 1024, env });
+      const [cmd, ...args] = [...(options.runUnder ?? []), exe];
+      const run = spawnSync(cmd!, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 10000, cwd: dir, input: '', maxBuffer: 16 * 1024 * 1024, env });
       // Not started at all: a -m32 program this kernel cannot run.
       const notStarted = ['ENOEXEC', 'EACCES', 'ENOENT'].includes((run.error as NodeJS.ErrnoException | undefined)?.code ?? '');
       return notStarted ? { compile: c } : { run };

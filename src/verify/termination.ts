@@ -19,7 +19,7 @@ import type { DataModel, Property } from '../task/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
 import { lintAgainstProgram, lowerC } from './frontend.js';
 import { buildLassoWitness, nondetStepsOf, replayValues } from './witness.js';
-import { executeDeterministic, executionLimitMs, isDeterministic } from './execution.js';
+import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
 import type { VerifyOptions, VerifyResult } from './verify.js';
 
 /** A loop's ranking function as reported (`--verbose`, JSON `rankingFunctions`). */
@@ -100,8 +100,9 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
 
   // Without nondeterminism there is one execution: if it ends (without an
   // overflow, which would not be a way to end), every execution does.
-  if (!cutsByAssume && isDeterministic(first)) {
-    const run = executeDeterministic(t.program, 'no-overflow', t.dataModel, t.property.errorFunction ?? 'reach_error', executionLimitMs(budget));
+  const determinism = determinismOf(first);
+  if (!cutsByAssume && determinism !== 'nondeterministic') {
+    const run = executeDeterministic(t.program, { property: 'no-overflow', dataModel: t.dataModel, errorFunction: t.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(budget), determinism });
     t.log(`execution: ${run.kind}: ${run.kind === 'violated' ? run.replay.reason : run.reason}`);
     if (run.kind === 'holds') return { verdict: { kind: 'true' }, reason: `every execution ends: ${run.reason}` };
   }

@@ -23,7 +23,7 @@ import { lowerC, parseC, lintAgainstProgram } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } from './witness.js';
 import { verifyTermination, type RankingFunctionReport } from './termination.js';
 import { buildCorrectnessWitness } from './correctness-witness.js';
-import { executeDeterministic, executionLimitMs, isDeterministic } from './execution.js';
+import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
 import { analysisCandidates } from '../analysis/index.js';
 import type { LoweredProgram } from '../lower/index.js';
 
@@ -387,8 +387,9 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     });
   };
   // A deterministic program: its one execution decides, if it ends soon.
-  if ((kind === 'unreach-call' || kind === 'no-overflow') && isDeterministic(first)) {
-    const run = executeDeterministic(r.program, kind, r.dataModel, r.property.errorFunction ?? 'reach_error', executionLimitMs(timeoutS * 1000));
+  const determinism = determinismOf(first);
+  if ((kind === 'unreach-call' || kind === 'no-overflow') && determinism !== 'nondeterministic') {
+    const run = executeDeterministic(r.program, { property: kind, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(timeoutS * 1000), determinism });
     profile.mark('execution');
     log(`execution: ${run.kind}: ${run.kind === 'violated' ? run.replay.reason : run.reason}`);
     if (run.kind === 'holds') return proved(`no violation: ${run.reason}`, 'execution', null);

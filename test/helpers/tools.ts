@@ -1,5 +1,5 @@
 // The external oracles of the soundness tests (gcc, gcc -m32, its
-// sanitizers, cpp, z3, cvc5). On a user's machine a test whose oracle is
+// sanitizers, cpp, z3, cvc5, valgrind). On a user's machine a test whose oracle is
 // missing skips with the reason; under CI (CI=true) a missing oracle fails
 // the run, naming it, so that a green CI always means the oracles ran.
 import { test } from 'node:test';
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type Tool = 'gcc' | 'gcc -m32' | 'gcc -fsanitize' | 'cpp' | 'z3' | 'cvc5';
+export type Tool = 'gcc' | 'gcc -m32' | 'gcc -fsanitize' | 'cpp' | 'z3' | 'cvc5' | 'valgrind';
 
 /** Compiles and runs a trivial program with these gcc flags. */
 function gccRuns(flags: string[]): string | undefined {
@@ -38,6 +38,7 @@ const probes: Record<Tool, () => string | undefined> = {
   cpp: () => runs('cpp', ['--version']),
   z3: () => runs('z3', ['--version']),
   cvc5: () => runs('cvc5', ['--version']),
+  valgrind: () => runs('valgrind', ['--version']),
 };
 
 const cache = new Map<Tool, string | undefined>();

@@ -6,27 +6,42 @@ import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
 import { needTools } from '../helpers/tools.js';
 import { verify } from '../../src/verify/index.js';
-import { isDeterministic, executeDeterministic } from '../../src/verify/execution.js';
+import { determinismOf, executeDeterministic } from '../../src/verify/execution.js';
 import { validate } from '../../src/validate/index.js';
 import { parseC, lowerC } from '../../src/verify/frontend.js';
 
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'execution', name);
 const noGcc = needTools('gcc -m32', 'gcc -fsanitize');
+const noValgrind = needTools('gcc', 'gcc -fsanitize', 'valgrind');
 
-const deterministic = (name: string) => isDeterministic(lowerC(parseC(fx(name), 'ILP32'), { property: 'unreach-call', dataModel: 'ILP32', recursionDepth: 1 }));
+const deterministic = (name: string) => determinismOf(lowerC(parseC(fx(name), 'ILP32'), { property: 'unreach-call', dataModel: 'ILP32', recursionDepth: 1 }));
 
 test('a program is deterministic when its lowering reads no havocked or unassigned variable (a recursion cut does not count)', () => {
-  assert.equal(deterministic('deep-recursion-safe.c'), true);
-  assert.equal(deterministic('overflow.c'), true);
-  assert.equal(deterministic('uninitialised.c'), false);
-  assert.equal(deterministic('assigned-before-use.c'), true);
-  assert.equal(deterministic('assigned-on-one-path.c'), false);
-  assert.equal(deterministic('initialised-arrays.c'), true);
+  assert.equal(deterministic('deep-recursion-safe.c'), 'deterministic');
+  assert.equal(deterministic('overflow.c'), 'deterministic');
+  assert.equal(deterministic('uninitialised.c'), 'nondeterministic');
+  assert.equal(deterministic('assigned-before-use.c'), 'deterministic');
+  assert.equal(deterministic('assigned-on-one-path.c'), 'nondeterministic');
+  assert.equal(deterministic('initialised-arrays.c'), 'deterministic');
+  // Arrays that start unwritten: whether a run depends on them is for valgrind to see.
+  assert.equal(deterministic('array-written-before-read.c'), 'if-memory-defined');
+  assert.equal(deterministic('array-read-unwritten.c'), 'if-memory-defined');
+});
+
+test('a run that depends on memory the program never wrote decides nothing; one that does not decides', { skip: noValgrind }, () => {
+  const options = { property: 'unreach-call', dataModel: 'ILP32', errorFunction: 'reach_error', timeoutMs: 10_000, determinism: 'if-memory-defined' } as const;
+  const unwritten = executeDeterministic(fx('array-read-unwritten.c'), options);
+  assert.equal(unwritten.kind, 'undecided');
+  assert.match(unwritten.kind === 'undecided' ? unwritten.reason : '', /memory the program has not written \(valgrind: Conditional jump/);
+  const written = executeDeterministic(fx('array-written-before-read.c'), options);
+  assert.equal(written.kind, 'holds', written.kind === 'undecided' ? written.reason : '');
+  // The same program believed fully deterministic would have decided on the one run's value (a wrong TRUE): the valgrind run is what stops it.
+  assert.equal(executeDeterministic(fx('array-read-unwritten.c'), { ...options, determinism: 'deterministic' }).kind, 'holds');
 });
 
 test('a run with undefined behaviour decides nothing', { skip: noGcc }, () => {
   // A fractional limit (a share of a budget) is fine too.
-  const r = executeDeterministic(fx('shift-ub.c'), 'unreach-call', 'ILP32', 'reach_error', 9_999.7);
+  const r = executeDeterministic(fx('shift-ub.c'), { property: 'unreach-call', dataModel: 'ILP32', errorFunction: 'reach_error', timeoutMs: 9_999.7, determinism: 'deterministic' });
   assert.equal(r.kind, 'undecided');
   assert.match(r.kind === 'undecided' ? r.reason : '', /shift exponent/);
 });
@@ -40,6 +55,7 @@ test('deterministic programs: the one execution answers past any unrolling, and 
       ['overflow.c', 'no-overflow', 'false(no-overflow)'],
       ['overflow.c', 'unreach-call', 'true'],
       ['initialised-arrays.c', 'unreach-call', 'true'],
+      ...(noValgrind ? [] : [['array-written-before-read.c', 'unreach-call', 'true'] as [string, string, string]]),
     ];
     for (const [name, property, expected] of cases) {
       const witness = join(dir, `${name}.${property}.yml`);
