@@ -76,7 +76,7 @@ import {
 } from './memory.js';
 import { LIBRARY_FUNCTIONS, Library } from './library.js';
 import { type GoalKind, SourceMapBuilder } from './source-map.js';
-import type { LoweredProgram, LowerOptions } from './types.js';
+import { summaryGoalLoc, type LoweredProgram, type LowerOptions, type SummaryCondition } from './types.js';
 
 
 const VOID: Val = { k: 'void' };
@@ -616,7 +616,9 @@ class Lowerer {
     }
     const globalsInit = this.out;
     this.out = [];
+    const entry = this.options.summaries?.entry;
     const [body] = this.buffer(() => {
+      if (entry !== undefined) return this.summaryCheck(entry);
       const args: Val[] = main.params.map((p) => {
         const k = intKindOf(p.type);
         if (k === undefined) {
@@ -739,11 +741,47 @@ class Lowerer {
 
   // ---- functions -------------------------------------------------------------------
 
+  /** The entry function called with arbitrary integer arguments, its summary's conditions as goals where it returns. */
+  private summaryCheck(name: string): void {
+    const fn = this.program.functions.find((f) => f.name === name && f.body);
+    if (!fn) throw new UnsupportedError(`a summary of '${name}', which has no body`, this.stmtLoc);
+    const loc = fn.definitionLoc ?? fn.loc;
+    const args: Val[] = fn.params.map((p) => {
+      const k = intKindOf(p.type);
+      if (k === undefined) throw new UnsupportedError(`a summary of a function with parameter '${p.name}' of type ${cTypeToString(p.type)}`, p.loc);
+      const t = this.temp(bvType(intWidth(k, this.dm, p.loc)));
+      this.emit(havoc(t, p.loc));
+      return { k: 'int', e: v(t, p.loc), ik: k } as Val;
+    });
+    const ret = this.inline(fn, args, loc, loc);
+    const conditions = this.options.summaries!.conditions.get(name) ?? [];
+    conditions.forEach((c, i) => this.goal('summary', this.summaryCondition(c, args, ret, loc), summaryGoalLoc(this.program.file, i), `summary condition ${i + 1} of ${name}`, loc));
+  }
+
+  /** A summary condition over a call's arguments and result (integers of the result's type). */
+  private summaryCondition(c: SummaryCondition, args: readonly Val[], ret: Val, loc: L): Expr {
+    if (ret.k !== 'int') throw new UnsupportedError('a summary of a function without an integer result', loc);
+    const bound = 'param' in c.bound ? args[c.bound.param] : undefined;
+    if (bound && (bound.k !== 'int' || bound.ik !== ret.ik)) throw new UnsupportedError('a summary bound of another type than the result', loc);
+    const w = intWidth(ret.ik, this.dm, loc);
+    const right = bound && bound.k === 'int' ? bound.e : bv((c.bound as { value: bigint }).value, w, loc);
+    if (c.op === '==') return eq(ret.e, right, loc);
+    const signed = isSignedKind(ret.ik);
+    return app(c.op === '<=' ? (signed ? 'sle' : 'ule') : signed ? 'sge' : 'uge', [ret.e, right], loc);
+  }
+
   /** Inlines a call of a defined function; returns its result. */
   private inline(fn: FunctionDecl, args: Val[], loc: L, cutLoc: L): Val {
     const active = this.frames.filter((f) => f.fn === fn).length;
     const retType = unqualified(fn.type.returnType);
     if (active >= this.depth || (active > 0 && this.instances >= MAX_INSTANCES)) {
+      const summary = this.options.summaries?.conditions.get(fn.name);
+      if (summary) {
+        // A summarised call returns any result its summary allows.
+        const ret = retType.kind === 'void' ? VOID : this.havocVal(retType, loc);
+        for (const c of summary) this.emit(assume(this.summaryCondition(c, args, ret, loc), loc));
+        return ret;
+      }
       // Deeper recursion is cut: an unwinding assertion, then no execution goes on.
       this.goal('recursion', boolLit(false, cutLoc), cutLoc, `recursion of ${fn.name} cut (depth ${this.depth}, ${MAX_INSTANCES} inlined bodies at most)`, cutLoc);
       this.emit(assume(boolLit(false, cutLoc), cutLoc));

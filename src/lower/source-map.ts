@@ -49,7 +49,9 @@ export type GoalKind =
   | 'valid-free'
   | 'valid-memtrack'
   | 'valid-memcleanup'
-  | 'memory-unknown';
+  | 'memory-unknown'
+  /** A condition of the entry function's recursion summary, where it returns (see RecursionSummaries). */
+  | 'summary';
 
 export interface GoalInfo {
   readonly kind: GoalKind;

@@ -11,6 +11,34 @@ export interface LowerOptions {
   readonly dataModel: DataModel;
   /** How deep recursive calls are inlined before they are cut (default 3). */
   readonly recursionDepth?: number;
+  /** Recursion summaries to assume at cuts, and the function whose summary is checked (see RecursionSummaries). */
+  readonly summaries?: RecursionSummaries;
+}
+
+/**
+ * Summaries of recursive functions (integer parameters and result, no
+ * memory): a cut call of a summarised function returns an arbitrary result
+ * that satisfies its summary, and the execution goes on (instead of
+ * ending there). With `entry`, the lowered program is that function called
+ * with arbitrary arguments instead of main, and every condition of its
+ * summary is a `summary` goal where it returns: a program whose goals
+ * cannot fail shows that the summary holds for every call (by induction on
+ * the calls that return).
+ */
+export interface RecursionSummaries {
+  readonly conditions: ReadonlyMap<string, readonly SummaryCondition[]>;
+  readonly entry?: string;
+}
+
+/** `result op bound`, compared as the function's result type (a parameter bound has that same type). */
+export interface SummaryCondition {
+  readonly op: '<=' | '>=' | '==';
+  readonly bound: { readonly param: number } | { readonly value: bigint };
+}
+
+/** The location of the `summary` goal of condition `index` of the entry function (line 0: no source position). */
+export function summaryGoalLoc(file: string, index: number): SourceLocation {
+  return { file, line: 0, column: index + 1, offset: -1 };
 }
 
 /** A C construct the lowering does not model: the verdict must be UNKNOWN, naming it. */

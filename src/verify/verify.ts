@@ -24,6 +24,7 @@ import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } fr
 import { verifyTermination, type RankingFunctionReport } from './termination.js';
 import { buildCorrectnessWitness } from './correctness-witness.js';
 import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
+import { proveBySummaries } from './summaries.js';
 import { analysisCandidates } from '../analysis/index.js';
 import type { LoweredProgram } from '../lower/index.js';
 
@@ -396,6 +397,14 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     const goal = run.kind === 'violated' ? violatedGoal(first.sourceMap, wanted, run.replay) : undefined;
     // Without nondet values the witness is its target alone.
     if (run.kind === 'violated' && goal) return refuted(goal, kind, [], run.replay, 'execution', 'the only execution of a program without nondeterminism');
+  }
+  if (recursive && kind === 'unreach-call') {
+    // Summaries get at most a quarter of what is left; BMC the rest.
+    const stopAt = deadline() * 0.75;
+    const s = await proveBySummaries(c, { dataModel: r.dataModel, left: () => deadline() - stopAt, solver: options.solver, log });
+    profile.mark('summaries');
+    log(`summaries: ${s.reason}`);
+    if (s.proof) return proved(s.proof.reason, 'summaries', null);
   }
   const result = await bmc(programAt, {
     nextBound,

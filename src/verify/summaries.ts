@@ -1,0 +1,235 @@
+// Recursion summaries: proving a program whose recursion is unbounded (a
+// nondeterministic argument) without inlining it to the end.
+//
+// A summary of a recursive function is a conjunction of conditions on its
+// result (`result <= 3`, `result == x`). Houdini finds the strongest set
+// of candidate conditions that holds for every recursive function at once:
+// each function is lowered as the entry, called with arbitrary arguments,
+// its inner recursive calls returning arbitrary results that satisfy the
+// current summaries, and a condition that can fail where it returns is
+// dropped, until none can. Then main, with its recursive calls summarised
+// the same way, must not reach an error.
+//
+// Why this is sound: suppose an execution of the C program reaches an error
+// or has a call return a result that breaks its summary, and take the first
+// time this happens. It happens inside some call (of main, or of a
+// recursive function with arguments a) while no deeper call is active; the
+// deeper calls it made before returned results that satisfy their summaries.
+// So the checked program of that function with arguments a can do the same,
+// with those results for its summarised calls: but its check showed that
+// none of its errors and summary conditions can fail. The functions must not
+// touch memory or globals (checked here), so that arguments alone determine
+// what a call does.
+
+import type { CProgram, Expr as CExpr, FunctionDecl, Stmt as CStmt, BlockItem } from '../c/index.js';
+import { childExprs, forEachStatement } from '../c/index.js';
+import { integerRange, unqualified, type DataModel } from '../c/types.js';
+import type { SourceLocation } from '../common/location.js';
+import { bmc, type AssertRole } from '../engines/index.js';
+import { goalAt } from '../lower/source-map.js';
+import { createSolver, type Solver } from '../smt/index.js';
+import { intKindOf } from '../lower/memory.js';
+import type { RecursionSummaries, SummaryCondition } from '../lower/types.js';
+import { lowerC } from './frontend.js';
+
+export interface SummaryOptions {
+  readonly dataModel: DataModel;
+  /** Budget ms left (on the verifier's clock); the search stops when it is spent. */
+  readonly left: () => number;
+  /** The solver of the checks (one instance serves them all). */
+  readonly solver?: string;
+  readonly log?: (message: string) => void;
+}
+
+export interface SummaryProof {
+  /** The summary of each recursive function (its conditions). */
+  readonly summaries: ReadonlyMap<string, readonly SummaryCondition[]>;
+  readonly reason: string;
+}
+
+/**
+ * Proves unreach-call with recursion summaries, or says why not (undefined
+ * proof): the recursion does not qualify, an error is reachable with the
+ * strongest summaries found, or the budget ran out.
+ */
+export async function proveBySummaries(c: CProgram, options: SummaryOptions): Promise<{ proof?: SummaryProof; reason: string }> {
+  const recursive = recursiveFunctions(c);
+  if (recursive.length === 0) return { reason: 'no recursion' };
+  const impure = recursive.map((f) => impurity(f, c)).find((x) => x !== undefined);
+  if (impure) return { reason: `recursion summaries need functions of integers without memory: ${impure}` };
+  const conditions = new Map(recursive.map((f) => [f.name, candidates(f, c)] as const));
+  const solver = createSolver(options.solver ?? 'auto');
+  try {
+    return await houdini(c, recursive, conditions, solver, options);
+  } finally {
+    await solver.dispose();
+  }
+}
+
+async function houdini(c: CProgram, recursive: readonly FunctionDecl[], conditions: Map<string, readonly SummaryCondition[]>, solver: Solver, options: SummaryOptions): Promise<{ proof?: SummaryProof; reason: string }> {
+  const log = options.log ?? (() => {});
+  const check = async (summaries: RecursionSummaries) => {
+    const lowered = lowerC(c, { property: 'unreach-call', dataModel: options.dataModel, recursionDepth: 1, summaries });
+    if (lowered.unsupported) return { kind: 'unsupported' as const, why: `${lowered.unsupported.construct}` };
+    const role = (loc: SourceLocation): AssertRole => {
+      const g = goalAt(lowered.sourceMap, loc);
+      if (!g || g.kind === 'reach_error' || g.kind === 'summary') return 'error';
+      return g.kind === 'recursion' || g.kind === 'memory-unknown' ? 'bound' : 'assume';
+    };
+    const r = await bmc(lowered.imp, { deadline: options.left, assertRole: role, solver });
+    if (r.verdict === 'true') return { kind: 'holds' as const };
+    if (r.verdict === 'unknown') return { kind: 'unknown' as const, why: r.reason };
+    const goal = goalAt(lowered.sourceMap, r.counterexample.goal.loc);
+    return goal?.kind === 'summary' ? { kind: 'summary-fails' as const, index: r.counterexample.goal.loc.column - 1 } : { kind: 'error' as const };
+  };
+  // Houdini over every function's conditions: a failing one is dropped and the checks start again.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const f of recursive) {
+      if (options.left() <= 0) return { reason: 'recursion summaries: time limit reached' };
+      const r = await check({ conditions, entry: f.name });
+      if (r.kind === 'summary-fails') {
+        const list = conditions.get(f.name)!;
+        conditions.set(f.name, list.filter((_, i) => i !== r.index));
+        changed = true;
+        break;
+      }
+      if (r.kind === 'error') return { reason: `recursion summaries: an error is reachable in ${f.name} called with arbitrary arguments under its summary` };
+      if (r.kind !== 'holds') return { reason: `recursion summaries: the check of ${f.name} is ${r.kind}: ${r.why}` };
+    }
+  }
+  const text = [...conditions].map(([f, cs]) => `${f}: ${cs.length ? cs.map((x) => describe(x, recursive.find((g) => g.name === f)!)).join(' && ') : 'true'}`).join('; ');
+  log(`summaries: ${text}`);
+  const main = await check({ conditions });
+  if (main.kind === 'holds') return { proof: { summaries: conditions, reason: `no violation: proved with recursion summaries (${text})` }, reason: 'proved' };
+  return { reason: `recursion summaries (${text}) do not prove main: ${main.kind === 'error' ? 'an error is reachable' : main.kind}` };
+}
+
+function describe(c: SummaryCondition, f: FunctionDecl): string {
+  return `\\result ${c.op} ${'param' in c.bound ? f.params[c.bound.param]!.name : String(c.bound.value)}`;
+}
+
+/** The functions main reaches that can call themselves (directly or through others). */
+function recursiveFunctions(c: CProgram): FunctionDecl[] {
+  const callees = (f: FunctionDecl): FunctionDecl[] => {
+    const out = new Set<FunctionDecl>();
+    if (f.body) forEachExpr(f.body, (e) => e.kind === 'Call' && e.function?.body && out.add(e.function));
+    return [...out];
+  };
+  const main = c.functions.find((f) => f.name === 'main' && f.body);
+  if (!main) return [];
+  const reachable = new Set<FunctionDecl>();
+  const todo = [main];
+  while (todo.length) {
+    const f = todo.pop()!;
+    if (reachable.has(f)) continue;
+    reachable.add(f);
+    todo.push(...callees(f));
+  }
+  const reaches = (from: FunctionDecl, to: FunctionDecl): boolean => {
+    const seen = new Set<FunctionDecl>();
+    const stack = callees(from);
+    while (stack.length) {
+      const g = stack.pop()!;
+      if (g === to) return true;
+      if (seen.has(g)) continue;
+      seen.add(g);
+      stack.push(...callees(g));
+    }
+    return false;
+  };
+  return [...reachable].filter((f) => reaches(f, f));
+}
+
+/** Why a recursive function's calls may depend on more than their arguments (undefined: they do not). */
+function impurity(f: FunctionDecl, c: CProgram, seen = new Set<FunctionDecl>()): string | undefined {
+  if (seen.has(f)) return undefined;
+  seen.add(f);
+  if (f.name === 'main') return 'main is recursive';
+  const ret = unqualified(f.type.returnType);
+  if (ret.kind !== 'void' && intKindOf(ret) === undefined) return `${f.name} returns a non-integer`;
+  for (const p of f.params) if (intKindOf(p.type) === undefined) return `${f.name} has a non-integer parameter '${p.name}'`;
+  let why: string | undefined;
+  const note = (w: string) => (why ??= `${f.name}: ${w}`);
+  forEachExpr(f.body!, (e) => {
+    switch (e.kind) {
+      case 'Identifier':
+        if (e.decl.kind === 'Var' && (e.decl.scope === 'file' || e.decl.storage === 'static')) note(`uses the variable '${e.name}' outside its calls`);
+        if (e.decl.kind === 'Var' && intKindOf(e.decl.type) === undefined) note(`uses '${e.name}', which is not an integer`);
+        return;
+      case 'Call': {
+        const g = e.function;
+        if (!g) return note('calls through a pointer');
+        if (g.body) {
+          const inner = impurity(g, c, seen);
+          if (inner) note(inner);
+        } else if (!g.builtin && g.name !== 'abort') note(`calls '${g.name}', whose effects are unknown`);
+        return;
+      }
+      case 'Unary':
+        if (e.op === '&' || e.op === '*') note('uses pointers');
+        return;
+      case 'Index':
+      case 'Member':
+      case 'StringLiteral':
+        note('uses memory');
+        return;
+      default:
+        return;
+    }
+  });
+  return why;
+}
+
+/** Every expression of a function body (statement expressions included), with its sub-expressions. */
+function forEachExpr(body: CStmt | BlockItem, visit: (e: CExpr) => void): void {
+  const walk = (e: CExpr): void => {
+    visit(e);
+    childExprs(e).forEach(walk);
+  };
+  forEachStatement(body, (s) => {
+    switch (s.kind) {
+      case 'ExprStmt':
+        return walk(s.expr);
+      case 'If':
+      case 'While':
+      case 'DoWhile':
+      case 'Switch':
+        return walk(s.condition);
+      case 'For':
+        if (s.init && s.init.kind !== 'Declaration') walk(s.init);
+        if (s.init && s.init.kind === 'Declaration') for (const d of s.init.declarators) if (d.init && d.init.kind !== 'InitList') walk(d.init);
+        if (s.condition) walk(s.condition);
+        if (s.step) walk(s.step);
+        return;
+      case 'Return':
+        if (s.value) walk(s.value);
+        return;
+      case 'DeclStmt':
+        for (const d of s.declaration.declarators) if (d.init && d.init.kind !== 'InitList') walk(d.init);
+        return;
+      default:
+        return;
+    }
+  });
+}
+
+/** Candidate conditions: the result against each parameter of its type, and against the constants of the recursive code. */
+function candidates(f: FunctionDecl, c: CProgram): SummaryCondition[] {
+  const ret = unqualified(f.type.returnType);
+  const k = intKindOf(ret);
+  if (k === undefined) return [];
+  const { min, max } = integerRange(k, c.dataModel);
+  const constants = new Set<bigint>([0n, 1n]);
+  forEachExpr(f.body!, (e) => {
+    if (e.kind === 'IntegerLiteral') for (const x of [e.value, e.value - 1n, e.value + 1n]) constants.add(x);
+  });
+  const out: SummaryCondition[] = [];
+  f.params.forEach((p, i) => {
+    if (intKindOf(p.type) === k) for (const op of ['==', '<=', '>='] as const) out.push({ op, bound: { param: i } });
+  });
+  for (const value of [...constants].filter((x) => x >= min && x <= max).sort((a, b) => (a < b ? -1 : 1))) {
+    out.push({ op: '<=', bound: { value } }, { op: '>=', bound: { value } });
+  }
+  return out;
+}
