@@ -761,13 +761,16 @@ class Lowerer {
   /** A summary condition over a call's arguments and result (integers of the result's type). */
   private summaryCondition(c: SummaryCondition, args: readonly Val[], ret: Val, loc: L): Expr {
     if (ret.k !== 'int') throw new UnsupportedError('a summary of a function without an integer result', loc);
-    const bound = 'param' in c.bound ? args[c.bound.param] : undefined;
-    if (bound && (bound.k !== 'int' || bound.ik !== ret.ik)) throw new UnsupportedError('a summary bound of another type than the result', loc);
     const w = intWidth(ret.ik, this.dm, loc);
-    const right = bound && bound.k === 'int' ? bound.e : bv((c.bound as { value: bigint }).value, w, loc);
-    if (c.op === '==') return eq(ret.e, right, loc);
+    let bound = bv(c.bound.constant, w, loc);
+    for (const { index, sign } of c.bound.params) {
+      const a = args[index];
+      if (!a || a.k !== 'int' || a.ik !== ret.ik) throw new UnsupportedError('a summary bound of another type than the result', loc);
+      bound = bin(sign > 0 ? '+' : '-', bound, a.e, loc);
+    }
+    if (c.op === '==') return eq(ret.e, bound, loc);
     const signed = isSignedKind(ret.ik);
-    return app(c.op === '<=' ? (signed ? 'sle' : 'ule') : signed ? 'sge' : 'uge', [ret.e, right], loc);
+    return app(c.op === '<=' ? (signed ? 'sle' : 'ule') : signed ? 'sge' : 'uge', [ret.e, bound], loc);
   }
 
   /** Inlines a call of a defined function; returns its result. */

@@ -30,10 +30,13 @@ export interface RecursionSummaries {
   readonly entry?: string;
 }
 
-/** `result op bound`, compared as the function's result type (a parameter bound has that same type). */
+/**
+ * `result op bound`: the bound is a constant plus or minus parameters, all
+ * of the result's type and computed in it (wrapping, as the model does).
+ */
 export interface SummaryCondition {
   readonly op: '<=' | '>=' | '==';
-  readonly bound: { readonly param: number } | { readonly value: bigint };
+  readonly bound: { readonly constant: bigint; readonly params: ReadonlyArray<{ readonly index: number; readonly sign: 1 | -1 }> };
 }
 
 /** The location of the `summary` goal of condition `index` of the entry function (line 0: no source position). */

@@ -106,7 +106,9 @@ async function houdini(c: CProgram, recursive: readonly FunctionDecl[], conditio
 }
 
 function describe(c: SummaryCondition, f: FunctionDecl): string {
-  return `\\result ${c.op} ${'param' in c.bound ? f.params[c.bound.param]!.name : String(c.bound.value)}`;
+  const terms = c.bound.params.map(({ index, sign }, i) => `${sign < 0 ? '- ' : i > 0 ? '+ ' : ''}${f.params[index]!.name}`);
+  const constant = c.bound.constant === 0n && terms.length > 0 ? [] : [terms.length === 0 ? String(c.bound.constant) : c.bound.constant < 0n ? `- ${-c.bound.constant}` : `+ ${c.bound.constant}`];
+  return `\\result ${c.op} ${[...terms, ...constant].join(' ')}`;
 }
 
 /** The functions main reaches that can call themselves (directly or through others). */
@@ -214,7 +216,11 @@ function forEachExpr(body: CStmt | BlockItem, visit: (e: CExpr) => void): void {
   });
 }
 
-/** Candidate conditions: the result against each parameter of its type, and against the constants of the recursive code. */
+/**
+ * Candidate conditions: the result against the constants of the function
+ * (and their neighbours), against each parameter of its type (and that
+ * parameter plus or minus one), and equal to the sum or difference of two.
+ */
 function candidates(f: FunctionDecl, c: CProgram): SummaryCondition[] {
   const ret = unqualified(f.type.returnType);
   const k = intKindOf(ret);
@@ -225,11 +231,24 @@ function candidates(f: FunctionDecl, c: CProgram): SummaryCondition[] {
     if (e.kind === 'IntegerLiteral') for (const x of [e.value, e.value - 1n, e.value + 1n]) constants.add(x);
   });
   const out: SummaryCondition[] = [];
-  f.params.forEach((p, i) => {
-    if (intKindOf(p.type) === k) for (const op of ['==', '<=', '>='] as const) out.push({ op, bound: { param: i } });
-  });
+  const add = (op: SummaryCondition['op'], constant: bigint, ...params: Array<[number, 1 | -1]>) => out.push({ op, bound: { constant, params: params.map(([index, sign]) => ({ index, sign })) } });
+  const same = f.params.flatMap((p, i) => (intKindOf(p.type) === k ? [i] : []));
+  for (const i of same) {
+    for (const op of ['==', '<=', '>='] as const) add(op, 0n, [i, 1]);
+    add('==', 1n, [i, 1]);
+    add('==', -1n, [i, 1]);
+  }
+  for (const i of same) {
+    for (const j of same) {
+      if (j <= i) continue;
+      add('==', 0n, [i, 1], [j, 1]);
+      add('==', 0n, [i, 1], [j, -1]);
+      add('==', 0n, [j, 1], [i, -1]);
+    }
+  }
   for (const value of [...constants].filter((x) => x >= min && x <= max).sort((a, b) => (a < b ? -1 : 1))) {
-    out.push({ op: '<=', bound: { value } }, { op: '>=', bound: { value } });
+    add('<=', value);
+    add('>=', value);
   }
   return out;
 }

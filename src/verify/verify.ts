@@ -398,27 +398,40 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     // Without nondet values the witness is its target alone.
     if (run.kind === 'violated' && goal) return refuted(goal, kind, [], run.replay, 'execution', 'the only execution of a program without nondeterminism');
   }
+  /** BMC (with k-induction) until `left` ms are spent; its solver calls get the share of their usual limit that `left` is of the budget. */
+  const runBmc = (left: () => number) =>
+    bmc(programAt, {
+      nextBound,
+      // A block lost in a run that never ends is a memtrack violation no goal
+      // sees: with heap blocks, TRUE only when every run ends within the bound.
+      induction: !(kind === 'valid-memsafety' && first.allocates),
+      deadline: left,
+      solverTimeoutMs: () => (solverTimeoutMs() * Math.max(1, left())) / Math.max(1, deadline()),
+      assertRole,
+      log,
+      solver: options.solver,
+      // The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants.
+      loopCandidates: candidateSources(profiled(profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) })), assertionCandidates()),
+    });
+  let result: Awaited<ReturnType<typeof bmc>> | undefined;
   if (recursive && kind === 'unreach-call') {
-    // Summaries get at most a quarter of what is left; BMC the rest.
-    const stopAt = deadline() * 0.75;
-    const s = await proveBySummaries(c, { dataModel: r.dataModel, left: () => deadline() - stopAt, solver: options.solver, log });
-    profile.mark('summaries');
-    log(`summaries: ${s.reason}`);
-    if (s.proof) return proved(s.proof.reason, 'summaries', null);
+    // Bounded recursion is decided by BMC at once: a tenth of the budget
+    // (at most 1 s) for it, then recursion summaries (a quarter of what is
+    // left), then BMC again with the rest if its time share stopped it.
+    const firstEnd = deadline() - Math.min(1000, deadline() / 10);
+    result = await runBmc(() => deadline() - firstEnd);
+    profile.mark('bmc');
+    if (result.verdict === 'unknown') {
+      const stopAt = deadline() * 0.75;
+      const s = await proveBySummaries(c, { dataModel: r.dataModel, left: () => deadline() - stopAt, solver: options.solver, log });
+      profile.mark('summaries');
+      log(`summaries: ${s.reason}`);
+      if (s.proof) return proved(s.proof.reason, 'summaries', null);
+      // BMC goes on where only its time share ended it.
+      if (result.reason.startsWith('time limit reached')) result = undefined;
+    }
   }
-  const result = await bmc(programAt, {
-    nextBound,
-    // A block lost in a run that never ends is a memtrack violation no goal
-    // sees: with heap blocks, TRUE only when every run ends within the bound.
-    induction: !(kind === 'valid-memsafety' && first.allocates),
-    deadline,
-    solverTimeoutMs,
-    assertRole,
-    log,
-    solver: options.solver,
-    // The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants.
-    loopCandidates: candidateSources(profiled(profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) })), assertionCandidates()),
-  });
+  result ??= await runBmc(deadline);
   profile.mark('bmc');
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
   if (result.verdict === 'unknown') {

@@ -25,10 +25,18 @@ test('mutual recursion capped at 3: each function gets the summary result <= 3, 
   assert.ok(r.proof, r.reason);
   for (const f of ['up', 'down']) {
     const cs = r.proof.summaries.get(f)!;
-    assert.ok(cs.some((c) => c.op === '<=' && 'value' in c.bound && c.bound.value === 3n), `${f}: ${JSON.stringify(cs, (_, v) => (typeof v === 'bigint' ? String(v) : v))}`);
+    const constantBound = (op: string, value: bigint) => cs.some((c) => c.op === op && c.bound.params.length === 0 && c.bound.constant === value);
+    assert.ok(constantBound('<=', 3n), `${f}: ${JSON.stringify(cs, (_, v) => (typeof v === 'bigint' ? String(v) : v))}`);
     // result <= 2 fails for up(3) = 3 and must have been dropped.
-    assert.ok(!cs.some((c) => c.op === '<=' && 'value' in c.bound && c.bound.value === 2n));
+    assert.ok(!constantBound('<=', 2n));
   }
+});
+
+test('addition by recursion: the summary result == a + b, over two parameters, proves main', async () => {
+  const r = await summaries('add.c');
+  assert.ok(r.proof, r.reason);
+  assert.ok(r.proof.summaries.get('add')!.some((c) => c.op === '==' && c.bound.constant === 0n && c.bound.params.length === 2 && c.bound.params.every((p) => p.sign === 1)));
+  assert.match(r.reason, /proved/);
 });
 
 test('capped at 5 the error is reachable: the summaries do not prove main', async () => {
