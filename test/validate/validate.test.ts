@@ -137,7 +137,7 @@ test('ESBMC-style witness: assumption at the assigning statement, target inside 
     const w = join(dir, 'w.yml');
     writeFileSync(w, text);
     const emitted = join(dir, 'emitted.c');
-    const r = await validate(program, w, { prp, timeoutS: 5, emitProgramPath: emitted });
+    const r = await validate(program, w, { prp, timeoutS: 20, emitProgramPath: emitted });
     assert.equal(r.outcome, 'confirmed', r.reason);
     assert.deepEqual(r.inputs?.map((x) => x.value), [6n, 7n]);
     assert.equal(r.entries.lenient, 3);
@@ -238,7 +238,7 @@ test('correctness witness: a false invariant is refuted with a replayed run, and
     for (const inv of candidates) {
       writeFileSync(w, invariantWitness('count.c', hash, [inv]));
       const emitted = join(dir, `checked.c`);
-      const r = await validate(program, w, { prp, timeoutS: 5, emitProgramPath: emitted });
+      const r = await validate(program, w, { prp, timeoutS: 20, emitProgramPath: emitted });
       const status = r.invariants[0]!.status;
       if (inv === 'i < n' || inv === 's == i' || inv === 'i == 0') {
         assert.equal(status, 'refuted', `${inv}: ${r.invariants[0]!.reason}`);
