@@ -179,7 +179,7 @@ function signed(v: bigint, width: number): bigint {
  * they are built, instead of leaving the work to the solver.
  */
 function fold(op: string, args: readonly Term[]): Term | undefined {
-  if (!args.every((a) => a.op === 'bv' || a.op === 'int')) return undefined;
+  if (!args.every((a) => a.op === 'bv' || a.op === 'int')) return args.length === 2 ? identity(op, args[0]!, args[1]!) : undefined;
   const [a, b] = args.map((x) => x.value!);
   if (args[0]!.op === 'int') {
     switch (op) {
@@ -229,6 +229,34 @@ function fold(op: string, args: readonly Term[]): Term | undefined {
   }
 }
 
+/** `x op c` or `c op x` with a neutral or absorbing bit-vector constant c (e.g. `x * 0`, the first iteration's `i * x`). */
+function identity(op: string, a: Term, b: Term): Term | undefined {
+  const isConst = (t: Term, v: bigint) => t.op === 'bv' && t.value === v;
+  const zero = (t: Term) => mkBv(0, (t.sort as { width: number }).width);
+  switch (op) {
+    case 'bvadd':
+    case 'bvor':
+    case 'bvxor':
+      return isConst(b, 0n) ? a : isConst(a, 0n) ? b : undefined;
+    case 'bvsub':
+    case 'bvshl':
+    case 'bvlshr':
+    case 'bvashr':
+      return isConst(b, 0n) ? a : undefined;
+    case 'bvmul':
+      if (isConst(a, 0n) || isConst(b, 0n)) return zero(a);
+      return isConst(b, 1n) ? a : isConst(a, 1n) ? b : undefined;
+    case 'bvand':
+      return isConst(a, 0n) || isConst(b, 0n) ? zero(a) : undefined;
+    case 'bvudiv':
+      return isConst(b, 1n) ? a : undefined;
+    case 'bvurem':
+      return isConst(b, 1n) ? zero(a) : undefined;
+    default:
+      return undefined;
+  }
+}
+
 export function mkApp(op: string, ...args: Term[]): Term {
   check(args.length > 0, op);
   const folded = fold(op, args);
@@ -241,6 +269,17 @@ export function mkApp(op: string, ...args: Term[]): Term {
     return mk(op, args, BitVecSort(w));
   }
   return mk(op, args, args[0].sort);
+}
+
+/** The same operation over other arguments (of the same sorts), hash-consed like every term; no folding. */
+export function withArgs(t: Term, args: readonly Term[]): Term {
+  if (args.length === t.args.length && args.every((a, i) => a === t.args[i])) return t;
+  const extra: { name?: string; value?: bigint; text?: string; indices?: readonly number[] } = {};
+  if (t.name !== undefined) extra.name = t.name;
+  if (t.value !== undefined) extra.value = t.value;
+  if (t.text !== undefined) extra.text = t.text;
+  if (t.indices !== undefined) extra.indices = t.indices;
+  return mk(t.op, args, t.sort, extra);
 }
 
 export function mkSelect(arr: Term, index: Term): Term {
