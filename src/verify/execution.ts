@@ -175,7 +175,7 @@ const SANITIZERS = {
 };
 const SANITIZER_REPORT = /runtime error:|ERROR: AddressSanitizer|ERROR: LeakSanitizer/;
 
-/** How long the one run may take: 30 % of the budget, at most 2 s (a deterministic program that runs longer is left to the engines). */
+/** The CPU time the one run may take: 30 % of the budget, at most 2 s (a deterministic program that runs longer is left to the engines). */
 export function executionLimitMs(budgetMs: number): number {
   return Math.min(2000, 0.3 * budgetMs);
 }
@@ -184,7 +184,7 @@ export interface ExecutionOptions {
   readonly property: 'unreach-call' | 'no-overflow';
   readonly dataModel: DataModel;
   readonly errorFunction: string;
-  /** Wall-clock limit of each run. */
+  /** CPU time limit of each run (rounded up to whole seconds); the wall-clock limit is ten times that, so that a loaded machine does not decide. */
   readonly timeoutMs: number;
   /** The program's determinism (determinismOf); `if-memory-defined` adds a run under valgrind. */
   readonly determinism: Exclude<Determinism, 'nondeterministic'>;
@@ -193,21 +193,26 @@ export interface ExecutionOptions {
 /** Runs a deterministic program once (compiled by gcc, with sanitizers); a program that reads unwritten memory once more under valgrind. */
 export function executeDeterministic(programPath: string, options: ExecutionOptions): ExecutionOutcome {
   const { property, dataModel, errorFunction } = options;
-  // A process time limit must be a whole number of milliseconds.
-  const timeoutMs = Math.max(1, Math.round(options.timeoutMs));
-  const replay = replayCounterexample(programPath, [], { property, dataModel, errorFunction, timeoutMs, extraFlags: SANITIZERS[property] });
-  const outcome = outcomeOf(replay, timeoutMs);
+  const limit = runLimits(options.timeoutMs);
+  const replay = replayCounterexample(programPath, [], { property, dataModel, errorFunction, timeoutMs: limit.wallMs, runUnder: limit.runUnder, extraFlags: SANITIZERS[property] });
+  const outcome = outcomeOf(replay, limit.cpuS);
   if (outcome.kind === 'undecided' || options.determinism === 'deterministic') return outcome;
-  const unwritten = readsOfUnwrittenMemory(programPath, { ...options, timeoutMs });
+  const unwritten = readsOfUnwrittenMemory(programPath, options);
   if (unwritten) return { kind: 'undecided', reason: unwritten };
   if (outcome.kind === 'violated') return outcome;
   return { kind: 'holds', reason: `${outcome.reason}; under valgrind, no unwritten memory decides anything in it` };
 }
 
-function outcomeOf(replay: ReplayResult, timeoutMs: number): ExecutionOutcome {
+/** A run's CPU limit in whole seconds (through the shell's `ulimit -t`), and a wall-clock limit ten times that. */
+function runLimits(cpuMs: number): { cpuS: number; wallMs: number; runUnder: string[] } {
+  const cpuS = Math.max(1, Math.ceil(cpuMs / 1000));
+  return { cpuS, wallMs: 10_000 * cpuS, runUnder: ['/bin/sh', '-c', 'ulimit -t "$0" && exec "$@"', String(cpuS)] };
+}
+
+function outcomeOf(replay: ReplayResult, cpuS: number): ExecutionOutcome {
   if (replay.status === 'confirmed') return { kind: 'violated', replay };
   if (replay.status === 'unavailable') return { kind: 'undecided', reason: replay.reason };
-  if (replay.timedOut) return { kind: 'undecided', reason: `the run did not end within ${timeoutMs} ms` };
+  if (replay.timedOut || /SIGXCPU|SIGKILL/.test(replay.reason)) return { kind: 'undecided', reason: `the run did not end within ${cpuS} s of CPU time` };
   const stderr = replay.stderr ?? '';
   if (SANITIZER_REPORT.test(stderr)) return { kind: 'undecided', reason: `the run has undefined behaviour: ${stderr.split('\n').find((l) => SANITIZER_REPORT.test(l))!.trim()}` };
   // A signal (abort, a crash) or a harness exit (a nondet call after all) decides nothing.
@@ -234,18 +239,19 @@ function readsOfUnwrittenMemory(programPath: string, options: ExecutionOptions):
   const dep = options.dataModel === 'ILP32' ? dataModelDependence(readFileSync(programPath, 'utf8')) : undefined;
   if (dep) return `the program reads arrays it may not have written, and uses '${dep}', whose meaning differs in the 64-bit run valgrind checks`;
   const flags = SANITIZERS[options.property].map((f) => f.replace('-fsanitize=address,undefined', '-fsanitize=undefined'));
+  const limit = runLimits(options.timeoutMs);
   const replay = replayCounterexample(programPath, [], {
     property: options.property,
     dataModel: 'LP64',
     errorFunction: options.errorFunction,
-    timeoutMs: options.timeoutMs,
+    timeoutMs: limit.wallMs,
     extraFlags: flags,
-    runUnder: [valgrind, '-q', `--error-exitcode=${VALGRIND_ERROR_EXIT}`, '--exit-on-first-error=yes'],
+    runUnder: [...limit.runUnder, valgrind, '-q', `--error-exitcode=${VALGRIND_ERROR_EXIT}`, '--exit-on-first-error=yes'],
   });
   if (replay.exitCode === VALGRIND_ERROR_EXIT) {
     const first = (replay.stderr ?? '').split('\n').find((l) => /==\d+== \S/.test(l));
     return `the run depends on memory the program has not written (valgrind: ${first?.replace(/^==\d+== /, '').trim() ?? 'an error'})`;
   }
-  const outcome = outcomeOf(replay, options.timeoutMs);
+  const outcome = outcomeOf(replay, limit.cpuS);
   return outcome.kind === 'undecided' ? `the run under valgrind decides nothing: ${outcome.reason}` : undefined;
 }

@@ -46,6 +46,12 @@ test('a run with undefined behaviour decides nothing', { skip: noGcc }, () => {
   assert.match(r.kind === 'undecided' ? r.reason : '', /shift exponent/);
 });
 
+test('a run is limited by its CPU time (a wall-clock limit ten times longer is only a safety net for a loaded machine)', { skip: noGcc }, () => {
+  const r = executeDeterministic(fx('long-run.c'), { property: 'unreach-call', dataModel: 'ILP32', errorFunction: 'reach_error', timeoutMs: 800, determinism: 'deterministic' });
+  assert.equal(r.kind, 'undecided');
+  assert.match(r.kind === 'undecided' ? r.reason : '', /did not end within 1 s of CPU time/);
+});
+
 test('deterministic programs: the one execution answers past any unrolling, and validate confirms the witnesses', { skip: noGcc }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-execution-'));
   try {
