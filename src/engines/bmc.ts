@@ -432,7 +432,7 @@ async function inductionStep(
    * `abstracted`: the loaded encoding over-approximates the program (then
    * Houdini's survivors are not remembered, and any failure is just "not proved").
    */
-  const houdiniThenGoals = async (abstracted: boolean): Promise<Attempt> => {
+  const houdiniThenGoals = async (abstracted: boolean, solverMs: () => number, attemptLeft: () => number): Promise<Attempt> => {
     const what = abstracted ? ' (divisions and products abstracted)' : '';
     const keep = (active: ReadonlySet<number>) => {
       if (!abstracted) remember(active);
@@ -495,9 +495,12 @@ async function inductionStep(
   const abstraction = abstractExpensive(e.enc.assertions);
   const abstractKey = `${set}@${depth}`;
   if (abstraction && !survivors.abstractionRefuted?.has(abstractKey)) {
+    // At most half of the attempt's time: the exact checks get the rest.
+    const end = attemptLeft() / 2;
+    const left = () => attemptLeft() - end;
     await load(solver, { ...e, enc: { ...e.enc, assertions: abstraction } });
     try {
-      const r = await houdiniThenGoals(true);
+      const r = await houdiniThenGoals(true, () => Math.min(solverMs(), left()), left);
       if (r.kind === 'proved') return r;
       if (r.kind === 'refuted') (survivors.abstractionRefuted ??= new Set()).add(abstractKey);
     } finally {
@@ -506,7 +509,7 @@ async function inductionStep(
   }
   await load(solver, e);
   try {
-    return await houdiniThenGoals(false);
+    return await houdiniThenGoals(false, solverMs, attemptLeft);
   } finally {
     await solver.pop();
   }
