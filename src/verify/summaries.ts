@@ -1,5 +1,6 @@
-// Recursion summaries: proving a program whose recursion is unbounded (a
-// nondeterministic argument) without inlining it to the end.
+// Recursion summaries: proving unreach-call or no-overflow of a program
+// whose recursion is unbounded (a nondeterministic argument) without
+// inlining it to the end.
 //
 // A summary of a recursive function is a conjunction of conditions on its
 // result (`result <= 3`, `result == x`). Houdini finds the strongest set
@@ -33,6 +34,8 @@ import type { RecursionSummaries, SummaryCondition } from '../lower/types.js';
 import { lowerC } from './frontend.js';
 
 export interface SummaryOptions {
+  /** The property: its violations (calls of reach_error, or signed overflows) are the errors. */
+  readonly property: 'unreach-call' | 'no-overflow';
   readonly dataModel: DataModel;
   /** Budget ms left (on the verifier's clock); the search stops when it is spent. */
   readonly left: () => number;
@@ -48,7 +51,7 @@ export interface SummaryProof {
 }
 
 /**
- * Proves unreach-call with recursion summaries, or says why not (undefined
+ * Proves the property with recursion summaries, or says why not (undefined
  * proof): the recursion does not qualify, an error is reachable with the
  * strongest summaries found, or the budget ran out.
  */
@@ -69,11 +72,12 @@ export async function proveBySummaries(c: CProgram, options: SummaryOptions): Pr
 async function houdini(c: CProgram, recursive: readonly FunctionDecl[], conditions: Map<string, readonly SummaryCondition[]>, solver: Solver, options: SummaryOptions): Promise<{ proof?: SummaryProof; reason: string }> {
   const log = options.log ?? (() => {});
   const check = async (summaries: RecursionSummaries) => {
-    const lowered = lowerC(c, { property: 'unreach-call', dataModel: options.dataModel, recursionDepth: 1, summaries });
+    const lowered = lowerC(c, { property: options.property, dataModel: options.dataModel, recursionDepth: 1, summaries });
     if (lowered.unsupported) return { kind: 'unsupported' as const, why: `${lowered.unsupported.construct}` };
     const role = (loc: SourceLocation): AssertRole => {
       const g = goalAt(lowered.sourceMap, loc);
-      if (!g || g.kind === 'reach_error' || g.kind === 'summary') return 'error';
+      if (!g || g.kind === 'summary' || g.kind === (options.property === 'unreach-call' ? 'reach_error' : 'overflow')) return 'error';
+      // Under no-overflow, reach_error ends the execution: no violation.
       return g.kind === 'recursion' || g.kind === 'memory-unknown' ? 'bound' : 'assume';
     };
     const r = await bmc(lowered.imp, { deadline: options.left, assertRole: role, solver });

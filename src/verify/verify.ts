@@ -414,7 +414,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       loopCandidates: candidateSources(profiled(profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) })), assertionCandidates()),
     });
   let result: Awaited<ReturnType<typeof bmc>> | undefined;
-  if (recursive && kind === 'unreach-call') {
+  if (recursive && (kind === 'unreach-call' || kind === 'no-overflow')) {
     // Bounded recursion is decided by BMC at once: a tenth of the budget
     // (at most 1 s) for it, then recursion summaries (a quarter of what is
     // left), then BMC again with the rest if its time share stopped it.
@@ -423,7 +423,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     profile.mark('bmc');
     if (result.verdict === 'unknown') {
       const stopAt = deadline() * 0.75;
-      const s = await proveBySummaries(c, { dataModel: r.dataModel, left: () => deadline() - stopAt, solver: options.solver, log });
+      const s = await proveBySummaries(c, { property: kind, dataModel: r.dataModel, left: () => deadline() - stopAt, solver: options.solver, log });
       profile.mark('summaries');
       log(`summaries: ${s.reason}`);
       if (s.proof) return proved(s.proof.reason, 'summaries', null);

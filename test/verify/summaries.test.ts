@@ -15,9 +15,9 @@ import { parseC } from '../../src/verify/frontend.js';
 import { proveBySummaries } from '../../src/verify/summaries.js';
 
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'summaries', name);
-const summaries = (name: string) => {
+const summaries = (name: string, property: 'unreach-call' | 'no-overflow' = 'unreach-call') => {
   const end = Date.now() + 60_000;
-  return proveBySummaries(parseC(fx(name), 'ILP32'), { dataModel: 'ILP32', left: () => end - Date.now() });
+  return proveBySummaries(parseC(fx(name), 'ILP32'), { property, dataModel: 'ILP32', left: () => end - Date.now() });
 };
 
 test('mutual recursion capped at 3: each function gets the summary result <= 3, and main is proved with it', async () => {
@@ -37,6 +37,14 @@ test('addition by recursion: the summary result == a + b, over two parameters, p
   assert.ok(r.proof, r.reason);
   assert.ok(r.proof.summaries.get('add')!.some((c) => c.op === '==' && c.bound.constant === 0n && c.bound.params.length === 2 && c.bound.params.every((p) => p.sign === 1)));
   assert.match(r.reason, /proved/);
+});
+
+test('no-overflow: the summary result <= 3 shows that up(x - 1) + 1 cannot overflow; a sum that does overflow deep in the recursion is not proved', async () => {
+  const capped = await summaries('capped-signed.c', 'no-overflow');
+  assert.ok(capped.proof, capped.reason);
+  const sum = await summaries('sum-overflow.c', 'no-overflow');
+  assert.equal(sum.proof, undefined);
+  assert.match(sum.reason, /an error is reachable in sum called with arbitrary arguments/);
 });
 
 test('capped at 5 the error is reachable: the summaries do not prove main', async () => {
