@@ -435,6 +435,14 @@ class Lowerer {
       pointers.some((x) => x.leaf.mapped) ||
       heap.some((b) => leavesOf(b.root.type, target).some((l) => unqualified(l.type).kind === 'pointer'));
     const ZERO = bv(0n, this.pw, target);
+    if (otherHolders) {
+      const closure = this.trackedByChains(pointers, heap, regions, target);
+      if (closure) {
+        this.memGoal('valid-memtrack', un('!', orAll(closure.lost, target), target), target, 'a heap block is lost at the end of main', target);
+        this.uncertain(andAll([...closure.exact, un('!', orAll(closure.untracked, target), target)], target), target, 'a heap block is still allocated at the end of main (a pointer may still track it)');
+        return;
+      }
+    }
     const lost: Expr[] = [];
     const untracked: Expr[] = [];
     for (const b of heap) {
@@ -451,6 +459,71 @@ class Lowerer {
     }
     if (!otherHolders) this.memGoal('valid-memtrack', un('!', orAll(lost, target), target), target, 'a heap block is lost at the end of main', target);
     this.uncertain(un('!', orAll(untracked, target), target), target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
+  }
+
+  /**
+   * valid-memtrack at the end of main when blocks may hold pointers: a block
+   * is tracked when a global pointer points into it, or a tracked block
+   * holds one that does; the closure takes one round per block. Exact only
+   * for blocks of sites outside loops (each its own root) holding at most
+   * `CHAIN_SLOTS` elements, and for global pointers in scalars or small
+   * arrays; otherwise undefined. `lost`: blocks no chain reaches (a
+   * violation); `untracked`: blocks no chain of pointers to block starts
+   * reaches (an interior pointer is not judged, as above); `exact`: the
+   * conditions under which every pointer was looked at.
+   */
+  private trackedByChains(
+    pointers: ReadonlyArray<{ root: Root; leaf: ReturnType<typeof leavesOf>[number] }>,
+    heap: ReadonlyArray<{ root: Root; id: number }>,
+    regions: readonly Region[],
+    loc: L,
+  ): { lost: Expr[]; untracked: Expr[]; exact: Expr[] } | undefined {
+    const CHAIN_SLOTS = 4;
+    if (heap.length === 0 || heap.length > 16 || heap.some((b) => b.root.blocks)) return undefined;
+    const c = (n: number) => bv(BigInt(n), this.pw, loc);
+    interface Slot { readonly base: Expr; readonly off: Expr; readonly holder?: number; readonly when?: Expr }
+    const slots: Slot[] = [];
+    const at = (name: string, mapped: boolean, k: number) => ({
+      base: mapped ? select(v(name + '.base', loc), c(k), loc) : v(name + '.base', loc),
+      off: mapped ? select(v(name + '.off', loc), c(k), loc) : v(name + '.off', loc),
+    });
+    for (const x of pointers) {
+      const name = leafName(x.root, x.leaf.path);
+      if (!x.leaf.mapped) slots.push(at(name, false, 0));
+      else if (x.leaf.count !== undefined && x.leaf.count <= 16 && !x.leaf.bytes) for (let k = 0; k < x.leaf.count; k++) slots.push(at(name, true, k));
+      else return undefined;
+    }
+    const exact: Expr[] = [];
+    const live = heap.map((b) => this.liveOf(b.root, loc));
+    for (const [i, b] of heap.entries()) {
+      const held = leavesOf(stripArrays(b.root.type), loc).filter((l) => l.bytes || unqualified(l.type).kind === 'pointer');
+      if (held.length === 0) continue;
+      if (held.some((l) => l.bytes || (l.mapped && l.count === undefined))) return undefined;
+      const count = this.elementCount(b.root, [], loc);
+      exact.push(or(un('!', live[i]!, loc), app('ule', [count, c(CHAIN_SLOTS)], loc), loc));
+      for (const l of held) {
+        const inner = l.mapped ? l.count! : 1;
+        if (inner * CHAIN_SLOTS > 64) return undefined;
+        for (let e = 0; e < CHAIN_SLOTS; e++) {
+          for (let j = 0; j < inner; j++) slots.push({ ...at(leafName(b.root, l.path), true, e * inner + j), holder: i, when: app('ult', [c(e), count], loc) });
+        }
+      }
+    }
+    const ids = heap.map((b) => regions.filter((r) => r.root === b.root || r.root.name === b.root.name).map((r) => r.id));
+    const closure = (atStart: boolean): Expr[] => {
+      const points = (s: Slot, i: number) =>
+        atStart ? and(eq(s.base, bv(BigInt(heap[i]!.id), 32, loc), loc), eq(s.off, c(0), loc), loc) : orAll(ids[i]!.map((id) => eq(s.base, bv(BigInt(id), 32, loc), loc)), loc);
+      let tracked: Expr[] | undefined;
+      for (let round = 0; round <= heap.length; round++) {
+        const prev = tracked;
+        tracked = heap.map((_, i) => {
+          const from = slots.filter((s) => s.holder === undefined || prev).map((s) => (s.holder === undefined ? points(s, i) : andAll([prev![s.holder]!, s.when!, points(s, i)], loc)));
+          return this.named(boolType, and(live[i]!, orAll(from, loc), loc), loc);
+        });
+      }
+      return heap.map((_, i) => and(live[i]!, un('!', tracked![i]!, loc), loc));
+    };
+    return { lost: closure(false), untracked: closure(true), exact };
   }
 
   /** Elements of the region (root, path): the product of the array lengths on the way (a block's count for a heap object). */
