@@ -14,7 +14,8 @@ import { probeGcc, sanitizerViolation } from '../../src/replay/index.js';
 import { programPoints } from '../../src/validate/program-points.js';
 import { validate } from '../../src/validate/index.js';
 import { verify } from '../../src/verify/index.js';
-import { convertTo20, readWitness, writeWitness } from '../../src/witness/index.js';
+import { convertTo20, readWitness, violationSequenceToGraphml, writeGraphml, writeWitness } from '../../src/witness/index.js';
+import type { ViolationSequenceEntry } from '../../src/witness/model.js';
 
 const DIR = join(import.meta.dirname, '../../../test/fixtures/memory');
 const PRP = {
@@ -143,6 +144,16 @@ test('memory witnesses for another sub-property, property or path are not confir
     assert.deepEqual((await verify(uaf, { prp: prp('valid-memsafety'), timeoutS: 20, witnessPath: d })).verdict, { kind: 'false', property: 'valid-deref' });
     const asCleanup = await validate(uaf, d, { prp: prp('valid-memcleanup'), timeoutS: 10 });
     assert.equal(asCleanup.outcome, 'unconfirmed', asCleanup.reason);
+
+    // The same violation as a GraphML witness (allowed for every sub-property): confirmed as valid-deref.
+    const doc = readWitness(readFileSync(d, 'utf8'), d);
+    assert.equal(doc.format, 'yaml');
+    const entry = (doc as { entries: unknown[] }).entries[0] as ViolationSequenceEntry;
+    const dg = join(work, 'deref.graphml');
+    writeFileSync(dg, writeGraphml(violationSequenceToGraphml(entry, 'list-use-after-free.c').graphml));
+    const asGraphml = await validate(uaf, dg, { prp: prp('valid-memsafety'), timeoutS: 10 });
+    assert.equal(asGraphml.outcome, 'confirmed', asGraphml.reason);
+    assert.deepEqual(asGraphml.verdict, { kind: 'false', property: 'valid-deref' });
 
     // Another path: with the nondet value 1 the next pointer is allocated and
     // the read is valid; the runs that fail pass no waypoint.
