@@ -98,7 +98,7 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
     inputs: values,
     replay: c.replay,
     ...(c.violated ? { violated: c.violated } : {}),
-    reason: `${how}; ${c.reason}`,
+    reason: `${how}${method === 'execution' ? ':' : ';'} ${c.reason}`,
   });
   try {
     if (bound.pinnedValues) {
