@@ -72,6 +72,7 @@ import {
   typeAtPath,
   unionPlace,
   firstMembers,
+  regionLayout,
   type View,
 } from './memory.js';
 import { LIBRARY_FUNCTIONS, Library } from './library.js';
@@ -436,6 +437,14 @@ class Lowerer {
       pointers.some((x) => x.leaf.mapped) ||
       heap.some((b) => leavesOf(b.root.type, target).some((l) => unqualified(l.type).kind === 'pointer'));
     const ZERO = bv(0n, this.pw, target);
+    if (otherHolders) {
+      const closure = this.trackedByChains(pointers, heap, regions, target);
+      if (closure) {
+        this.memGoal('valid-memtrack', un('!', orAll(closure.lost, target), target), target, 'a heap block is lost at the end of main', target);
+        this.uncertain(andAll([...closure.exact, un('!', orAll(closure.untracked, target), target)], target), target, 'a heap block is still allocated at the end of main (a pointer may still track it)');
+        return;
+      }
+    }
     const lost: Expr[] = [];
     const untracked: Expr[] = [];
     for (const b of heap) {
@@ -452,6 +461,71 @@ class Lowerer {
     }
     if (!otherHolders) this.memGoal('valid-memtrack', un('!', orAll(lost, target), target), target, 'a heap block is lost at the end of main', target);
     this.uncertain(un('!', orAll(untracked, target), target), target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
+  }
+
+  /**
+   * valid-memtrack at the end of main when blocks may hold pointers: a block
+   * is tracked when a global pointer points into it, or a tracked block
+   * holds one that does; the closure takes one round per block. Exact only
+   * for blocks of sites outside loops (each its own root) holding at most
+   * `CHAIN_SLOTS` elements, and for global pointers in scalars or small
+   * arrays; otherwise undefined. `lost`: blocks no chain reaches (a
+   * violation); `untracked`: blocks no chain of pointers to block starts
+   * reaches (an interior pointer is not judged, as above); `exact`: the
+   * conditions under which every pointer was looked at.
+   */
+  private trackedByChains(
+    pointers: ReadonlyArray<{ root: Root; leaf: ReturnType<typeof leavesOf>[number] }>,
+    heap: ReadonlyArray<{ root: Root; id: number }>,
+    regions: readonly Region[],
+    loc: L,
+  ): { lost: Expr[]; untracked: Expr[]; exact: Expr[] } | undefined {
+    const CHAIN_SLOTS = 4;
+    if (heap.length === 0 || heap.length > 16 || heap.some((b) => b.root.blocks)) return undefined;
+    const c = (n: number) => bv(BigInt(n), this.pw, loc);
+    interface Slot { readonly base: Expr; readonly off: Expr; readonly holder?: number; readonly when?: Expr }
+    const slots: Slot[] = [];
+    const at = (name: string, mapped: boolean, k: number) => ({
+      base: mapped ? select(v(name + '.base', loc), c(k), loc) : v(name + '.base', loc),
+      off: mapped ? select(v(name + '.off', loc), c(k), loc) : v(name + '.off', loc),
+    });
+    for (const x of pointers) {
+      const name = leafName(x.root, x.leaf.path);
+      if (!x.leaf.mapped) slots.push(at(name, false, 0));
+      else if (x.leaf.count !== undefined && x.leaf.count <= 16 && !x.leaf.bytes) for (let k = 0; k < x.leaf.count; k++) slots.push(at(name, true, k));
+      else return undefined;
+    }
+    const exact: Expr[] = [];
+    const live = heap.map((b) => this.liveOf(b.root, loc));
+    for (const [i, b] of heap.entries()) {
+      const held = leavesOf(stripArrays(b.root.type), loc).filter((l) => l.bytes || unqualified(l.type).kind === 'pointer');
+      if (held.length === 0) continue;
+      if (held.some((l) => l.bytes || (l.mapped && l.count === undefined))) return undefined;
+      const count = this.elementCount(b.root, [], loc);
+      exact.push(or(un('!', live[i]!, loc), app('ule', [count, c(CHAIN_SLOTS)], loc), loc));
+      for (const l of held) {
+        const inner = l.mapped ? l.count! : 1;
+        if (inner * CHAIN_SLOTS > 64) return undefined;
+        for (let e = 0; e < CHAIN_SLOTS; e++) {
+          for (let j = 0; j < inner; j++) slots.push({ ...at(leafName(b.root, l.path), true, e * inner + j), holder: i, when: app('ult', [c(e), count], loc) });
+        }
+      }
+    }
+    const ids = heap.map((b) => regions.filter((r) => r.root === b.root || r.root.name === b.root.name).map((r) => r.id));
+    const closure = (atStart: boolean): Expr[] => {
+      const points = (s: Slot, i: number) =>
+        atStart ? and(eq(s.base, bv(BigInt(heap[i]!.id), 32, loc), loc), eq(s.off, c(0), loc), loc) : orAll(ids[i]!.map((id) => eq(s.base, bv(BigInt(id), 32, loc), loc)), loc);
+      let tracked: Expr[] | undefined;
+      for (let round = 0; round <= heap.length; round++) {
+        const prev = tracked;
+        tracked = heap.map((_, i) => {
+          const from = slots.filter((s) => s.holder === undefined || prev).map((s) => (s.holder === undefined ? points(s, i) : andAll([prev![s.holder]!, s.when!, points(s, i)], loc)));
+          return this.named(boolType, and(live[i]!, orAll(from, loc), loc), loc);
+        });
+      }
+      return heap.map((_, i) => and(live[i]!, un('!', tracked![i]!, loc), loc));
+    };
+    return { lost: closure(false), untracked: closure(true), exact };
   }
 
   /** Elements of the region (root, path): the product of the array lengths on the way (a block's count for a heap object). */
@@ -523,9 +597,20 @@ class Lowerer {
         return a.guard ? or(un('!', a.guard, loc), ok, loc) : ok;
       });
       if (inside.length) this.uncertain(andAll(inside, loc), loc, 'byte access outside the object the pointer was converted from');
+      // An index through a pointer past the part of a struct it points into
+      // (`p = &s.a; p[1]`) would reach the neighbouring member: not modelled.
+      const pastMember = lv.alts.flatMap((a) => {
+        const part = a.fromPointer && !a.view && a.index !== undefined ? regionLayout(a.root.type, a.path, this.dm).member : undefined;
+        return part ? [{ a, part }] : [];
+      });
+      if (pastMember.length) {
+        const ok = pastMember.map(({ a, part }) => this.guarded(a, app('ult', [a.index!, bv(BigInt(part.count), this.pw, loc)], loc), loc));
+        this.uncertain(andAll(ok, loc), loc, this.pastMemberText(pastMember.map((x) => x.part.name)));
+      }
       return;
     }
     let trivial = true;
+    const pastMember: Array<{ a: Alt; ok: Expr; name: string }> = [];
     const ok = lv.alts.map((a) => {
       const parts: Expr[] = [];
       if (a.root.blocks) {
@@ -536,7 +621,18 @@ class Lowerer {
       }
       if (a.via) parts.push(a.via, this.liveOf(a.root, loc));
       if (write && a.root.storage === 'literal') parts.push(boolLit(false, loc));
-      if (a.index !== undefined) {
+      const part = a.index !== undefined && !a.root.blocks ? regionLayout(a.root.type, a.path, this.dm).member : undefined;
+      if (a.index !== undefined && part) {
+        // A part of a struct (`s.a`, `s.buf`): the access is valid while it
+        // stays in the object's bytes; past the part but inside the object
+        // it reaches a neighbouring member, which is not modelled.
+        const k = a.view?.k ?? 1;
+        const size = a.view ? (sizeOfElem(a.view.elem, this.dm) ?? 1) : part.elemSize;
+        const c = (n: number) => bv(BigInt.asUintN(this.pw, BigInt(n)), this.pw, loc);
+        const inObject = and(app('sle', [c(-Math.floor(part.offset / size)), a.index], loc), app('slt', [a.index, c(Math.floor((part.objectSize - part.offset) / size))], loc), loc);
+        parts.push(inObject);
+        pastMember.push({ a, ok: or(un('!', inObject, loc), app('ult', [a.index, c(part.count * k)], loc), loc), name: part.name });
+      } else if (a.index !== undefined) {
         const n = this.elementCount(a.root, a.path, loc);
         parts.push(app('ult', [a.index, a.view && a.view.k > 1 ? bin('*', n, bv(BigInt(a.view.k), this.pw, loc), loc) : n], loc));
       }
@@ -544,6 +640,17 @@ class Lowerer {
       return andAll(parts, loc);
     });
     if (!trivial) this.memGoal('valid-deref', orAll(ok, loc), loc, write ? 'invalid memory write' : 'invalid memory read');
+    if (pastMember.length) this.uncertain(andAll(pastMember.map((x) => this.guarded(x.a, x.ok, loc)), loc), loc, this.pastMemberText(pastMember.map((x) => x.name)));
+  }
+
+  /** `cond` where the access is to this alternative (always when it is the only one). */
+  private guarded(a: Alt, cond: Expr, loc: L): Expr {
+    const when = a.via ?? a.guard;
+    return when ? or(un('!', when, loc), cond, loc) : cond;
+  }
+
+  private pastMemberText(names: readonly string[]): string {
+    return `access through a pointer or index past the struct member ${[...new Set(names)].map((n) => `'${n}'`).join(', ')} (the neighbouring members' bytes are not modelled)`;
   }
 
   /** `free(p)`: p is NULL or the start of a live heap block, which ends. */
@@ -1505,7 +1612,7 @@ class Lowerer {
         const p = this.rv(base);
         const i = this.index(this.rv(e.index), e.index.loc);
         if (p.k !== 'ptr') throw new UnsupportedError('indexing a non-pointer', e.loc);
-        return this.deref({ ...p, off: bin('+', p.off, i, e.loc) }, e.type, e.loc);
+        return this.deref({ ...p, off: this.step(p, '+', i, e.loc) }, e.type, e.loc);
       }
       case 'Member': {
         const obj = e.arrow ? this.deref(this.rv(e.object), stripPointer(e.object.type), e.loc) : this.lvalueOrTemp(e.object);
@@ -1646,6 +1753,7 @@ class Lowerer {
         root: r.root,
         path: r.path,
         index: p.off,
+        fromPointer: true,
         ...(this.mem ? { via: guards[i] } : {}),
         ...(r.view ? { view: r.view } : {}),
       })),
@@ -2650,6 +2758,31 @@ class Lowerer {
     return { k: 'int', e: this.arith(e.op, l.e, r.e, k, r.ik, loc), ik: k };
   }
 
+  /**
+   * The offset of `p op i`. The model counts a region's elements; where only
+   * runs of them are adjacent in memory (the member of each element of an
+   * array of structs), a step out of the run reaches other members' bytes in
+   * the program but another element's member in the model: not modelled.
+   */
+  private step(p: Val & { k: 'ptr' }, op: '+' | '-', i: Expr, loc: L): Expr {
+    const off = bin(op, p.off, i, loc);
+    if (i.kind === 'bv_lit' && i.value === 0n) return off;
+    const conds: Expr[] = [];
+    const names = new Set<string>();
+    for (const r of this.knownRegions?.values() ?? []) {
+      if (!sameType(unqualified(r.elem), unqualified(p.pointee))) continue;
+      const run = regionLayout(r.root.type, r.path, this.dm).run;
+      if (run === undefined) continue;
+      const len = run * (r.view?.k ?? 1);
+      const at = eq(p.base, bv(BigInt(r.id), 32, loc), loc);
+      const stays = len === 1 ? eq(i, bv(0n, this.pw, loc), loc) : app('ult', [bin(op, app('urem', [p.off, bv(BigInt(len), this.pw, loc)], loc), i, loc), bv(BigInt(len), this.pw, loc)], loc);
+      conds.push(or(un('!', at, loc), stays, loc));
+      names.add(r.path[r.path.length - 1]!);
+    }
+    if (conds.length) this.uncertain(andAll(conds, loc), loc, `pointer arithmetic out of the member ${[...names].map((n) => `'${n}'`).join(', ')} of an array element (the other members' bytes are not modelled)`);
+    return off;
+  }
+
   private pointerArith(e: Binary, l: Val, r: Val): Val {
     const loc = e.loc;
     if (l.k === 'ptr' && r.k === 'ptr') {
@@ -2668,8 +2801,8 @@ class Lowerer {
       const bytes = [...(this.knownRegions?.values() ?? [])].filter((x) => sizeOfElem(x.elem, this.dm) === 1).map((x) => eq(p.base, bv(BigInt(x.id), 32, loc), loc));
       this.uncertain(or(eq(i, bv(0n, this.pw, loc), loc), orAll(bytes, loc), loc), loc, 'arithmetic on a void * into an object of elements larger than a byte');
     }
-    if (e.op === '+') return { ...p, off: bin('+', p.off, i, loc) };
-    if (e.op === '-' && l.k === 'ptr') return { ...p, off: bin('-', p.off, i, loc) };
+    if (e.op === '+') return { ...p, off: this.step(p, '+', i, loc) };
+    if (e.op === '-' && l.k === 'ptr') return { ...p, off: this.step(p, '-', i, loc) };
     throw new UnsupportedError(`operator ${e.op} on a pointer`, loc);
   }
 
@@ -2693,7 +2826,7 @@ class Lowerer {
     if (old.k === 'ptr') {
       if (op !== '+' && op !== '-') throw new UnsupportedError(`${e.op} on a pointer`, loc);
       const i = this.index(val, loc);
-      result = { ...old, off: bin(op as '+' | '-', old.off, i, loc) };
+      result = { ...old, off: this.step(old, op as '+' | '-', i, loc) };
     } else {
       const a = this.convert(old, ct, loc);
       const shift = op === '<<' || op === '>>';
@@ -2715,7 +2848,7 @@ class Lowerer {
     const op = e.op === '++' ? '+' : '-';
     let next: Val;
     if (old.k === 'ptr') {
-      next = { ...old, off: bin(op, old.off, bv(1n, this.pw, loc), loc) };
+      next = { ...old, off: this.step(old, op, bv(1n, this.pw, loc), loc) };
     } else if (old.k === 'int') {
       // The operand is promoted (C11 6.5.3.1: E += 1), then converted back.
       const pk = promote(old.ik, this.dm);

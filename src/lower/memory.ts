@@ -67,6 +67,8 @@ export interface Alt {
   readonly via?: Expr;
   /** Reached through a view (see Region.view): the index counts the view's elements. */
   readonly view?: View;
+  /** Reached through a pointer (its index may have left the part of the object it was taken from). */
+  readonly fromPointer?: boolean;
 }
 
 /**
@@ -147,6 +149,53 @@ export function typeAtPath(rootType: CType, path: readonly string[], loc: L): { 
     t = unqualified(t.element);
   }
   return { type: t, mapped };
+}
+
+/**
+ * Where a region's elements lie in memory, for pointer arithmetic and
+ * indexes, which the model counts in the region's elements:
+ * - `run`: set when a struct member is selected below an array (the member
+ *   of every element of an array of structs) and the member does not fill
+ *   its struct: only runs of `run` consecutive elements (the member's own
+ *   array) are adjacent in memory; moving further reaches other members'
+ *   bytes, which the model would not;
+ * - `member`: set for a part of a struct that no array encloses (`s.a`,
+ *   `s.buf`): its byte offset in the object, the object's size, the size of
+ *   one element and the number of elements; an index past the part reaches
+ *   the neighbouring members' bytes (or leaves the object).
+ */
+export interface RegionLayout {
+  readonly run?: number;
+  readonly member?: { readonly name: string; readonly offset: number; readonly objectSize: number; readonly elemSize: number; readonly count: number };
+}
+
+export function regionLayout(rootType: CType, path: readonly string[], dm: DataModel): RegionLayout {
+  let t = unqualified(rootType);
+  let belowArray = false;
+  let broken = false;
+  let offset = 0;
+  for (const f of path) {
+    while (t.kind === 'array') {
+      belowArray = true;
+      t = unqualified(t.element);
+    }
+    if (t.kind !== 'record') return {};
+    const field = t.record.fields?.find((x) => x.name === f);
+    if (!field) return {};
+    if (belowArray && sizeOf(field.type, dm) !== sizeOf(t, dm)) broken = true;
+    offset += field.offset;
+    t = unqualified(field.type);
+  }
+  let count: number | undefined = 1;
+  while (t.kind === 'array') {
+    count = t.length === undefined || count === undefined ? undefined : count * Number(t.length);
+    t = unqualified(t.element);
+  }
+  if (broken) return { run: count ?? 1 };
+  const objectSize = sizeOf(rootType, dm);
+  const elemSize = sizeOf(t, dm);
+  if (path.length === 0 || belowArray || count === undefined || objectSize === undefined || !elemSize) return {};
+  return { member: { name: path[path.length - 1]!, offset, objectSize, elemSize, count } };
 }
 
 /** A scalar leaf of an object: its IMP variable name(s) and types. */

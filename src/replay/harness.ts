@@ -22,6 +22,10 @@ export const HARNESS_EXIT = {
 export const REACHED_MARKER = 'TARSIER-REPLAY: error function reached';
 export const DIVERGED_MARKER = 'TARSIER-REPLAY: diverged';
 export const LIVE_BLOCKS_MARKER = 'TARSIER-REPLAY: heap blocks still allocated at exit:';
+/** Path markers of a validator's instrumented program (its waypoint counter `__tarsier_seg`). */
+export const TARGET_MARKER = 'TARSIER-REPLAY: target passed';
+export const SEGMENT_AT_ERROR_MARKER = 'TARSIER-REPLAY: waypoints passed at the error:';
+export const SEGMENT_AT_EXIT_MARKER = 'TARSIER-REPLAY: waypoints passed at exit:';
 
 /** The nondet functions of the competition rules and their C return types. */
 export const NONDET_TYPES: Readonly<Record<string, string>> = {
@@ -54,7 +58,7 @@ function cString(s: string): string {
  * unreach-call (`reach_error` or the legacy `__VERIFIER_error`); for
  * no-overflow it is still hooked but the caller ignores it.
  */
-export function harnessSource(values: readonly NondetValue[], errorFunction: string, options: { countBlocks?: boolean; cycleStart?: number } = {}): string {
+export function harnessSource(values: readonly NondetValue[], errorFunction: string, options: { countBlocks?: boolean; cycleStart?: number; tracePath?: boolean } = {}): string {
   const cycleStart = options.cycleStart;
   if (!/^[A-Za-z_]\w*$/.test(errorFunction)) throw new Error(`bad error function name ${errorFunction}`);
   const lines: string[] = [];
@@ -121,6 +125,17 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
       'NI void *__wrap_realloc(void *q, size_t n) { void *p = __real_realloc(q, n); if (!q && p) tarsier_live_blocks++; if (q && !n) tarsier_live_blocks--; return p; }',
       'NI void __wrap_free(void *p) { if (p) tarsier_live_blocks--; __real_free(p); }',
       `__attribute__((destructor)) NI static void tarsier_at_exit(void) { if (tarsier_live_blocks > 0) { fprintf(stderr, "${LIVE_BLOCKS_MARKER} %ld\\n", tarsier_live_blocks); fflush(stderr); } }`,
+    );
+  }
+  if (options.tracePath) {
+    // A validator's instrumented program counts the waypoints passed in
+    // `__tarsier_seg` and calls `__tarsier_target` where its target is
+    // passed; the count is told when a sanitizer reports an error and at exit.
+    lines.push(
+      'extern unsigned int __tarsier_seg __attribute__((weak));',
+      `NI void __tarsier_target(void) { tarsier_say(${cString(TARGET_MARKER)}); }`,
+      `NI void __asan_on_error(void) { if (&__tarsier_seg) { fprintf(stderr, "${SEGMENT_AT_ERROR_MARKER} %u\\n", __tarsier_seg); fflush(stderr); } }`,
+      `__attribute__((destructor)) NI static void tarsier_segments_at_exit(void) { if (&__tarsier_seg) { fprintf(stderr, "${SEGMENT_AT_EXIT_MARKER} %u\\n", __tarsier_seg); fflush(stderr); } }`,
     );
   }
   lines.push(

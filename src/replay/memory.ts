@@ -4,52 +4,87 @@
 // allocated at exit (valid-memcleanup, where a block a global still points
 // to counts too).
 
+import { basename } from 'node:path';
 import { LIVE_BLOCKS_MARKER } from './harness.js';
 
 export const MEMORY_PROPERTIES = ['valid-deref', 'valid-free', 'valid-memtrack', 'valid-memcleanup'] as const;
 export type MemoryProperty = (typeof MEMORY_PROPERTIES)[number];
+/** What a memory replay looks for: one sub-property, or any of valid-memsafety's three (a validator does not know in advance which one a witness shows). */
+export type MemoryReplayProperty = MemoryProperty | 'valid-memsafety';
+
+const MEMSAFETY: readonly MemoryProperty[] = ['valid-deref', 'valid-free', 'valid-memtrack'];
 
 /** gcc flags of a memory-safety replay. */
-export function memoryFlags(property: MemoryProperty): string[] {
+export function memoryFlags(property: MemoryReplayProperty): string[] {
   const flags = ['-fsanitize=address', '-fno-omit-frame-pointer', '-fno-common'];
   if (property === 'valid-memcleanup') flags.push('-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free');
   return flags;
 }
 
-/** The sub-property an AddressSanitizer report violates. */
-export function sanitizerViolation(stderr: string): { property: MemoryProperty; what: string } | undefined {
-  if (/ERROR: LeakSanitizer: detected memory leaks/.test(stderr) && /Direct leak/.test(stderr)) {
-    return { property: 'valid-memtrack', what: 'LeakSanitizer: a direct leak' };
-  }
+/** Whether the run looks for leaks (LeakSanitizer at exit). */
+export function detectsLeaks(property: MemoryReplayProperty): boolean {
+  return property === 'valid-memtrack' || property === 'valid-memsafety';
+}
+
+export interface SanitizerViolation {
+  readonly property: MemoryProperty;
+  readonly what: string;
+  /** The line of the innermost stack frame in `programFile` (compiled with -g), for an invalid access or free. */
+  readonly line?: number;
+}
+
+/** The sub-property an AddressSanitizer report violates (and, given the program's file, where in it). */
+export function sanitizerViolation(stderr: string, programFile?: string): SanitizerViolation | undefined {
+  // A block only leaked blocks point to (an indirect leak, as in a lost
+  // cycle) is untracked too: the tracked blocks are those reached from the
+  // program's variables.
+  const leak = /ERROR: LeakSanitizer: detected memory leaks/.test(stderr) ? /(Direct|Indirect) leak/.exec(stderr) : null;
+  if (leak) return { property: 'valid-memtrack', what: `LeakSanitizer: ${leak[1] === 'Direct' ? 'a direct leak' : 'an indirect leak (a lost cycle of blocks)'}` };
   const m = /ERROR: AddressSanitizer: (.*?)(?: on | in |$)/m.exec(stderr);
   if (!m) return undefined;
   const what = m[1]!;
+  const line = programFile === undefined ? undefined : reportLine(stderr.slice(m.index), basename(programFile));
+  const at = line === undefined ? {} : { line };
   if (/^(attempting (double-)?free|bad-free|alloc-dealloc-mismatch)/.test(what)) {
-    return { property: 'valid-free', what: `AddressSanitizer: ${what}` };
+    return { property: 'valid-free', what: `AddressSanitizer: ${what}`, ...at };
   }
   if (/^(heap-buffer-overflow|stack-buffer-overflow|global-buffer-overflow|dynamic-stack-buffer-overflow|heap-use-after-free|stack-use-after-return|stack-use-after-scope|SEGV|stack-buffer-underflow|unknown-crash)/.test(what)) {
-    return { property: 'valid-deref', what: `AddressSanitizer: ${what}` };
+    return { property: 'valid-deref', what: `AddressSanitizer: ${what}`, ...at };
   }
   return undefined;
 }
 
-/** Whether the replayed run shows the violation of `property`. */
+/** The line of the first frame of the report's first stack trace that lies in the file (library interceptors come before it). */
+function reportLine(report: string, file: string): number | undefined {
+  let inTrace = false;
+  for (const l of report.split('\n')) {
+    const frame = /^\s*#\d+ 0x[0-9a-f]+ in \S+ (.+?):(\d+)(?::\d+)?\s*$/.exec(l);
+    if (frame && basename(frame[1]!) === file) return Number(frame[2]);
+    if (/^\s*#\d+ /.test(l)) inTrace = true;
+    else if (inTrace) return undefined;
+  }
+  return undefined;
+}
+
+/** Whether the replayed run shows the violation of `property` (for valid-memsafety: of one of its sub-properties, named in `violated`). */
 export function memoryVerdict(
-  property: MemoryProperty,
+  property: MemoryReplayProperty,
   stderr: string,
   mode: string,
   exit: number | string | null,
-): { status: 'confirmed' | 'not-confirmed'; reason: string } {
+  programFile?: string,
+): { status: 'confirmed' | 'not-confirmed'; reason: string; violated?: MemoryProperty; violationLine?: number } {
   if (property === 'valid-memcleanup') {
     const m = new RegExp(`${LIVE_BLOCKS_MARKER} (\\d+)`).exec(stderr);
     if (m && !/ERROR: AddressSanitizer/.test(stderr)) {
-      return { status: 'confirmed', reason: `replay (gcc ${mode}, counting allocator): ${m[1]} heap block(s) still allocated at exit` };
+      return { status: 'confirmed', violated: 'valid-memcleanup', reason: `replay (gcc ${mode}, counting allocator): ${m[1]} heap block(s) still allocated at exit` };
     }
     return { status: 'not-confirmed', reason: `replay: no heap block was still allocated at exit (exit ${exit})` };
   }
-  const found = sanitizerViolation(stderr);
-  if (found?.property === property) {
-    return { status: 'confirmed', reason: `replay (gcc ${mode} -fsanitize=address): ${found.what}` };
+  const found = sanitizerViolation(stderr, programFile);
+  const at = found?.line === undefined ? {} : { violationLine: found.line };
+  if (found && (found.property === property || (property === 'valid-memsafety' && MEMSAFETY.includes(found.property)))) {
+    return { status: 'confirmed', violated: found.property, ...at, reason: `replay (gcc ${mode} -fsanitize=address): ${found.what}${found.line === undefined ? '' : ` at line ${found.line}`}` };
   }
   return {
     status: 'not-confirmed',

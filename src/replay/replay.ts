@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { dataModelDependence } from './data-model.js';
-import { DIVERGED_MARKER, HARNESS_EXIT, LIVE_BLOCKS_MARKER, REACHED_MARKER, harnessSource, type NondetValue } from './harness.js';
-import { MEMORY_PROPERTIES, memoryFlags, memoryVerdict, type MemoryProperty } from './memory.js';
+import { DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMENT_AT_ERROR_MARKER, SEGMENT_AT_EXIT_MARKER, TARGET_MARKER, harnessSource, type NondetValue } from './harness.js';
+import { MEMORY_PROPERTIES, detectsLeaks, memoryFlags, memoryVerdict, type MemoryProperty, type MemoryReplayProperty } from './memory.js';
 
-export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | MemoryProperty;
+export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | MemoryReplayProperty;
 export type DataModel = 'ILP32' | 'LP64';
 
 export interface ReplayOptions {
@@ -32,6 +32,23 @@ export interface ReplayOptions {
   extraFlags?: readonly string[];
   /** A command that runs the compiled program (e.g. valgrind and its options), given the program's path last. */
   runUnder?: readonly string[];
+  /**
+   * The program is a validator's instrumented one: report its waypoint
+   * counter at a sanitizer error and at exit, and whether its target was
+   * passed (`path`). Memory properties only; compiled with -g, so an
+   * invalid access or free also gets its line (`violationLine`).
+   */
+  tracePath?: boolean;
+}
+
+/** What a validator's instrumented program told about its path (`tracePath`). */
+export interface ReplayPath {
+  /** The target was passed (after the waypoints before it) before any sanitizer report. */
+  readonly targetPassed: boolean;
+  /** Waypoints passed when the sanitizer reported an error. */
+  readonly atError?: number;
+  /** Waypoints passed at exit. */
+  readonly atExit?: number;
 }
 
 export type ReplayStatus =
@@ -50,6 +67,11 @@ export interface ReplayResult {
   mode?: '-m32' | '-m64';
   /** For no-overflow: `line:column` of the overflow that the sanitizer reported. */
   overflowAt?: { line: number; column: number };
+  /** Memory properties: the sub-property the run violated. */
+  violated?: MemoryProperty;
+  /** Memory properties: the program line of an invalid access or free (with `tracePath`, or -g). */
+  violationLine?: number;
+  path?: ReplayPath;
   exitCode?: number | null;
   stderr?: string;
   /** The run was stopped at its time limit. */
@@ -106,12 +128,14 @@ export function replayCounterexample(
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-replay-'));
   try {
     const harness = join(dir, 'tarsier_harness.c');
-    const memory = (MEMORY_PROPERTIES as readonly string[]).includes(options.property) ? (options.property as MemoryProperty) : undefined;
-    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory === 'valid-memcleanup', cycleStart: options.cycleStart }));
+    const memory = ([...MEMORY_PROPERTIES, 'valid-memsafety'] as readonly string[]).includes(options.property) ? (options.property as MemoryReplayProperty) : undefined;
+    const tracePath = memory !== undefined && options.tracePath === true;
+    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory === 'valid-memcleanup', cycleStart: options.cycleStart, tracePath }));
     const exe = join(dir, 'replay');
     const flags = ['-O0', '-w', '-fno-builtin', '-fcommon'];
     if (memory) {
       flags.push(...memoryFlags(memory));
+      if (tracePath) flags.push('-g');
     } else if (options.property === 'no-overflow' || options.property === 'termination') {
       flags.push(`-fsanitize=${OVERFLOW_SANITIZERS}`, '-fno-sanitize-recover=all');
     } else {
@@ -122,7 +146,7 @@ export function replayCounterexample(
     const env = {
       ...process.env,
       UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1',
-      ASAN_OPTIONS: `detect_leaks=${memory === 'valid-memtrack' ? 1 : 0}:detect_stack_use_after_return=1:halt_on_error=1`,
+      ASAN_OPTIONS: `detect_leaks=${memory && detectsLeaks(memory) ? 1 : 0}:detect_stack_use_after_return=1:halt_on_error=1`,
     };
     const build = (m: '-m32' | '-m64') => {
       const c = spawnSync(gcc, [m, ...flags, '-finstrument-functions', '-x', 'c', resolve(programPath), harness, '-o', exe], { encoding: 'utf8', timeout: 120000, cwd: dir });
@@ -179,7 +203,9 @@ export function replayCounterexample(
     if (stderr.includes(DIVERGED_MARKER)) {
       return { ...base, status: 'not-confirmed', reason: 'replay: the run took another path (nondet calls differ from the counterexample)' };
     }
-    if (memory) return { ...base, ...memoryVerdict(memory, stderr, mode, run.status ?? run.signal) };
+    if (memory) {
+      return { ...base, ...memoryVerdict(memory, stderr, mode, run.status ?? run.signal, programPath), ...(tracePath ? { path: pathOf(stderr) } : {}) };
+    }
     if (options.property === 'unreach-call') {
       if (run.status === HARNESS_EXIT.reached && stderr.includes(REACHED_MARKER)) {
         return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): ${options.errorFunction ?? 'reach_error'} was called` };
@@ -199,4 +225,21 @@ export function replayCounterexample(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The path markers of an instrumented program's run. */
+function pathOf(stderr: string): ReplayPath {
+  const count = (marker: string) => {
+    const m = new RegExp(`${marker} (\\d+)`).exec(stderr);
+    return m ? { n: Number(m[1]), at: m.index } : undefined;
+  };
+  const report = stderr.search(/ERROR: (Address|Leak)Sanitizer/);
+  const target = stderr.indexOf(TARGET_MARKER);
+  const atError = count(SEGMENT_AT_ERROR_MARKER);
+  const atExit = count(SEGMENT_AT_EXIT_MARKER);
+  return {
+    targetPassed: target >= 0 && (report < 0 || target < report),
+    ...(atError ? { atError: atError.n } : {}),
+    ...(atExit ? { atExit: atExit.n } : {}),
+  };
 }

@@ -40,8 +40,8 @@ export interface ProgramPoints {
   readonly statements: readonly StatementPoint[];
   readonly branches: readonly BranchPoint[];
   readonly calls: readonly CallPoint[];
-  /** Function definitions with their body extents. */
-  readonly functions: ReadonlyArray<{ readonly name: string; readonly start: number; readonly end: number }>;
+  /** Function definitions with their body extents (and where the definition starts). */
+  readonly functions: ReadonlyArray<{ readonly name: string; readonly start: number; readonly end: number; readonly header: number }>;
   /** Start of the first function definition of the main file (where declarations can go). */
   readonly firstDefinition: number;
 }
@@ -57,7 +57,7 @@ export function programPoints(program: CProgram, text: string): ProgramPoints {
   const statements: StatementPoint[] = [];
   const branches: BranchPoint[] = [];
   const calls: CallPoint[] = [];
-  const functions: Array<{ name: string; start: number; end: number }> = [];
+  const functions: Array<{ name: string; start: number; end: number; header: number }> = [];
   let firstDefinition = -1;
   const file = program.file;
   for (const d of program.declarations) {
@@ -65,7 +65,8 @@ export function programPoints(program: CProgram, text: string): ProgramPoints {
     const fn = d.decl.name;
     const defStart = d.decl.definitionLoc?.offset ?? -1;
     if (firstDefinition < 0 && defStart >= 0 && d.decl.definitionLoc?.file === file) firstDefinition = defStart;
-    functions.push({ name: fn, start: d.body.loc.offset, end: d.body.loc.end!.offset });
+    const header = defStart >= 0 && d.decl.definitionLoc?.file === file ? defStart : d.body.loc.offset;
+    functions.push({ name: fn, start: d.body.loc.offset, end: d.body.loc.end!.offset, header });
     const walkExpr = (e: Expr, st: StatementPoint, whole: Expr | undefined): void => {
       if (e.kind === 'Call' && usable(e.loc, file)) {
         calls.push({

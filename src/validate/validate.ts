@@ -50,6 +50,8 @@ export interface ValidateResult {
   /** The nondet values of the execution that confirms (violation) or refutes (correctness). */
   readonly inputs?: readonly NondetValue[];
   readonly method?: 'execution' | 'search';
+  /** A confirmed memory-safety violation: the sub-property the run violates. */
+  readonly violated?: string;
   readonly notes: readonly string[];
   readonly cpuTimeS: number;
   readonly wallTimeS: number;
@@ -64,6 +66,8 @@ function propertyOfWitness(entries: readonly Entry[]): PropertyKind | undefined 
     if (/overflow/.test(spec)) return 'no-overflow';
     if (/F\s*end/.test(spec)) return 'termination';
     if (/data-race/.test(spec)) return 'no-data-race';
+    if (/valid-memcleanup/.test(spec)) return 'valid-memcleanup';
+    if (/valid-(free|deref|memtrack)/.test(spec)) return 'valid-memsafety';
   }
   return undefined;
 }
@@ -73,11 +77,11 @@ function cpuSeconds(startMs: number): number {
   return (processTreeCpuMs() - startMs) / 1000;
 }
 
-/** The verdict a validator answers for an outcome. */
-function verdictOf(kind: 'violation' | 'correctness', outcome: Outcome, property: PropertyKind): Verdict {
+/** The verdict a validator answers for an outcome (a confirmed memory-safety violation names its sub-property). */
+function verdictOf(kind: 'violation' | 'correctness', outcome: Outcome, property: PropertyKind, violated?: string): Verdict {
   if (outcome === 'unconfirmed') return { kind: 'unknown', reason: 'witness unconfirmed' };
   const holds = (kind === 'correctness') === (outcome === 'confirmed');
-  return holds ? { kind: 'true' } : { kind: 'false', property };
+  return holds ? { kind: 'true' } : { kind: 'false', property: violated ?? property };
 }
 
 /** Validates a witness for a task (or a program with a property file). Throws TarsierError for bad input. */
@@ -108,7 +112,7 @@ export async function validate(input: string, witness: string, options: Validate
   };
   const done = (outcome: Outcome, reason: string, extra: Partial<ValidateResult> = {}): ValidateResult => ({
     ...base,
-    verdict: verdictOf(w.kind, outcome, resolved.property.kind),
+    verdict: verdictOf(w.kind, outcome, resolved.property.kind, extra.violated),
     outcome,
     reason,
     waypoints: [],
@@ -130,7 +134,7 @@ export async function validate(input: string, witness: string, options: Validate
   if (w.kind === 'violation') {
     const sequences = w.entries.filter((e): e is ViolationSequenceEntry => !('unknown' in e) && e.entry_type === 'violation_sequence');
     if (sequences.length !== 1) return done('unconfirmed', `the witness has ${sequences.length} violation sequences; one is validated`);
-    const v = await validateViolation({ resolved, c, text, entry: sequences[0]!, budgetS, log });
+    const v = await validateViolation({ resolved, c, text, entry: sequences[0]!, format: w.format, budgetS, log });
     if (options.emitProgramPath) writeFileSync(options.emitProgramPath, v.program);
     const count = (r: string) => v.readings.filter((x) => x.reading === r).length;
     return done(v.outcome, v.reason, {
@@ -138,6 +142,7 @@ export async function validate(input: string, witness: string, options: Validate
       entries: { used: count('exact'), lenient: count('lenient'), dropped: count('dropped') },
       ...(v.inputs ? { inputs: v.inputs } : {}),
       ...(v.method ? { method: v.method } : {}),
+      ...(v.violated ? { violated: v.violated } : {}),
     });
   }
 

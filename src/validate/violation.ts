@@ -4,18 +4,28 @@
 // goes through `verify` (BMC), whose counterexample is replayed by gcc on the
 // constrained program (so the waypoints hold in the run) and then on the
 // ORIGINAL program. Only a violation of the original program confirms.
+//
+// Memory safety: the run must show the violation with the sanitizers, as
+// `verify` replays its own (AddressSanitizer for invalid accesses and
+// frees, LeakSanitizer for lost blocks, a counting allocator for blocks
+// still allocated at exit). The instrumented program is replayed too, so the
+// run is known to pass the waypoints: an invalid access or free must happen
+// in the target statement with every waypoint passed; a leak must come after
+// the run passed the target with every waypoint passed. As the rules ask, a
+// 2.x witness stands only for valid-deref and valid-free, and the leak
+// properties need GraphML 1.0.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { TarsierError } from '../common/errors.js';
 import type { CProgram } from '../c/index.js';
-import { replayCounterexample, type NondetValue, type ReplayResult } from '../replay/index.js';
+import { replayCounterexample, type MemoryProperty, type NondetValue, type ReplayResult } from '../replay/index.js';
 import type { Resolved } from '../verify/index.js';
 import { verify } from '../verify/index.js';
 import type { ViolationSequenceEntry } from '../witness/model.js';
 import { programPoints } from './program-points.js';
-import { bindSequence, type WaypointReading } from './waypoints.js';
+import { bindSequence, type BoundSequence, type WaypointReading } from './waypoints.js';
 
 export type Outcome = 'confirmed' | 'refuted' | 'unconfirmed';
 
@@ -28,6 +38,8 @@ export interface ViolationValidation {
   /** The nondet values of the confirmed run. */
   readonly inputs?: readonly NondetValue[];
   readonly replay?: ReplayResult;
+  /** Memory safety: the sub-property the confirmed run violates. */
+  readonly violated?: MemoryProperty;
   /** The instrumented program (for `--emit-program`). */
   readonly program: string;
 }
@@ -37,43 +49,63 @@ export interface ViolationContext {
   readonly c: CProgram;
   readonly text: string;
   readonly entry: ViolationSequenceEntry;
+  /** The witness's format (memory safety: it limits the sub-properties it can stand for). */
+  readonly format: 'yaml' | 'graphml';
   /** CPU seconds left for the search. */
   readonly budgetS: () => number;
   readonly log: (m: string) => void;
 }
 
+/** What a run with some nondet values shows: whether it confirms the witness, and why. */
+interface RunCheck {
+  readonly ok: boolean;
+  readonly reason: string;
+  readonly replay: ReplayResult;
+  readonly violated?: MemoryProperty;
+}
+
+const LEAKS: readonly MemoryProperty[] = ['valid-memtrack', 'valid-memcleanup'];
+
 export async function validateViolation(ctx: ViolationContext): Promise<ViolationValidation> {
   const { resolved } = ctx;
   const kind = resolved.property.kind;
-  if (kind !== 'unreach-call' && kind !== 'no-overflow') {
+  if (kind !== 'unreach-call' && kind !== 'no-overflow' && kind !== 'valid-memsafety' && kind !== 'valid-memcleanup') {
     return { outcome: 'unconfirmed', reason: `property ${kind} is not supported`, readings: [], program: ctx.text };
+  }
+  const memory = kind === 'valid-memsafety' || kind === 'valid-memcleanup';
+  if (kind === 'valid-memcleanup' && ctx.format !== 'graphml') {
+    return { outcome: 'unconfirmed', reason: 'the rules ask for GraphML 1.0 violation witnesses for valid-memcleanup, not 2.x', readings: [], program: ctx.text };
   }
   const errorFunction = resolved.property.errorFunction ?? 'reach_error';
   const points = programPoints(ctx.c, ctx.text);
   const bound = bindSequence(ctx.c, ctx.text, points, ctx.entry, { property: kind, errorFunction });
   const base = { readings: bound.readings, program: bound.program };
   if (bound.unsupported) return { ...base, outcome: 'unconfirmed', reason: bound.unsupported };
-  const replayOriginal = (values: readonly NondetValue[]) =>
-    replayCounterexample(resolved.program, values, { property: kind, dataModel: resolved.dataModel, errorFunction });
-  // A no-overflow violation must happen at the target statement (when it has one).
-  const atTarget = (r: ReplayResult): boolean =>
-    kind !== 'no-overflow' || !bound.target || !r.overflowAt || (bound.target.loc.line <= r.overflowAt.line && r.overflowAt.line <= (bound.target.loc.end?.line ?? bound.target.loc.line));
-
-  if (bound.pinnedValues) {
-    const r = replayOriginal(bound.pinnedValues);
-    ctx.log(`execution-based: ${r.status}: ${r.reason}`);
-    if (r.status === 'confirmed' && atTarget(r)) {
-      return { ...base, outcome: 'confirmed', method: 'execution', inputs: bound.pinnedValues, replay: r, reason: `the witness's ${bound.pinnedValues.length} nondet values, run: ${r.reason}` };
-    }
-  }
-
+  if (memory && !bound.target && !bound.targetEndOf) return { ...base, outcome: 'unconfirmed', reason: 'the target is not at a statement of the program' };
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-validate-'));
+  const file = join(dir, basename(resolved.program));
+  const traced = join(dir, 'traced');
+  const check = memory ? memoryRun(ctx, bound, traced) : (values: readonly NondetValue[]) => plainRun(ctx, bound, values);
+
   const search = async (program: string, timeoutS: number) => {
-    const file = join(dir, basename(resolved.program));
     writeFileSync(file, program);
     return verify(file, { propertyDetails: resolved.property, dataModel: resolved.dataModel, timeoutS: Math.max(1, timeoutS), witnessPath: null, log: ctx.log });
   };
+  const confirmed = (method: 'execution' | 'search', values: readonly NondetValue[], c: RunCheck, how: string): ViolationValidation => ({
+    ...base,
+    outcome: 'confirmed',
+    method,
+    inputs: values,
+    replay: c.replay,
+    ...(c.violated ? { violated: c.violated } : {}),
+    reason: `${how}${method === 'execution' ? ':' : ';'} ${c.reason}`,
+  });
   try {
+    if (bound.pinnedValues) {
+      const c = check(bound.pinnedValues);
+      ctx.log(`execution-based: ${c.ok ? 'confirmed' : 'not confirmed'}: ${c.reason}`);
+      if (c.ok) return confirmed('execution', bound.pinnedValues, c, `the witness's ${bound.pinnedValues.length} nondet values, run`);
+    }
     let v;
     try {
       // First with each constraint assumed at the first passing of its place
@@ -81,9 +113,9 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
       const strict = bindSequence(ctx.c, ctx.text, points, ctx.entry, { property: kind, errorFunction, strict: true });
       const s = await search(strict.program, ctx.budgetS() / 2);
       ctx.log(`search (strict reading): ${s.verdict.kind}: ${s.reason}`);
-      const sr = s.verdict.kind === 'false' && s.counterexample ? replayOriginal(s.counterexample) : undefined;
-      if (s.counterexample && sr?.status === 'confirmed' && atTarget(sr)) {
-        return { ...base, outcome: 'confirmed', method: 'search', inputs: s.counterexample, replay: sr, reason: `an execution along the waypoints, ${s.counterexample.length} nondet values${s.bound === undefined ? "" : ` (BMC bound ${s.bound})`}; ${sr.reason}` };
+      const sc = s.verdict.kind === 'false' && s.counterexample ? check(s.counterexample) : undefined;
+      if (s.counterexample && sc?.ok) {
+        return confirmed('search', s.counterexample, sc, `an execution along the waypoints, ${s.counterexample.length} nondet values${s.bound === undefined ? '' : ` (BMC bound ${s.bound})`}`);
       }
       v = await search(bound.program, ctx.budgetS());
     } catch (e) {
@@ -92,14 +124,9 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
     }
     ctx.log(`search: ${v.verdict.kind}: ${v.reason}`);
     if (v.verdict.kind === 'false' && v.counterexample) {
-      const r = replayOriginal(v.counterexample);
-      if (r.status !== 'confirmed') {
-        return { ...base, outcome: 'unconfirmed', method: 'search', replay: r, reason: `an execution along the waypoints was found, but its replay on the program failed: ${r.reason}` };
-      }
-      if (!atTarget(r)) {
-        return { ...base, outcome: 'unconfirmed', method: 'search', replay: r, reason: `the execution found overflows at line ${r.overflowAt!.line}, not at the target (line ${bound.target!.loc.line})` };
-      }
-      return { ...base, outcome: 'confirmed', method: 'search', inputs: v.counterexample, replay: r, reason: `an execution along the waypoints, ${v.counterexample.length} nondet values${v.bound === undefined ? "" : ` (BMC bound ${v.bound})`}; ${r.reason}` };
+      const c = check(v.counterexample);
+      if (!c.ok) return { ...base, outcome: 'unconfirmed', method: 'search', replay: c.replay, reason: `an execution along the waypoints was found, but ${c.reason}` };
+      return confirmed('search', v.counterexample, c, `an execution along the waypoints, ${v.counterexample.length} nondet values${v.bound === undefined ? '' : ` (BMC bound ${v.bound})`}`);
     }
     if (v.verdict.kind === 'true') {
       if (bound.overApproximates) {
@@ -111,4 +138,60 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** unreach-call and no-overflow: the run of the original program violates the property (an overflow at the target statement, when there is one). */
+function plainRun(ctx: ViolationContext, bound: BoundSequence, values: readonly NondetValue[]): RunCheck {
+  const { resolved } = ctx;
+  const kind = resolved.property.kind as 'unreach-call' | 'no-overflow';
+  const r = replayCounterexample(resolved.program, values, { property: kind, dataModel: resolved.dataModel, errorFunction: resolved.property.errorFunction ?? 'reach_error' });
+  if (r.status !== 'confirmed') return { ok: false, replay: r, reason: `its replay on the program failed: ${r.reason}` };
+  const at = r.overflowAt;
+  const t = bound.target;
+  if (kind === 'no-overflow' && t && at && !(t.loc.line <= at.line && at.line <= (t.loc.end?.line ?? t.loc.line))) {
+    return { ok: false, replay: r, reason: `the execution overflows at line ${at.line}, not at the target (line ${t.loc.line})` };
+  }
+  return { ok: true, replay: r, reason: r.reason };
+}
+
+/**
+ * Memory safety: the instrumented program, run with the values, passes the
+ * waypoints and violates a sub-property the witness's format can stand for
+ * at its target; then the original program, run with them, violates it too.
+ */
+function memoryRun(ctx: ViolationContext, bound: BoundSequence, dir: string): (values: readonly NondetValue[]) => RunCheck {
+  const { resolved } = ctx;
+  const kind = resolved.property.kind as 'valid-memsafety' | 'valid-memcleanup';
+  const traced = bindSequence(ctx.c, ctx.text, programPoints(ctx.c, ctx.text), ctx.entry, { property: kind, errorFunction: resolved.property.errorFunction ?? 'reach_error', tracePath: true });
+  mkdirSync(dir, { recursive: true });
+  const tracedFile = join(dir, basename(resolved.program));
+  writeFileSync(tracedFile, traced.program);
+  const t = bound.target;
+  const lines = t ? `line${t.loc.end && t.loc.end.line !== t.loc.line ? `s ${t.loc.line}-${t.loc.end.line}` : ` ${t.loc.line}`}` : `the end of ${bound.targetEndOf}`;
+  return (values) => {
+    const opts = { property: kind, dataModel: resolved.dataModel, tracePath: true } as const;
+    const r = replayCounterexample(tracedFile, values, opts);
+    const fail = (reason: string): RunCheck => ({ ok: false, replay: r, reason });
+    if (r.status !== 'confirmed' || !r.violated) return fail(`its replay shows no violation: ${r.reason}`);
+    const v = r.violated;
+    if (ctx.format === 'yaml' && LEAKS.includes(v)) return fail(`its replay shows ${v} (${r.reason}), and a 2.x witness stands only for valid-deref or valid-free (the rules ask for GraphML 1.0 for ${v})`);
+    const path = r.path;
+    if (!path?.targetPassed) return fail(`the run never passed the target (${lines}) after the waypoints before it; ${r.reason}`);
+    if (LEAKS.includes(v)) {
+      if (path.atExit !== bound.follows) return fail(`${path.atExit ?? 'no'} of the ${bound.follows} waypoints were passed when the run ended; ${r.reason}`);
+    } else {
+      if (!t) return fail(`${v} needs a target statement, not the end of ${bound.targetEndOf}`);
+      const at = r.violationLine;
+      if (at === undefined || at < t.loc.line || at > (t.loc.end?.line ?? t.loc.line)) {
+        return fail(`the ${v} violation happens ${at === undefined ? 'at no known line' : `at line ${at}`}, not at the target (${lines}); ${r.reason}`);
+      }
+      if (path.atError !== bound.follows) return fail(`${path.atError ?? 'no'} of the ${bound.follows} waypoints were passed at the violation; ${r.reason}`);
+    }
+    // The original program, with the same values, violates the same sub-property at the same place.
+    const o = replayCounterexample(resolved.program, values, { ...opts, property: kind === 'valid-memcleanup' ? kind : v });
+    if (o.status !== 'confirmed' || o.violated !== v || o.violationLine !== r.violationLine) {
+      return { ok: false, replay: o, reason: `the instrumented program violates ${v}${r.violationLine ? ` at line ${r.violationLine}` : ''}, but the program's own replay does not: ${o.reason}` };
+    }
+    return { ok: true, replay: o, violated: v, reason: o.reason };
+  };
 }

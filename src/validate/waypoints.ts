@@ -10,7 +10,13 @@
 //   branching: around the condition of the `if`/loop at the location;
 // - target (unreach-call): before each call of the error function, the
 //   counter must have passed every waypoint; a call that is not the target
-//   is cut off (`__VERIFIER_assume(0)`).
+//   is cut off (`__VERIFIER_assume(0)`);
+// - target (memory safety): nothing is cut off (the sanitizers decide where
+//   the violation happened); with `tracePath`, the place calls the replay
+//   harness's `__tarsier_target` when every waypoint before the target
+//   statement has been passed. A leak has no statement of its own: a target
+//   on a function's header or closing brace reads as the function's end
+//   (each `return` of it and its closing brace).
 //
 // Readings of real witnesses (documented in docs/validate.md):
 // - an assumption at a statement that assigns a variable the constraint
@@ -55,8 +61,12 @@ export interface BoundSequence {
   readonly pinnedValues?: readonly NondetValue[];
   /** True when the instrumentation admits every execution the witness represents (no lenient reading, every error call handled), so a proof on it refutes the witness. */
   readonly overApproximates: boolean;
-  /** The target statement (for checking where a no-overflow violation happened). */
+  /** The target statement (for checking where a no-overflow or memory violation happened). */
   readonly target?: StatementPoint;
+  /** The target read as the end of this function (memory safety: a leak's target outside any statement). */
+  readonly targetEndOf?: string;
+  /** Follow waypoints before the target: a violation at the target must happen with this many passed. */
+  readonly follows: number;
   /** Cycles (non-termination) are not supported. */
   readonly unsupported?: string;
 }
@@ -101,24 +111,34 @@ export function pinnedResult(text: string): bigint | undefined {
   return m[1] ? -v : v;
 }
 
+export type BindProperty = 'unreach-call' | 'no-overflow' | 'valid-memsafety' | 'valid-memcleanup';
+
 export interface BindOptions {
-  readonly property: 'unreach-call' | 'no-overflow';
+  readonly property: BindProperty;
   readonly errorFunction: string;
   /** Assume each constraint at the first passing of its place (fixes values early: a faster search, but not an over-approximation). */
   readonly strict?: boolean;
+  /** Memory safety: call the replay harness's `__tarsier_target` where the target is passed after the waypoints before it (a program to replay, not to verify). */
+  readonly tracePath?: boolean;
 }
+
+const isMemory = (p: BindProperty) => p === 'valid-memsafety' || p === 'valid-memcleanup';
 
 /** Reads the waypoints against the program and instruments it. */
 export function bindSequence(program: CProgram, text: string, points: ProgramPoints, entry: ViolationSequenceEntry, options: BindOptions): BoundSequence {
   const edits = new ProgramEdits(text, points.firstDefinition);
-  edits.declare(`extern void __VERIFIER_assume(int); static unsigned int ${SEG} = 0;`);
+  // Not static: the replay harness reads the counter (memory safety).
+  edits.declare(`extern void __VERIFIER_assume(int); unsigned int ${SEG} = 0;`);
   const readings: WaypointReading[] = [];
   let follows = 0;
   let helpers = 0;
   let lenient = false;
   let pins: NondetValue[] | undefined = [];
   let target: StatementPoint | undefined;
+  let targetEndOf: { name: string; start: number; end: number } | undefined;
   let targetAnyCall = false;
+  /** Where each follow waypoint is (its offset), in order. */
+  const followAt: number[] = [];
   let targetSeen = false;
   let unsupported: string | undefined;
   const drop = (w: Waypoint, note: string) => readings.push({ waypoint: w, reading: 'dropped', note });
@@ -160,9 +180,11 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
           targetAnyCall = true;
           // Reaching its body is calling it: the same executions, so this reading keeps refutations sound.
           readings.push({ waypoint: w, reading: 'lenient', note: `inside ${fn}: read as any call of ${fn}` });
-        } else if (st) {
+        } else if (st && !(isMemory(options.property) && endOfFunction(points, offset, st))) {
           target = st;
           readings.push({ waypoint: w, reading: statementAt(points, offset) ? 'exact' : 'lenient', ...(statementAt(points, offset) ? {} : { note: 'not at a statement start: read as the statement containing it' }) });
+        } else if (isMemory(options.property) && (targetEndOf = endOfFunction(points, offset, st))) {
+          readings.push({ waypoint: w, reading: 'lenient', note: `not in a statement of ${targetEndOf.name}: read as the end of ${targetEndOf.name} (where a block still allocated is judged)` });
         } else {
           drop(w, 'no statement at the target location');
         }
@@ -199,6 +221,7 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
           guard(`before:${st.start}`, (code) => beforeStatement(edits, st, code), cond);
           readings.push({ waypoint: w, reading: 'exact' });
         }
+        followAt.push(offset);
         follows++;
         continue;
       }
@@ -221,6 +244,7 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
         };
         guard(`call:${call.start}`, place, `r == (${type})(${cLiteral(pinned)})`);
         readings.push({ waypoint: w, reading: 'exact' });
+        followAt.push(offset);
         follows++;
         continue;
       }
@@ -238,6 +262,7 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
         };
         guard(`branch:${cnd.start}`, place, `b == ${want}`);
         readings.push({ waypoint: w, reading: 'exact' });
+        followAt.push(offset);
         follows++;
         continue;
       }
@@ -258,11 +283,28 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
       beforeStatement(edits, c.statement, `__VERIFIER_assume(${atTarget ? `${SEG} == ${follows}u` : '0'});`);
     }
   }
+  if (isMemory(options.property) && options.tracePath) {
+    // The target is passed once the waypoints before its statement are
+    // (those inside it, such as a nondet call's return, come during it).
+    let before = follows;
+    while (target && before > 0 && target.start <= followAt[before - 1]! && followAt[before - 1]! < target.end) before--;
+    edits.declare('extern void __tarsier_target(void);');
+    const mark = `if (${SEG} >= ${before}u) __tarsier_target();`;
+    if (target) beforeStatement(edits, target, mark);
+    if (targetEndOf) {
+      const fn = targetEndOf;
+      for (const st of points.statements) if (st.function === fn.name && st.stmt.kind === 'Return') beforeStatement(edits, st, mark);
+      edits.before(fn.end - 1, `${mark} `);
+    }
+  }
   return {
     readings,
     program: edits.render(),
+    follows,
+    ...(targetEndOf ? { targetEndOf: targetEndOf.name } : {}),
     ...(pins && pins.length > 0 ? { pinnedValues: pins } : {}),
-    overApproximates: !options.strict && !lenient && everyErrorCallHandled && targetSeen && options.property === 'unreach-call' && !unsupported,
+    // Memory safety cuts nothing off: the program has all its executions.
+    overApproximates: !options.strict && targetSeen && !unsupported && (isMemory(options.property) || (!lenient && everyErrorCallHandled && options.property === 'unreach-call')),
     ...(target ? { target } : {}),
     ...(unsupported ? { unsupported } : {}),
   };
@@ -274,4 +316,18 @@ function cLiteral(v: bigint): string {
 
 function within(c: CallPoint, st: StatementPoint): boolean {
   return st.start <= c.start && c.end <= st.end;
+}
+
+/**
+ * The function whose end a target outside its statements stands for: the
+ * target is in the function's header (where its definition starts, before
+ * the body) or on the line of its closing brace after the last statement.
+ */
+function endOfFunction(points: ProgramPoints, offset: number, st: StatementPoint | undefined): { name: string; start: number; end: number } | undefined {
+  for (const f of points.functions) {
+    if (f.header <= offset && offset < f.start) return f;
+    const closing = points.lines.position(f.end - 1).line;
+    if (offset >= f.end - 1 && offset < f.end + 1 && points.lines.position(offset).line === closing && !st) return f;
+  }
+  return undefined;
 }
