@@ -12,7 +12,7 @@
 import type { SourceLocation } from '../common/location.js';
 import type { Expr, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
-import { abstractExpensive, createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
+import { createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
 import { encodeProcedure, type EncodedGoal, type ProcedureEncoding } from '../vc/encode.js';
 import { checkOneByOne, loopCandidates, whilesOf, type LoopCandidateSource } from './candidates.js';
 import { EncodeError, unrollProgram, type AssertRole, type GoalTag, type LoopCandidate, type Unrolled, type UnrollOptions } from './unroll.js';
@@ -344,8 +344,6 @@ interface Survivors {
   callerTooHardMs?: number;
   /** The same with the caller's candidates alone: that attempt is skipped until then. */
   callerAloneTooHardMs?: number;
-  /** Candidate sets and depths (`set@depth`) whose attempt on the abstracted encoding was refuted: not tried again. */
-  abstractionRefuted?: Set<string>;
 }
 
 /** How one k-induction attempt ended. */
@@ -427,16 +425,8 @@ async function inductionStep(
     log(`k-induction: depth ${depth}: the attempt's time ran out in ${what}`);
     return { kind: 'spent' };
   };
-  /**
-   * Houdini, then the goals, on the encoding loaded in the solver;
-   * `abstracted`: the loaded encoding over-approximates the program (then
-   * Houdini's survivors are not remembered, and any failure is just "not proved").
-   */
-  const houdiniThenGoals = async (abstracted: boolean, solverMs: () => number, attemptLeft: () => number): Promise<Attempt> => {
-    const what = abstracted ? ' (divisions and products abstracted)' : '';
-    const keep = (active: ReadonlySet<number>) => {
-      if (!abstracted) remember(active);
-    };
+  await load(solver, e);
+  try {
     let active = new Set(cands.map((c) => c.id));
     const literals = () => cands.map((c) => (active.has(c.id) ? activation(c) : mkNot(activation(c))));
     for (let round = 0; active.size > 0; round++) {
@@ -447,9 +437,8 @@ async function inductionStep(
       if (ms < 1) return spent(`Houdini round ${round}`);
       const capped = attemptLeft() <= ms;
       const r = await check(solver, literals(), goals, ms);
-      log(`k-induction: depth ${depth}: Houdini round ${round}${what}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
+      log(`k-induction: depth ${depth}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
-      if (abstracted && r.status === 'unknown') return { kind: 'spent' };
       if (r.status === 'unknown' && set !== 'all' && !capped && solverMs() >= 1) {
         // One candidate set alone, undecided but not out of time: one candidate at a time before giving up.
         const ids = [...active];
@@ -459,7 +448,7 @@ async function inductionStep(
         if (kept.length === ids.length) break;
         if ([...each.values()].some((x) => x !== 'unknown')) {
           active = new Set(kept);
-          keep(active);
+          remember(active);
           continue;
         }
       }
@@ -475,41 +464,19 @@ async function inductionStep(
       const failed = new Set(goals.filter((_, i) => values[i]!.kind === 'bool' && (values[i] as { value: boolean }).value).map((g) => e.tagOf(g).candidate!));
       if (failed.size === 0) return { kind: 'refuted' };
       active = new Set([...active].filter((id) => !failed.has(id)));
-      keep(active);
+      remember(active);
     }
-    keep(active);
+    remember(active);
     if (others.length === 0) return { kind: 'proved', invariants: invariantsOf(p, entry, cands, active) };
     const t = Date.now();
     const ms = solverMs();
     if (ms < 1) return spent('the check of the goals');
     const capped = attemptLeft() <= ms;
     const r = await check(solver, literals(), others, ms);
-    log(`k-induction: depth ${depth}: ${others.length} goals ${r.status} with ${active.size} invariants${what} (${Date.now() - t} ms)`);
+    log(`k-induction: depth ${depth}: ${others.length} goals ${r.status} with ${active.size} invariants (${Date.now() - t} ms)`);
     if (r.status === 'unsat') return { kind: 'proved', invariants: invariantsOf(p, entry, cands, active) };
     if (r.status === 'unknown' && (capped || solverMs() < 1)) return spent('the check of the goals');
     return { kind: 'refuted' };
-  };
-  // Divisions, remainders and products of two variables are hard for the
-  // solver and often irrelevant to the proof: first with each of them an
-  // arbitrary value (an over-approximation, so a proof stays a proof).
-  const abstraction = abstractExpensive(e.enc.assertions);
-  const abstractKey = `${set}@${depth}`;
-  if (abstraction && !survivors.abstractionRefuted?.has(abstractKey)) {
-    // At most half of the attempt's time: the exact checks get the rest.
-    const end = attemptLeft() / 2;
-    const left = () => attemptLeft() - end;
-    await load(solver, { ...e, enc: { ...e.enc, assertions: abstraction } });
-    try {
-      const r = await houdiniThenGoals(true, () => Math.min(solverMs(), left()), left);
-      if (r.kind === 'proved') return r;
-      if (r.kind === 'refuted') (survivors.abstractionRefuted ??= new Set()).add(abstractKey);
-    } finally {
-      await solver.pop();
-    }
-  }
-  await load(solver, e);
-  try {
-    return await houdiniThenGoals(false, solverMs, attemptLeft);
   } finally {
     await solver.pop();
   }

@@ -6,7 +6,6 @@ import { createZ3WasmSolver } from './z3wasm.js';
 
 export * from './terms.js';
 export * from './solver.js';
-export { abstractExpensive } from './abstraction.js';
 export { parseSExprs, sexprToString, type SExpr } from './sexpr.js';
 export { createZ3WasmSolver, shutdownZ3Wasm } from './z3wasm.js';
 export { createProcessSolver, findExecutable, processSolverSpec, processTreeCpuMs, killSolverProcesses, type ProcessSolverSpec } from './process.js';
