@@ -159,6 +159,8 @@ class Lowerer {
   private readonly suffix = new Map<string, number>();
   /** Function bodies inlined so far (recursive calls are cut beyond MAX_INSTANCES). */
   private instances = 0;
+  /** The arguments of the entry function of a summary check (see RecursionSummaries). */
+  private entryArgs: readonly Val[] | undefined;
   private readonly globals = new Map<number, Root>();
   private readonly statics = new Map<number, Root>();
   private readonly frames: Frame[] = [];
@@ -860,9 +862,23 @@ class Lowerer {
       this.emit(havoc(t, p.loc));
       return { k: 'int', e: v(t, p.loc), ik: k } as Val;
     });
+    this.entryArgs = args;
     const ret = this.inline(fn, args, loc, loc);
     const conditions = this.options.summaries!.conditions.get(name) ?? [];
     conditions.forEach((c, i) => this.goal('summary', this.summaryCondition(c, args, ret, loc), summaryGoalLoc(this.program.file, i), `summary condition ${i + 1} of ${name}`, loc));
+  }
+
+  /** At a summarised call of the entry function, the goal that its measure decreases (when one is asked for). */
+  private decreaseGoal(fn: FunctionDecl, args: readonly Val[], loc: L): void {
+    const m = this.options.summaries?.decrease;
+    if (!m || !this.entryArgs || this.options.summaries?.entry !== fn.name) return;
+    const inner = args[m.index];
+    const outer = this.entryArgs[m.index];
+    if (inner?.k !== 'int' || outer?.k !== 'int') throw new UnsupportedError('a recursion measure that is not an integer parameter', loc);
+    const name = fn.params[m.index]!.name;
+    const w = intWidth(outer.ik, this.dm, loc);
+    const cond = m.signed ? and(app('slt', [inner.e, outer.e], loc), app('sge', [outer.e, bv(0n, w, loc)], loc), loc) : app('ult', [inner.e, outer.e], loc);
+    this.goal('decrease', cond, loc, `the recursive call of ${fn.name} decreases '${name}' (${m.signed ? 'signed, from at least 0' : 'unsigned'})`, loc);
   }
 
   /** A summary condition over a call's arguments and result (integers of the result's type). */
@@ -888,6 +904,7 @@ class Lowerer {
       const summary = this.options.summaries?.conditions.get(fn.name);
       if (summary) {
         // A summarised call returns any result its summary allows.
+        this.decreaseGoal(fn, args, loc);
         const ret = retType.kind === 'void' ? VOID : this.havocVal(retType, loc);
         for (const c of summary) this.emit(assume(this.summaryCondition(c, args, ret, loc), loc));
         return ret;

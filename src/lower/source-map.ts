@@ -51,7 +51,9 @@ export type GoalKind =
   | 'valid-memcleanup'
   | 'memory-unknown'
   /** A condition of the entry function's recursion summary, where it returns (see RecursionSummaries). */
-  | 'summary';
+  | 'summary'
+  /** A recursive call of the entry function whose measure must decrease (see RecursionSummaries). */
+  | 'decrease';
 
 export interface GoalInfo {
   readonly kind: GoalKind;

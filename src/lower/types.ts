@@ -28,6 +28,20 @@ export interface LowerOptions {
 export interface RecursionSummaries {
   readonly conditions: ReadonlyMap<string, readonly SummaryCondition[]>;
   readonly entry?: string;
+  /**
+   * With `entry`: every summarised call of the entry function is a
+   * `decrease` goal, that its argument `index` is below the entry's own
+   * (unsigned, or signed with the entry's at least 0). A program whose goals
+   * cannot fail shows that this parameter decreases, well-founded, from each
+   * call to the calls it makes.
+   */
+  readonly decrease?: RecursionMeasure;
+}
+
+/** A parameter of a recursive function read as a signed or unsigned integer (see RecursionSummaries). */
+export interface RecursionMeasure {
+  readonly index: number;
+  readonly signed: boolean;
 }
 
 /**

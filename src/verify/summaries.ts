@@ -116,12 +116,7 @@ function describe(c: SummaryCondition, f: FunctionDecl): string {
 }
 
 /** The functions main reaches that can call themselves (directly or through others). */
-function recursiveFunctions(c: CProgram): FunctionDecl[] {
-  const callees = (f: FunctionDecl): FunctionDecl[] => {
-    const out = new Set<FunctionDecl>();
-    if (f.body) forEachExpr(f.body, (e) => e.kind === 'Call' && e.function?.body && out.add(e.function));
-    return [...out];
-  };
+export function recursiveFunctions(c: CProgram): FunctionDecl[] {
   const main = c.functions.find((f) => f.name === 'main' && f.body);
   if (!main) return [];
   const reachable = new Set<FunctionDecl>();
@@ -147,8 +142,15 @@ function recursiveFunctions(c: CProgram): FunctionDecl[] {
   return [...reachable].filter((f) => reaches(f, f));
 }
 
+/** The defined functions a function calls directly. */
+export function callees(f: FunctionDecl): FunctionDecl[] {
+  const out = new Set<FunctionDecl>();
+  if (f.body) forEachExpr(f.body, (e) => e.kind === 'Call' && e.function?.body && out.add(e.function));
+  return [...out];
+}
+
 /** Why a recursive function's calls may depend on more than their arguments (undefined: they do not). */
-function impurity(f: FunctionDecl, c: CProgram, seen = new Set<FunctionDecl>()): string | undefined {
+export function impurity(f: FunctionDecl, c: CProgram, seen = new Set<FunctionDecl>()): string | undefined {
   if (seen.has(f)) return undefined;
   seen.add(f);
   if (f.name === 'main') return 'main is recursive';

@@ -18,6 +18,7 @@ import { availableProcessSolver, createSolver } from '../smt/index.js';
 import type { DataModel, Property } from '../task/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
 import { lintAgainstProgram, lowerC } from './frontend.js';
+import { recursionMeasures } from './recursion-termination.js';
 import { buildLassoWitness, nondetStepsOf, replayValues } from './witness.js';
 import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
 import type { VerifyOptions, VerifyResult } from './verify.js';
@@ -122,6 +123,21 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
       };
     }
     reasons.push(ranked.reason);
+    if (hasRecursionCut(first)) {
+      // Unbounded recursion: a decreasing measure per recursive function, then main's loops.
+      const until = deadline() * 0.5;
+      const rec = await recursionMeasures(t.c, { dataModel: t.dataModel, left: () => deadline() - until, solver: solverName, log: t.log });
+      if ('main' in rec) {
+        const main = await provedByRanking(rec.main, base);
+        if (main.proved) {
+          return {
+            verdict: { kind: 'true' },
+            reason: `every recursive call decreases a measure (${rec.measures}) and every loop has a ranking function checked on bit-vectors`,
+          };
+        }
+        reasons.push(`with recursion measures (${rec.measures}): ${main.reason}`);
+      } else reasons.push(rec.reason);
+    }
   } else {
     reasons.push('the program calls __VERIFIER_assume, which loops forever when its condition is false');
   }
@@ -148,6 +164,11 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
     reasons.push('BMC found executions longer than the bounds tried');
   }
   return unknown(`termination not proved: ${reasons.join('; ')}`);
+}
+
+/** Whether the lowering cut a recursive call (the recursion may go deeper than it was inlined). */
+function hasRecursionCut(lowered: { sourceMap: SourceMap }): boolean {
+  return lowered.sourceMap.goals.some((g) => g.kind === 'recursion');
 }
 
 /** FALSE(termination) for a lasso that gcc confirms too, with its witness; UNKNOWN otherwise. */

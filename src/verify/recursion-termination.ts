@@ -1,0 +1,118 @@
+// Termination of programs whose recursion is unbounded: every recursive
+// call makes a measure (one integer parameter) decrease, well-founded.
+//
+// The argument: each recursive function is loop-free (and so is everything
+// it calls) and calls no recursive function but itself, so one call runs
+// finitely many statements besides its own recursive calls, and makes
+// finitely many of them. If each of those has a smaller measure (unsigned,
+// or signed and the caller's at least 0), no chain of nested calls is
+// infinite, and by König's lemma every call's tree of calls is finite:
+// every call returns. Main then ends if its loops have ranking functions
+// with each recursive call returning an arbitrary result (within the
+// recursion summaries, which hold for every call).
+//
+// The measures are checked on the lowering where signed arithmetic wraps;
+// that agrees with C only without signed overflow, so the recursion
+// summaries must first prove the program free of it.
+
+import type { CProgram, FunctionDecl } from '../c/index.js';
+import { forEachStatement } from '../c/index.js';
+import { intKindOf } from '../lower/memory.js';
+import { isSignedKind, unqualified, type DataModel } from '../c/types.js';
+import type { SourceLocation } from '../common/location.js';
+import { bmc, type AssertRole } from '../engines/index.js';
+import type { ImpProgram } from '../ivl/ast.js';
+import { goalAt } from '../lower/source-map.js';
+import type { RecursionMeasure, SummaryCondition } from '../lower/types.js';
+import { createSolver } from '../smt/index.js';
+import { lowerC } from './frontend.js';
+import { callees, impurity, proveBySummaries, recursiveFunctions } from './summaries.js';
+
+export interface RecursionTerminationOptions {
+  readonly dataModel: DataModel;
+  /** Budget ms left (on the verifier's clock). */
+  readonly left: () => number;
+  readonly solver?: string;
+  readonly log?: (message: string) => void;
+}
+
+export type RecursionTermination =
+  | {
+      /** Main lowered with every recursive call summarised: it ends if its loops do. */
+      readonly main: ImpProgram;
+      /** Each recursive function's measure, e.g. `id: x (unsigned)`. */
+      readonly measures: string;
+    }
+  | { readonly reason: string };
+
+/** Measures for every recursive function, or why there are none. */
+export async function recursionMeasures(c: CProgram, options: RecursionTerminationOptions): Promise<RecursionTermination> {
+  const log = options.log ?? (() => {});
+  const recursive = recursiveFunctions(c);
+  if (recursive.length === 0) return { reason: 'no recursion' };
+  const shape = recursive.map((f) => unfit(f, recursive)).find((x) => x !== undefined);
+  if (shape) return { reason: `recursion measures: ${shape}` };
+  const impure = recursive.map((f) => impurity(f, c)).find((x) => x !== undefined);
+  if (impure) return { reason: `recursion measures need functions of integers without memory: ${impure}` };
+  const noOverflow = await proveBySummaries(c, { property: 'no-overflow', dataModel: options.dataModel, left: () => options.left() / 2, solver: options.solver, log });
+  if (!noOverflow.proof) return { reason: `recursion measures need a proof that nothing overflows: ${noOverflow.reason}` };
+  const conditions = noOverflow.proof.summaries;
+  const found: string[] = [];
+  for (const f of recursive) {
+    const m = await measureOf(c, f, conditions, options);
+    if (!m) return { reason: `no parameter of ${f.name} decreases at each of its recursive calls` };
+    found.push(`${f.name}: ${f.params[m.index]!.name} (${m.signed ? 'signed, from at least 0' : 'unsigned'})`);
+  }
+  const lowered = lowerC(c, { property: 'unreach-call', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions } });
+  if (lowered.unsupported) return { reason: `unsupported: ${lowered.unsupported.construct}` };
+  log(`termination: recursion measures: ${found.join('; ')}`);
+  return { main: lowered.imp, measures: found.join('; ') };
+}
+
+/** Why a recursive function does not fit the argument above (undefined: it does). */
+function unfit(f: FunctionDecl, recursive: readonly FunctionDecl[]): string | undefined {
+  if (callees(f).some((g) => g !== f && recursive.includes(g))) return `${f.name} is mutually recursive`;
+  const seen = new Set<FunctionDecl>();
+  const todo = [f];
+  while (todo.length > 0) {
+    const g = todo.pop()!;
+    if (seen.has(g)) continue;
+    seen.add(g);
+    let loop: string | undefined;
+    forEachStatement(g.body!, (s) => {
+      if (s.kind === 'While' || s.kind === 'DoWhile' || s.kind === 'For' || s.kind === 'Goto') loop ??= `${g.name} has a loop or goto`;
+    });
+    if (loop) return loop;
+    todo.push(...callees(g));
+  }
+  return undefined;
+}
+
+/** The first parameter that decreases at every recursive call of `f` called with arbitrary arguments (signed reading first). */
+async function measureOf(c: CProgram, f: FunctionDecl, conditions: ReadonlyMap<string, readonly SummaryCondition[]>, options: RecursionTerminationOptions): Promise<RecursionMeasure | undefined> {
+  const tries: RecursionMeasure[] = f.params.flatMap((p, index) => {
+    const k = intKindOf(unqualified(p.type));
+    if (k === undefined) return [];
+    return isSignedKind(k) ? [{ index, signed: true }, { index, signed: false }] : [{ index, signed: false }];
+  });
+  const solver = createSolver(options.solver ?? 'auto');
+  try {
+    for (const decrease of tries) {
+      if (options.left() <= 0) return undefined;
+      const lowered = lowerC(c, { property: 'unreach-call', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions, entry: f.name, decrease } });
+      if (lowered.unsupported) return undefined;
+      // Only the decrease goals count; an execution that reaches an error
+      // ends there (the error function aborts).
+      const role = (loc: SourceLocation): AssertRole => {
+        const kind = goalAt(lowered.sourceMap, loc)?.kind;
+        return kind === 'decrease' ? 'error' : kind === 'recursion' || kind === 'memory-unknown' ? 'bound' : 'assume';
+      };
+      const r = await bmc(lowered.imp, { deadline: options.left, assertRole: role, solver });
+      options.log?.(`termination: ${f.name}: measure ${f.params[decrease.index]!.name} (${decrease.signed ? 'signed' : 'unsigned'}): ${r.verdict}`);
+      if (r.verdict === 'true') return decrease;
+    }
+    return undefined;
+  } finally {
+    await solver.dispose();
+  }
+}
