@@ -77,7 +77,7 @@ import {
 } from './memory.js';
 import { LIBRARY_FUNCTIONS, Library } from './library.js';
 import { type GoalKind, SourceMapBuilder } from './source-map.js';
-import { summaryGoalLoc, type LoweredProgram, type LowerOptions, type SummaryCondition } from './types.js';
+import { summaryGoalLoc, type LoweredProgram, type LowerOptions, type RecursionMeasure, type SummaryCondition } from './types.js';
 
 
 const VOID: Val = { k: 'void' };
@@ -868,17 +868,27 @@ class Lowerer {
     conditions.forEach((c, i) => this.goal('summary', this.summaryCondition(c, args, ret, loc), summaryGoalLoc(this.program.file, i), `summary condition ${i + 1} of ${name}`, loc));
   }
 
-  /** At a summarised call of the entry function, the goal that its measure decreases (when one is asked for). */
+  /** At a summarised call of a measured function, the goal that its measure is below the entry's. */
   private decreaseGoal(fn: FunctionDecl, args: readonly Val[], loc: L): void {
-    const m = this.options.summaries?.decrease;
-    if (!m || !this.entryArgs || this.options.summaries?.entry !== fn.name) return;
-    const inner = args[m.index];
-    const outer = this.entryArgs[m.index];
-    if (inner?.k !== 'int' || outer?.k !== 'int') throw new UnsupportedError('a recursion measure that is not an integer parameter', loc);
-    const name = fn.params[m.index]!.name;
-    const w = intWidth(outer.ik, this.dm, loc);
-    const cond = m.signed ? and(app('slt', [inner.e, outer.e], loc), app('sge', [outer.e, bv(0n, w, loc)], loc), loc) : app('ult', [inner.e, outer.e], loc);
-    this.goal('decrease', cond, loc, `the recursive call of ${fn.name} decreases '${name}' (${m.signed ? 'signed, from at least 0' : 'unsigned'})`, loc);
+    const measures = this.options.summaries!.measures!;
+    const entry = this.program.functions.find((f) => f.name === this.options.summaries!.entry && f.body);
+    const mine = measures.get(entry?.name ?? '');
+    const theirs = measures.get(fn.name)!;
+    if (!entry || !mine) throw new UnsupportedError('a recursion measure without one for the entry function', loc);
+    // Both measures as 64-bit values: unsigned ones zero-extended, signed ones sign-extended (an entry's signed measure must be at least 0).
+    const value = (f: FunctionDecl, vals: readonly Val[], m: RecursionMeasure): Expr => {
+      const x = vals[m.index];
+      const k = intKindOf(unqualified(f.params[m.index]!.type));
+      if (x?.k !== 'int' || k === undefined) throw new UnsupportedError(`a recursion measure of ${f.name} that is not an integer parameter`, loc);
+      // The argument converted to the parameter's type, as the call does.
+      const w = intWidth(k, this.dm, loc);
+      return resize(resize(x.e, intWidth(x.ik, this.dm, loc), w, isSignedKind(x.ik), loc), w, 64, m.signed, loc);
+    };
+    const outer = value(entry, this.entryArgs!, mine);
+    const below = app('ult', [value(fn, args, theirs), outer], loc);
+    const cond = mine.signed ? and(app('sge', [outer, bv(0n, 64, loc)], loc), below, loc) : below;
+    const name = (f: FunctionDecl, m: RecursionMeasure) => `${f.name}'s '${f.params[m.index]!.name}'`;
+    this.goal('decrease', cond, loc, `the call of ${fn.name} decreases the measure (${name(fn, theirs)} below ${name(entry, mine)})`, loc);
   }
 
   /** A summary condition over a call's arguments and result (integers of the result's type). */
@@ -900,11 +910,13 @@ class Lowerer {
   private inline(fn: FunctionDecl, args: Val[], loc: L, cutLoc: L): Val {
     const active = this.frames.filter((f) => f.fn === fn).length;
     const retType = unqualified(fn.type.returnType);
-    if (active >= this.depth || (active > 0 && this.instances >= MAX_INSTANCES)) {
-      const summary = this.options.summaries?.conditions.get(fn.name);
+    // Inside the entry of a measure check, calls of measured functions are summarised.
+    const measured = this.entryArgs !== undefined && this.frames.length > 0 && this.options.summaries?.measures?.has(fn.name) === true;
+    if (measured || active >= this.depth || (active > 0 && this.instances >= MAX_INSTANCES)) {
+      const summary = this.options.summaries?.conditions.get(fn.name) ?? (measured ? [] : undefined);
       if (summary) {
         // A summarised call returns any result its summary allows.
-        this.decreaseGoal(fn, args, loc);
+        if (measured) this.decreaseGoal(fn, args, loc);
         const ret = retType.kind === 'void' ? VOID : this.havocVal(retType, loc);
         for (const c of summary) this.emit(assume(this.summaryCondition(c, args, ret, loc), loc));
         return ret;

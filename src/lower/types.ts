@@ -29,13 +29,15 @@ export interface RecursionSummaries {
   readonly conditions: ReadonlyMap<string, readonly SummaryCondition[]>;
   readonly entry?: string;
   /**
-   * With `entry`: every summarised call of the entry function is a
-   * `decrease` goal, that its argument `index` is below the entry's own
-   * (unsigned, or signed with the entry's at least 0). A program whose goals
-   * cannot fail shows that this parameter decreases, well-founded, from each
-   * call to the calls it makes.
+   * With `entry`: a measure per function of the entry's recursion cycle.
+   * Inside the entry's body, every call of a function that has a measure
+   * is summarised and is a `decrease` goal: the callee's measure of the
+   * arguments is below the entry's measure of its own (unsigned, or signed
+   * with the entry's at least 0). Programs whose goals cannot fail show
+   * that the measure decreases, well-founded, along every chain of calls
+   * in the cycle.
    */
-  readonly decrease?: RecursionMeasure;
+  readonly measures?: ReadonlyMap<string, RecursionMeasure>;
 }
 
 /** A parameter of a recursive function read as a signed or unsigned integer (see RecursionSummaries). */

@@ -2,10 +2,12 @@
 // call makes a measure (one integer parameter) decrease, well-founded.
 //
 // The argument: each recursive function is loop-free (and so is everything
-// it calls) and calls no recursive function but itself, so one call runs
-// finitely many statements besides its own recursive calls, and makes
-// finitely many of them. If each of those has a smaller measure (unsigned,
-// or signed and the caller's at least 0), no chain of nested calls is
+// it calls), so one call runs finitely many statements besides its calls,
+// and makes finitely many calls. An infinite chain of nested calls would
+// end up inside one cycle of mutually recursive functions (they call
+// functions of their own cycle or of cycles below it); but each call from a
+// function of a cycle to one of the same cycle has a smaller measure
+// (unsigned, or signed with the caller's at least 0), so no such chain is
 // infinite, and by König's lemma every call's tree of calls is finite:
 // every call returns. Main then ends if its loops have ranking functions
 // with each recursive call returning an arbitrary result (within the
@@ -50,7 +52,7 @@ export async function recursionMeasures(c: CProgram, options: RecursionTerminati
   const log = options.log ?? (() => {});
   const recursive = recursiveFunctions(c);
   if (recursive.length === 0) return { reason: 'no recursion' };
-  const shape = recursive.map((f) => unfit(f, recursive)).find((x) => x !== undefined);
+  const shape = recursive.map(unfit).find((x) => x !== undefined);
   if (shape) return { reason: `recursion measures: ${shape}` };
   const impure = recursive.map((f) => impurity(f, c)).find((x) => x !== undefined);
   if (impure) return { reason: `recursion measures need functions of integers without memory: ${impure}` };
@@ -58,10 +60,13 @@ export async function recursionMeasures(c: CProgram, options: RecursionTerminati
   if (!noOverflow.proof) return { reason: `recursion measures need a proof that nothing overflows: ${noOverflow.reason}` };
   const conditions = noOverflow.proof.summaries;
   const found: string[] = [];
-  for (const f of recursive) {
-    const m = await measureOf(c, f, conditions, options);
-    if (!m) return { reason: `no parameter of ${f.name} decreases at each of its recursive calls` };
-    found.push(`${f.name}: ${f.params[m.index]!.name} (${m.signed ? 'signed, from at least 0' : 'unsigned'})`);
+  for (const cycle of cycles(recursive)) {
+    const measures = await measuresOf(c, cycle, conditions, options);
+    if (!measures) return { reason: `no parameter of ${cycle.map((f) => f.name).join(', ')} decreases at each call in ${cycle.length > 1 ? 'their' : 'its'} recursion` };
+    for (const f of cycle) {
+      const m = measures.get(f.name)!;
+      found.push(`${f.name}: ${f.params[m.index]!.name} (${m.signed ? 'signed, from at least 0' : 'unsigned'})`);
+    }
   }
   const lowered = lowerC(c, { property: 'unreach-call', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions } });
   if (lowered.unsupported) return { reason: `unsupported: ${lowered.unsupported.construct}` };
@@ -70,8 +75,7 @@ export async function recursionMeasures(c: CProgram, options: RecursionTerminati
 }
 
 /** Why a recursive function does not fit the argument above (undefined: it does). */
-function unfit(f: FunctionDecl, recursive: readonly FunctionDecl[]): string | undefined {
-  if (callees(f).some((g) => g !== f && recursive.includes(g))) return `${f.name} is mutually recursive`;
+function unfit(f: FunctionDecl): string | undefined {
   const seen = new Set<FunctionDecl>();
   const todo = [f];
   while (todo.length > 0) {
@@ -88,28 +92,67 @@ function unfit(f: FunctionDecl, recursive: readonly FunctionDecl[]): string | un
   return undefined;
 }
 
-/** The first parameter that decreases at every recursive call of `f` called with arbitrary arguments (signed reading first). */
-async function measureOf(c: CProgram, f: FunctionDecl, conditions: ReadonlyMap<string, readonly SummaryCondition[]>, options: RecursionTerminationOptions): Promise<RecursionMeasure | undefined> {
-  const tries: RecursionMeasure[] = f.params.flatMap((p, index) => {
-    const k = intKindOf(unqualified(p.type));
-    if (k === undefined) return [];
-    return isSignedKind(k) ? [{ index, signed: true }, { index, signed: false }] : [{ index, signed: false }];
-  });
+/** The recursive functions grouped by cycle of mutual recursion (functions that call one another, directly or not). */
+function cycles(recursive: readonly FunctionDecl[]): FunctionDecl[][] {
+  const reaches = (from: FunctionDecl, to: FunctionDecl): boolean => {
+    const seen = new Set<FunctionDecl>();
+    const todo = callees(from);
+    while (todo.length > 0) {
+      const g = todo.pop()!;
+      if (g === to) return true;
+      if (!seen.has(g)) {
+        seen.add(g);
+        todo.push(...callees(g));
+      }
+    }
+    return false;
+  };
+  const out: FunctionDecl[][] = [];
+  for (const f of recursive) {
+    if (out.some((c) => c.includes(f))) continue;
+    out.push(recursive.filter((g) => g === f || (reaches(f, g) && reaches(g, f))));
+  }
+  return out;
+}
+
+/** Measure combinations tried per cycle at most (each costs one check per function). */
+const MAX_COMBINATIONS = 16;
+
+/** A measure per function of a cycle such that every call in the cycle decreases it (signed readings first), or undefined. */
+async function measuresOf(c: CProgram, cycle: readonly FunctionDecl[], conditions: ReadonlyMap<string, readonly SummaryCondition[]>, options: RecursionTerminationOptions): Promise<ReadonlyMap<string, RecursionMeasure> | undefined> {
+  const choices = cycle.map((f) =>
+    f.params.flatMap((p, index): RecursionMeasure[] => {
+      const k = intKindOf(unqualified(p.type));
+      if (k === undefined) return [];
+      return isSignedKind(k) ? [{ index, signed: true }, { index, signed: false }] : [{ index, signed: false }];
+    }),
+  );
+  let combinations: RecursionMeasure[][] = [[]];
+  for (const list of choices) combinations = combinations.flatMap((done) => list.map((m) => [...done, m]));
   const solver = createSolver(options.solver ?? 'auto');
   try {
-    for (const decrease of tries) {
-      if (options.left() <= 0) return undefined;
-      const lowered = lowerC(c, { property: 'unreach-call', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions, entry: f.name, decrease } });
-      if (lowered.unsupported) return undefined;
-      // Only the decrease goals count; an execution that reaches an error
-      // ends there (the error function aborts).
-      const role = (loc: SourceLocation): AssertRole => {
-        const kind = goalAt(lowered.sourceMap, loc)?.kind;
-        return kind === 'decrease' ? 'error' : kind === 'recursion' || kind === 'memory-unknown' ? 'bound' : 'assume';
-      };
-      const r = await bmc(lowered.imp, { deadline: options.left, assertRole: role, solver });
-      options.log?.(`termination: ${f.name}: measure ${f.params[decrease.index]!.name} (${decrease.signed ? 'signed' : 'unsigned'}): ${r.verdict}`);
-      if (r.verdict === 'true') return decrease;
+    for (const combination of combinations.slice(0, MAX_COMBINATIONS)) {
+      const measures = new Map(cycle.map((f, i) => [f.name, combination[i]!] as const));
+      let holds = true;
+      for (const f of cycle) {
+        if (options.left() <= 0) return undefined;
+        const lowered = lowerC(c, { property: 'unreach-call', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions, entry: f.name, measures } });
+        if (lowered.unsupported) return undefined;
+        // Only the decrease goals count; an execution that reaches an error
+        // ends there (the error function aborts).
+        const role = (loc: SourceLocation): AssertRole => {
+          const kind = goalAt(lowered.sourceMap, loc)?.kind;
+          return kind === 'decrease' ? 'error' : kind === 'recursion' || kind === 'memory-unknown' ? 'bound' : 'assume';
+        };
+        const r = await bmc(lowered.imp, { deadline: options.left, assertRole: role, solver });
+        const m = measures.get(f.name)!;
+        options.log?.(`termination: ${f.name}: measure ${f.params[m.index]!.name} (${m.signed ? 'signed' : 'unsigned'}): ${r.verdict}`);
+        if (r.verdict !== 'true') {
+          holds = false;
+          break;
+        }
+      }
+      if (holds) return measures;
     }
     return undefined;
   } finally {
