@@ -28,7 +28,7 @@ import { goalAt } from '../lower/source-map.js';
 import type { RecursionMeasure, SummaryCondition } from '../lower/types.js';
 import { createSolver } from '../smt/index.js';
 import { lowerC } from './frontend.js';
-import { callees, impurity, proveBySummaries, recursiveFunctions } from './summaries.js';
+import { callees, impurity, proveBySummaries, reaches, recursiveFunctions } from './summaries.js';
 
 export interface RecursionTerminationOptions {
   readonly dataModel: DataModel;
@@ -94,19 +94,6 @@ function unfit(f: FunctionDecl): string | undefined {
 
 /** The recursive functions grouped by cycle of mutual recursion (functions that call one another, directly or not). */
 function cycles(recursive: readonly FunctionDecl[]): FunctionDecl[][] {
-  const reaches = (from: FunctionDecl, to: FunctionDecl): boolean => {
-    const seen = new Set<FunctionDecl>();
-    const todo = callees(from);
-    while (todo.length > 0) {
-      const g = todo.pop()!;
-      if (g === to) return true;
-      if (!seen.has(g)) {
-        seen.add(g);
-        todo.push(...callees(g));
-      }
-    }
-    return false;
-  };
   const out: FunctionDecl[][] = [];
   for (const f of recursive) {
     if (out.some((c) => c.includes(f))) continue;

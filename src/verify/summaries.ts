@@ -127,19 +127,21 @@ export function recursiveFunctions(c: CProgram): FunctionDecl[] {
     reachable.add(f);
     todo.push(...callees(f));
   }
-  const reaches = (from: FunctionDecl, to: FunctionDecl): boolean => {
-    const seen = new Set<FunctionDecl>();
-    const stack = callees(from);
-    while (stack.length) {
-      const g = stack.pop()!;
-      if (g === to) return true;
-      if (seen.has(g)) continue;
-      seen.add(g);
-      stack.push(...callees(g));
-    }
-    return false;
-  };
   return [...reachable].filter((f) => reaches(f, f));
+}
+
+/** Whether a call of `from` can lead to a call of `to` (through any chain of calls). */
+export function reaches(from: FunctionDecl, to: FunctionDecl): boolean {
+  const seen = new Set<FunctionDecl>();
+  const stack = callees(from);
+  while (stack.length) {
+    const g = stack.pop()!;
+    if (g === to) return true;
+    if (seen.has(g)) continue;
+    seen.add(g);
+    stack.push(...callees(g));
+  }
+  return false;
 }
 
 /** The defined functions a function calls directly. */
