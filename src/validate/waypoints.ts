@@ -57,7 +57,7 @@ export interface BoundSequence {
   readonly readings: readonly WaypointReading[];
   /** The instrumented program (waypoints as assumptions). */
   readonly program: string;
-  /** The nondet values the witness pins, in order, when every follow waypoint before the target is such a pin. */
+  /** The nondet values the witness pins, in order, when every follow waypoint before the target is such a pin (none: a run that calls no nondet function). */
   readonly pinnedValues?: readonly NondetValue[];
   /** True when the instrumentation admits every execution the witness represents (no lenient reading, every error call handled), so a proof on it refutes the witness. */
   readonly overApproximates: boolean;
@@ -302,7 +302,7 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
     program: edits.render(),
     follows,
     ...(targetEndOf ? { targetEndOf: targetEndOf.name } : {}),
-    ...(pins && pins.length > 0 ? { pinnedValues: pins } : {}),
+    ...(pins ? { pinnedValues: pins } : {}),
     // Memory safety cuts nothing off: the program has all its executions.
     overApproximates: !options.strict && targetSeen && !unsupported && (isMemory(options.property) || (!lenient && everyErrorCallHandled && options.property === 'unreach-call')),
     ...(target ? { target } : {}),

@@ -75,6 +75,35 @@ test("Tarsier's own violation witness is confirmed by running its values", { ski
   }
 });
 
+test('a program without nondeterminism: a witness of its target alone is confirmed by running the program once', { skip: noGcc }, async () => {
+  const dir = tmp();
+  try {
+    // 100000 iterations: beyond what a search unrolls in the time, one run decides.
+    const program = (wanted: number) => `void reach_error(void) {}
+int main(void) {
+  unsigned int s = 0;
+  for (int i = 0; i < 100000; i++) s += i;
+  if (s == ${wanted}u) reach_error();
+  return 0;
+}
+`;
+    for (const [wanted, confirmed] of [[704982704, true], [704982705, false]] as const) {
+      const c = join(dir, 'sum.c');
+      writeFileSync(c, program(wanted));
+      const w = join(dir, 'w.yml');
+      writeFileSync(w, header('sum.c', sha256OfFile(c)) + waypoint('target', 5, 26, 'main', 'sum.c'));
+      const r = await validate(c, w, { prp, timeoutS: 5 });
+      if (confirmed) {
+        assert.equal(r.outcome, 'confirmed', r.reason);
+        assert.equal(r.method, 'execution');
+        assert.deepEqual(r.inputs, []);
+      } else assert.notEqual(r.outcome, 'confirmed', r.reason);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a violation witness whose pinned value was changed is never confirmed (refuted: the waypoints admit no violation)', { skip: noGcc }, async () => {
   const dir = tmp();
   try {
