@@ -4,7 +4,12 @@ import type { DataModel } from '../c/types.js';
 import type { ImpProgram, Stmt } from '../ivl/ast.js';
 import type { SourceMap } from './source-map.js';
 
-export type LowerProperty = 'unreach-call' | 'no-overflow' | 'valid-memsafety' | 'valid-memcleanup';
+/**
+ * `termination`: no goals of its own; arithmetic wraps, and the error
+ * function is an ordinary call (a body of the program's own returns and the
+ * execution goes on, as in C).
+ */
+export type LowerProperty = 'unreach-call' | 'no-overflow' | 'valid-memsafety' | 'valid-memcleanup' | 'termination';
 
 export interface LowerOptions {
   readonly property: LowerProperty;

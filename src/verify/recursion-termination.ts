@@ -13,9 +13,11 @@
 // with each recursive call returning an arbitrary result (within the
 // recursion summaries, which hold for every call).
 //
-// The measures are checked on the lowering where signed arithmetic wraps;
+// The measures are checked on bit-vectors, where signed arithmetic wraps;
 // that agrees with C only without signed overflow, so the recursion
-// summaries must first prove the program free of it.
+// summaries must first prove the program free of it. The lowering is
+// termination's: the error function is an ordinary call there, and the
+// execution goes on after it as in C.
 
 import type { CProgram, FunctionDecl } from '../c/index.js';
 import { forEachStatement } from '../c/index.js';
@@ -56,7 +58,9 @@ export async function recursionMeasures(c: CProgram, options: RecursionTerminati
   if (shape) return { reason: `recursion measures: ${shape}` };
   const impure = recursive.map((f) => impurity(f, c)).find((x) => x !== undefined);
   if (impure) return { reason: `recursion measures need functions of integers without memory: ${impure}` };
-  const noOverflow = await proveBySummaries(c, { property: 'no-overflow', dataModel: options.dataModel, left: () => options.left() / 2, solver: options.solver, log });
+  // At most half of the budget for the proof that nothing overflows.
+  const stopAt = options.left() / 2;
+  const noOverflow = await proveBySummaries(c, { property: 'no-overflow', dataModel: options.dataModel, left: () => options.left() - stopAt, solver: options.solver, log });
   if (!noOverflow.proof) return { reason: `recursion measures need a proof that nothing overflows: ${noOverflow.reason}` };
   const conditions = noOverflow.proof.summaries;
   const found: string[] = [];
@@ -68,7 +72,7 @@ export async function recursionMeasures(c: CProgram, options: RecursionTerminati
       found.push(`${f.name}: ${f.params[m.index]!.name} (${m.signed ? 'signed, from at least 0' : 'unsigned'})`);
     }
   }
-  const lowered = lowerC(c, { property: 'unreach-call', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions } });
+  const lowered = lowerC(c, { property: 'termination', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions } });
   if (lowered.unsupported) return { reason: `unsupported: ${lowered.unsupported.construct}` };
   log(`termination: recursion measures: ${found.join('; ')}`);
   return { main: lowered.imp, measures: found.join('; ') };
@@ -123,10 +127,9 @@ async function measuresOf(c: CProgram, cycle: readonly FunctionDecl[], condition
       let holds = true;
       for (const f of cycle) {
         if (options.left() <= 0) return undefined;
-        const lowered = lowerC(c, { property: 'unreach-call', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions, entry: f.name, measures } });
+        const lowered = lowerC(c, { property: 'termination', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions, entry: f.name, measures } });
         if (lowered.unsupported) return undefined;
-        // Only the decrease goals count; an execution that reaches an error
-        // ends there (the error function aborts).
+        // Only the decrease goals count.
         const role = (loc: SourceLocation): AssertRole => {
           const kind = goalAt(lowered.sourceMap, loc)?.kind;
           return kind === 'decrease' ? 'error' : kind === 'recursion' || kind === 'memory-unknown' ? 'bound' : 'assume';

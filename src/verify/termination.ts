@@ -59,7 +59,7 @@ const MAX_STATEMENTS = 200_000;
  * (per bound), and the goal kind at an IMP location (of the last lowering;
  * keys are C locations, the same at every depth).
  */
-function loweredFamily(t: TerminationTask, property: 'unreach-call' | 'no-overflow') {
+function loweredFamily(t: TerminationTask, property: 'termination' | 'no-overflow') {
   const lowerAt = (depth: number) => lowerC(t.c, { property, dataModel: t.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
   let sourceMap: SourceMap = first.sourceMap;
@@ -82,8 +82,9 @@ function loweredFamily(t: TerminationTask, property: 'unreach-call' | 'no-overfl
 
 export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   // Ranking functions and lassos work on the program as it runs (signed
-  // arithmetic wraps; the bit-vector check of a ranking function sees that).
-  const wrapping = loweredFamily(t, 'unreach-call');
+  // arithmetic wraps; the bit-vector check of a ranking function sees that;
+  // a call of the error function goes on, as in C).
+  const wrapping = loweredFamily(t, 'termination');
   const first = wrapping.first;
   if (first.unsupported) return unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
   const programAt = wrapping.programAt;

@@ -79,6 +79,11 @@ test('wrap.c: the integer ranking function fails on bit-vectors (unsigned char w
   assert.notEqual(r.verdict.kind, 'true');
 });
 
+test('loop-after-error.c: reach_error returns and the loop goes on forever at x == 5, so never TRUE (the path was cut there: a wrong TRUE)', async () => {
+  const r = await verify(fx('loop-after-error.c'), { prp, timeoutS: 20, witnessPath: null });
+  assert.notEqual(r.verdict.kind, 'true', r.reason);
+});
+
 test('stem.c: FALSE(termination) only through x == 7, with a 2.1 cycle witness that lints clean', { skip: noGcc }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-termination-test-'));
   try {
