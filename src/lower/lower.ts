@@ -411,19 +411,16 @@ class Lowerer {
    * valid-memtrack a block still allocated is lost when no global variable
    * can hold a pointer (main's locals end with main); otherwise not judged.
    */
-  private leakGoal(main: FunctionDecl, loc: L): void {
-    const last = main.body?.items[main.body.items.length - 1];
-    // The goal sits at main's last `return` (no other goal starts at that keyword), else at main.
-    const target = last?.kind === 'Return' ? last.loc : loc;
+  private leakGoal(target: L, where = 'at the end of main'): void {
     const cond = this.noLiveBlock(target);
     if (this.options.property === 'valid-memcleanup') {
-      this.memGoal('valid-memcleanup', cond, target, 'a heap block is still allocated at the end of main', target);
+      this.memGoal('valid-memcleanup', cond, target, `a heap block is still allocated ${where}`, target);
       return;
     }
     const staticRoots = [...this.globals.values(), ...this.statics.values()];
-    const pointers = staticRoots.flatMap((r) => leavesOf(r.type, loc).filter((l) => unqualified(l.type).kind === 'pointer').map((l) => ({ root: r, leaf: l })));
+    const pointers = staticRoots.flatMap((r) => leavesOf(r.type, target).filter((l) => unqualified(l.type).kind === 'pointer').map((l) => ({ root: r, leaf: l })));
     if (pointers.length === 0) {
-      this.memGoal('valid-memtrack', cond, target, 'a heap block is lost at the end of main', target);
+      this.memGoal('valid-memtrack', cond, target, `a heap block is lost ${where}`, target);
       return;
     }
     // Global pointers may still track blocks. Judged exactly only for the
@@ -442,7 +439,7 @@ class Lowerer {
     if (otherHolders) {
       const closure = this.trackedByChains(pointers, heap, regions, target);
       if (closure) {
-        this.memGoal('valid-memtrack', un('!', orAll(closure.lost, target), target), target, 'a heap block is lost at the end of main', target);
+        this.memGoal('valid-memtrack', un('!', orAll(closure.lost, target), target), target, `a heap block is lost ${where}`, target);
         this.uncertain(andAll([...closure.exact, un('!', orAll(closure.untracked, target), target)], target), target, 'a heap block is still allocated at the end of main (a pointer may still track it)');
         return;
       }
@@ -461,7 +458,7 @@ class Lowerer {
       lost.push(and(live, un('!', into, target), target));
       untracked.push(and(live, un('!', atStart, target), target));
     }
-    if (!otherHolders) this.memGoal('valid-memtrack', un('!', orAll(lost, target), target), target, 'a heap block is lost at the end of main', target);
+    if (!otherHolders) this.memGoal('valid-memtrack', un('!', orAll(lost, target), target), target, `a heap block is lost ${where}`, target);
     this.uncertain(un('!', orAll(untracked, target), target), target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
   }
 
@@ -740,7 +737,8 @@ class Lowerer {
         return { k: 'int', e: v(t, p.loc), ik: k } as Val;
       });
       this.inline(main, args, mainLoc, mainLoc);
-      if (this.mem) this.leakGoal(main, mainLoc);
+      // Each `return` of main has its goal (Return below); this one is for falling off the end.
+      if (this.mem && main.body?.items.at(-1)?.kind !== 'Return') this.leakGoal(mainLoc);
     });
     const locals: VarDecl[] = [...this.decls.entries()].map(([name, type]) => ({ kind: 'var_decl', name, type, loc: mainLoc }));
     return {
@@ -1447,6 +1445,8 @@ class Lowerer {
           const val = this.rv(s.value);
           if (f.retRoot) this.store({ type: f.fn.type.returnType, alts: [{ root: f.retRoot, path: [] }] }, val, s.loc);
         }
+        // Leaving main: the blocks lost are lost at this return (the goal's target is where the run ends).
+        if (this.mem && this.frames.length === 1 && f.fn.name === 'main' && this.entryArgs === undefined) this.leakGoal(s.loc, 'when main returns');
         f.retFlag ??= this.temp(boolType, '$ret');
         this.setFlag(f.retFlag, s.loc);
         return { may: new Set([f.retFlag]), always: true };

@@ -124,7 +124,7 @@ export async function validate(input: string, witness: string, options: Validate
     ...extra,
   });
   if (w.schemaErrors.length > 0) return done('unconfirmed', `invalid witness: ${w.schemaErrors.length} schema error${w.schemaErrors.length > 1 ? 's' : ''}`);
-  if (w.format === 'graphml' && w.kind === 'correctness') return done('unconfirmed', 'GraphML correctness witnesses are not supported');
+  if (w.unsupported) return done('unconfirmed', w.unsupported);
 
   const timeoutS = options.timeoutS ?? (w.kind === 'violation' ? 90 : 300);
   // Keep a little for replays and output.

@@ -46,7 +46,17 @@ export class DiagnosticSink {
   readonly items: Diagnostic[] = [];
   private readonly seen = new Set<string>();
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    /** Problems of metadata that only describes an entry (producer, creation time, UUID) are warnings: validators go on, as CPAchecker's does. */
+    readonly lenientMetadata = false,
+  ) {}
+
+  /** A problem of descriptive metadata: an error, or a warning when reading leniently. */
+  descriptive(rule: string, at: WitnessPos | undefined, message: string): void {
+    if (this.lenientMetadata) this.add('warning', rule, at, `${message} (descriptive metadata: read leniently)`);
+    else this.add('error', rule, at, message);
+  }
 
   add(severity: Severity, rule: string, at: WitnessPos | undefined, message: string): void {
     const line = at?.line ?? 1;

@@ -342,7 +342,8 @@ export function violationSequenceToGraphml(
     { key: 'witness-type', value: 'violation_witness' },
     { key: 'sourcecodelang', value: task?.language ?? 'C' },
     { key: 'producer', value: [md.producer.name, md.producer.version].filter(Boolean).join(' ') },
-    { key: 'specification', value: task?.specification ?? '' },
+    // One element per property line: the official linter's --svcomp mode accepts only single CHECK lines.
+    ...specificationLines(task?.specification).map((value) => ({ key: 'specification', value })),
     { key: 'programfile', value: programFile },
     { key: 'programhash', value: hash },
     { key: 'architecture', value: task?.data_model === 'LP64' ? '64bit' : '32bit' },
@@ -392,6 +393,12 @@ export function violationSequenceToGraphml(
   nodes.push({ id: last, data: { violation: 'true' } });
   edges.push({ source: `N${n - 1}`, target: last, data: target ? { startline: String(target.location.line) } : {} });
   return { graphml: { witnessType: 'violation_witness', keys: [], graphData, nodes, edges }, dropped };
+}
+
+/** The property lines of a specification (several for memory safety), each a GraphML `specification` value. */
+export function specificationLines(specification: string | undefined): string[] {
+  const lines = (specification ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.length > 0 ? lines : [''];
 }
 
 /**
