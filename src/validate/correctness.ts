@@ -65,6 +65,8 @@ export interface CorrectnessContext {
   readonly doc: WitnessDocument;
   readonly budgetS: () => number;
   readonly log: (m: string) => void;
+  /** The invariants claim more than the witness says (GraphML: every visit of a place, not only the automaton's states there): a violated one is unconfirmed, not refuted. */
+  readonly claimsStronger?: string;
 }
 
 interface Claim {
@@ -342,7 +344,10 @@ async function checkClaims(
         const f = join(dir, `one-${basename(resolved.program)}`);
         writeFileSync(f, one);
         const r = replayCounterexample(f, inputs, { property: 'unreach-call', dataModel: resolved.dataModel, errorFunction: checkFn });
-        if (r.status === 'confirmed') {
+        if (r.status === 'confirmed' && ctx.claimsStronger) {
+          cl.reason += `; violated by a replayed execution (${inputs.length} nondet values), which refutes nothing: ${ctx.claimsStronger}`;
+          cl.inputs = inputs;
+        } else if (r.status === 'confirmed') {
           cl.status = 'refuted';
           cl.reason = `violated by a replayed execution (${inputs.length} nondet values)`;
           cl.inputs = inputs;
@@ -350,7 +355,7 @@ async function checkClaims(
         }
       }
       if (hit === 0) {
-        for (const cl of placed) cl.reason += '; a violating execution was found but not confirmed by replay';
+        for (const cl of placed) if (!cl.inputs) cl.reason += '; a violating execution was found but not confirmed by replay';
         return {};
       }
       // One refuted invariant refutes the witness: the others need no more of the budget.

@@ -1,10 +1,12 @@
 // GraphML 1.0 witnesses for validation, read into the 2.x model: a
 // violation witness becomes a violation sequence (the reading of `tarsier
-// convert`). What Tarsier cannot place in the program (a violation the last
+// convert`), a correctness witness an invariant set (its node invariants
+// placed before the steps that leave the nodes, witness/graphml-invariants.ts). What Tarsier cannot place in the program (a violation the last
 // step does not lead to, a non-termination witness, which has no violation
 // node) is no defect of the witness: validation ends UNKNOWN with the reason.
 
-import { convertTo20, type Entry, type WitnessDocument } from '../witness/index.js';
+import { convertTo20, graphmlInvariants, type Entry, type WitnessDocument } from '../witness/index.js';
+import { scanProgram } from '../witness/program-tokens.js';
 
 export interface GraphmlReading {
   readonly entries: readonly Entry[];
@@ -14,7 +16,10 @@ export interface GraphmlReading {
 }
 
 export function readGraphmlForValidation(doc: Extract<WitnessDocument, { format: 'graphml' }>, kind: 'violation' | 'correctness', programText: string): GraphmlReading {
-  if (kind === 'correctness') return { entries: [], notes: [], unsupported: 'GraphML correctness witnesses are not supported' };
+  if (kind === 'correctness') {
+    const g = graphmlInvariants(doc, scanProgram(programText), programText);
+    return { entries: [g.entry], notes: g.notes.map((n) => n.message) };
+  }
   const c = convertTo20(doc, { programText });
   const notes = c.notes.map((n) => n.message);
   if (c.document.entries.length > 0) return { entries: c.document.entries, notes };

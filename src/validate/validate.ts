@@ -9,8 +9,9 @@ import { processTreeCpuMs } from '../smt/index.js';
 import { usageError } from '../common/errors.js';
 import type { PropertyKind, Verdict } from '../task/index.js';
 import { resolveInput, type VerifyOptions } from '../verify/index.js';
-import type { Diagnostic, ViolationSequenceEntry } from '../witness/index.js';
+import { GRAPHML_CLAIM_NOTE, type Diagnostic, type ViolationSequenceEntry } from '../witness/index.js';
 import { certificatesFor } from './certificates.js';
+import { isCycleWitness, validateCycle } from './cycle.js';
 import { validateCorrectness, type InvariantResult } from './correctness.js';
 import type { NondetValue } from '../replay/index.js';
 import { validateViolation, type Outcome } from './violation.js';
@@ -134,6 +135,11 @@ export async function validate(input: string, witness: string, options: Validate
   if (w.kind === 'violation') {
     const sequences = w.entries.filter((e): e is ViolationSequenceEntry => !('unknown' in e) && e.entry_type === 'violation_sequence');
     if (sequences.length !== 1) return done('unconfirmed', `the witness has ${sequences.length} violation sequences; one is validated`);
+    if (isCycleWitness(sequences[0]!)) {
+      const cy = await validateCycle({ resolved, c, text, entry: sequences[0]!, budgetS, log });
+      if (options.emitProgramPath) writeFileSync(options.emitProgramPath, cy.program);
+      return done(cy.outcome, cy.reason);
+    }
     const v = await validateViolation({ resolved, c, text, entry: sequences[0]!, format: w.format, budgetS, log });
     if (options.emitProgramPath) writeFileSync(options.emitProgramPath, v.program);
     const count = (r: string) => v.readings.filter((x) => x.reading === r).length;
@@ -147,7 +153,7 @@ export async function validate(input: string, witness: string, options: Validate
   }
 
   const doc = { format: 'yaml' as const, file: witness, entries: [...w.entries] };
-  const r = await validateCorrectness({ resolved, c, text, doc, budgetS, log });
+  const r = await validateCorrectness({ resolved, c, text, doc, budgetS, log, ...(w.format === 'graphml' ? { claimsStronger: GRAPHML_CLAIM_NOTE } : {}) });
   if (options.emitProgramPath) writeFileSync(options.emitProgramPath, r.program);
   const certificates = certificatesFor(r.invariants, resolved.program, options.creationTime);
   if (options.certificatesPath) writeFileSync(options.certificatesPath, certificates.text);

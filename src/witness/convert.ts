@@ -131,6 +131,24 @@ function convertGraphml(doc: Extract<WitnessDocument, { format: 'graphml' }>, op
     notes.push({ message: `GraphML ${type ?? 'witness without witness-type'}: only violation witnesses are converted (correctness automata have no 2.0 locations)` });
     return empty;
   }
+  const { metadata, hash, spec } = graphmlMetadata(doc, options, notes);
+  const r = graphmlToViolationSequence(w, metadata, options.programText !== undefined ? scanProgram(options.programText) : undefined);
+  for (const d of r.dropped) notes.push({ message: d });
+  if (!r.entry) return empty;
+  metadata.uuid = options.uuid ? options.uuid() : nameUuid(`${hash}:${spec}:${w.edges.length}`);
+  const converted = r.entry.content.reduce((n, s) => n + s.waypoints.length, 0);
+  return { document: { format: 'yaml', file: doc.file, entries: [r.entry] }, notes, converted };
+}
+
+/**
+ * The 2.0 metadata a GraphML witness's graph data stand for (producer,
+ * program and its hash, specification, data model). 2.0 requires the
+ * program's SHA-256: a missing or malformed programhash is taken from the
+ * given program (reported in `notes`), and without the program it is an
+ * error. The UUID is left empty for the caller.
+ */
+export function graphmlMetadata(doc: Extract<WitnessDocument, { format: 'graphml' }>, options: Pick<ConvertOptions, 'programText' | 'creationTime'>, notes: ConvertNote[]): { metadata: Metadata; hash: string; spec: string } {
+  const w = doc.graphml;
   const programFile = graphValue(w, 'programfile') ?? '';
   const recorded = graphValue(w, 'programhash') ?? '';
   // 2.0 requires the program's hash: the given program supplies a missing or malformed one.
@@ -159,16 +177,11 @@ function convertGraphml(doc: Extract<WitnessDocument, { format: 'graphml' }>, op
       language: 'C',
     },
   };
-  const r = graphmlToViolationSequence(w, metadata, options.programText !== undefined ? scanProgram(options.programText) : undefined);
-  for (const d of r.dropped) notes.push({ message: d });
-  if (!r.entry) return empty;
-  metadata.uuid = options.uuid ? options.uuid() : nameUuid(`${hash}:${spec}:${w.edges.length}`);
-  const converted = r.entry.content.reduce((n, s) => n + s.waypoints.length, 0);
-  return { document: { format: 'yaml', file: doc.file, entries: [r.entry] }, notes, converted };
+  return { metadata, hash, spec };
 }
 
 /** A version-5-style UUID from a name (deterministic output without a UUID source). */
-function nameUuid(name: string): string {
+export function nameUuid(name: string): string {
   if (!name) return randomUUID();
   const h = createHash('sha256').update(`tarsier-convert:${name}`).digest('hex');
   const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
