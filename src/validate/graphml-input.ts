@@ -24,6 +24,7 @@ export function readGraphmlForValidation(doc: Extract<WitnessDocument, { format:
   const notes = c.notes.map((n) => n.message);
   if (c.document.entries.length > 0) return { entries: c.document.entries, notes };
   const cycle = doc.graphml.nodes.some((n) => n.data.cyclehead === 'true');
-  const why = cycle ? 'a non-termination witness (cyclehead) has no violation node to follow' : notes.join('; ') || 'nothing to follow';
+  // The last note is what stopped the reading (the others are printed as notes).
+  const why = cycle ? 'a non-termination witness (cyclehead) has no violation node to follow' : notes.at(-1) ?? 'nothing to follow';
   return { entries: [], notes, unsupported: `the GraphML witness's path to the violation cannot be placed in the program: ${why}` };
 }

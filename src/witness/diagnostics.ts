@@ -48,13 +48,13 @@ export class DiagnosticSink {
 
   constructor(
     readonly file: string,
-    /** Problems of metadata that only describes an entry (producer, creation time, UUID) are warnings: validators go on, as CPAchecker's does. */
+    /** Problems that change nothing a witness claims (who made an entry, when, its UUID; an undefined standard GraphML key) are warnings: validators go on, as CPAchecker's does. */
     readonly lenientMetadata = false,
   ) {}
 
-  /** A problem of descriptive metadata: an error, or a warning when reading leniently. */
+  /** A problem that changes nothing the witness claims: an error, or a warning when reading leniently. */
   descriptive(rule: string, at: WitnessPos | undefined, message: string): void {
-    if (this.lenientMetadata) this.add('warning', rule, at, `${message} (descriptive metadata: read leniently)`);
+    if (this.lenientMetadata) this.add('warning', rule, at, `${message} (read leniently: it changes nothing the witness claims)`);
     else this.add('error', rule, at, message);
   }
 

@@ -11,7 +11,7 @@
 
 import { branchKeywordOnLine, positionOf, statementsOnLine } from './program-steps.js';
 import { isLoopKeyword, type ProgramView } from './program-tokens.js';
-import { graphValue, nodeValue } from './graphml.js';
+import { graphValue, invisibleNames, nodeValue } from './graphml.js';
 import { graphmlMetadata, nameUuid, type ConvertNote } from './convert.js';
 import type { InvariantSetEntry, LocatedInvariant, WitnessDocument } from './model.js';
 
@@ -56,6 +56,12 @@ export function graphmlInvariants(
       }
       const p = positionOf(program, placed.token);
       const fn = p.function ?? scope;
+      // Ultimate writes a caller's names into a callee's nodes: such an invariant says nothing C can check there.
+      const hidden = invisibleNames(program, value, p.line, p.column);
+      if (hidden.length > 0) {
+        notes.push({ at: n.at, message: `invariant '${value}' of node ${n.id} names ${hidden.join(', ')}, not visible at line ${p.line}; not checked there` });
+        continue;
+      }
       const key = `${placed.kind}:${p.line}:${p.column}:${value}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -139,7 +139,8 @@ export function lintGraphml(text: string, file: string, sink: DiagnosticSink): G
 
   const usedUndefined = (key: string, kind: 'graph' | 'node' | 'edge', at: { line: number; column: number }) => {
     const def = keyDefs.get(key);
-    if (!def) sink.error('graphml-undefined-key', at, `key '${key}' has been used but not defined`);
+    if (!def && (NODE_KEYS.has(key) || EDGE_KEYS.has(key) || GRAPH_KEYS.has(key))) sink.descriptive('graphml-undefined-key', at, `key '${key}' has been used but not defined`);
+    else if (!def) sink.error('graphml-undefined-key', at, `key '${key}' has been used but not defined`);
     else if (def.for !== kind && def.for !== 'all') sink.error('graphml-key-kind', at, `key '${key}' is defined for '${def.for}' but used on a ${kind}`);
   };
   for (const d of graph.children.filter((c) => localName(c.name) === 'data')) {
@@ -438,7 +439,7 @@ export function graphmlViolationPath(w: GraphmlWitness): GraphmlEdge[] | undefin
 const C_WORDS = new Set(['sizeof', 'int', 'char', 'short', 'long', 'unsigned', 'signed', 'float', 'double', '_Bool', 'void', 'const', 'volatile', 'struct', 'union', 'enum']);
 
 /** The names in a C expression that are not visible at a position (token-level, as the linter checks). */
-function invisibleNames(program: ProgramView, expression: string, line: number, column: number): string[] {
+export function invisibleNames(program: ProgramView, expression: string, line: number, column: number): string[] {
   const fn = functionAt(program, line, column);
   const names = (expression.replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])*'/g, ' ').match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !C_WORDS.has(n) && !/^\d/.test(n));
   return [...new Set(names)].filter((n) => !nameMayBeVisible(program, n, fn));
