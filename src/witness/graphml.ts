@@ -139,8 +139,8 @@ export function lintGraphml(text: string, file: string, sink: DiagnosticSink): G
 
   const usedUndefined = (key: string, kind: 'graph' | 'node' | 'edge', at: { line: number; column: number }) => {
     const def = keyDefs.get(key);
-    if (!def && (NODE_KEYS.has(key) || EDGE_KEYS.has(key) || GRAPH_KEYS.has(key))) sink.descriptive('graphml-undefined-key', at, `key '${key}' has been used but not defined`);
-    else if (!def) sink.error('graphml-undefined-key', at, `key '${key}' has been used but not defined`);
+    // Data under an undefined key is still readable (tools ignore what they do not know): lenient for validators.
+    if (!def) sink.descriptive('graphml-undefined-key', at, `key '${key}' has been used but not defined`);
     else if (def.for !== kind && def.for !== 'all') sink.error('graphml-key-kind', at, `key '${key}' is defined for '${def.for}' but used on a ${kind}`);
   };
   for (const d of graph.children.filter((c) => localName(c.name) === 'data')) {
