@@ -63,7 +63,9 @@ function reportAjvError(src: YamlSource, entryNode: unknown, err: ErrorObject, v
   switch (err.keyword) {
     case 'required': {
       const missing = (err.params as { missingProperty: string }).missingProperty;
-      if (descriptive(path[1] ?? missing)) sink.descriptive('missing-required', keyAt, `missing required key '${missing}' in ${where}`);
+      // Goblint leaves out task.specification when not run on an SV-COMP property: the validator is given the property anyway.
+      const unsaidProperty = missing === 'specification' && path.join('.') === 'metadata.task';
+      if (descriptive(path[1] ?? missing) || unsaidProperty) sink.descriptive('missing-required', keyAt, `missing required key '${missing}' in ${where}`);
       else sink.error('missing-required', keyAt, `missing required key '${missing}' in ${where}`);
       return;
     }
