@@ -8,7 +8,7 @@
 export interface NondetValue {
   /** The called function, e.g. `__VERIFIER_nondet_int`. */
   function: string;
-  /** The value, as a mathematical integer (sign as the C type reads it). */
+  /** The value, as a mathematical integer (sign as the C type reads it); for `float` and `double`, its IEEE bits. */
   value: bigint;
 }
 
@@ -47,6 +47,12 @@ export const NONDET_TYPES: Readonly<Record<string, string>> = {
   __VERIFIER_nondet_size_t: 'unsigned long',
   __VERIFIER_nondet_pointer: 'void *',
   __VERIFIER_nondet_pchar: 'char *',
+};
+
+/** The floating nondet functions: their C type and the unsigned type of their bits (the harness returns the bits' value). */
+export const NONDET_FLOAT_TYPES: Readonly<Record<string, { readonly type: string; readonly bits: string }>> = {
+  __VERIFIER_nondet_float: { type: 'float', bits: 'unsigned int' },
+  __VERIFIER_nondet_double: { type: 'double', bits: 'unsigned long long' },
 };
 
 function cString(s: string): string {
@@ -103,6 +109,9 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
   for (const [fn, type] of Object.entries(NONDET_TYPES)) {
     const conv = type.endsWith('*') ? `(${type})(uintptr_t)` : `(${type})`;
     lines.push(`NI ${type} ${fn}(void) { return ${conv}tarsier_next(${cString(fn)}); }`);
+  }
+  for (const [fn, { type, bits }] of Object.entries(NONDET_FLOAT_TYPES)) {
+    lines.push(`NI ${type} ${fn}(void) { union { ${bits} bits; ${type} value; } v; v.bits = (${bits})tarsier_next(${cString(fn)}); return v.value; }`);
   }
   // Weak definitions: used only when the program declares but does not define them.
   lines.push(

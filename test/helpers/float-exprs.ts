@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ieee from '../../src/common/ieee754.js';
 import type { DataModel } from '../../src/c/types.js';
+import { floatFlags } from '../../src/replay/replay.js';
 import { FLOAT_TYPES, syntheticLoc, type BuiltinName, type Expr, type FloatType, type ImpType } from '../../src/ivl/ast.js';
 import { fitsInteger } from '../../src/ivl/float-builtins.js';
 import { evalExpr, type ImpValue } from '../../src/ivl/interp.js';
@@ -169,7 +170,12 @@ export function generateCases(r: () => number, count: number, dm: DataModel, opt
       }
       if (depth <= 0 || r() < 0.15) return r() < 0.8 ? input(type) : { k: 'lit', type, bits: randomFloat(r, type) };
       const x = r();
-      if (x < 0.45) return { k: 'arith', op: pick(['+', '-', '*', '/'] as const), type, a: gen(type, depth - 1), b: gen(type, depth - 1) };
+      if (x < 0.45) {
+        // Not two constants: gcc folds those at compile time, and folds an exact x + -x to +0 even under -frounding-math.
+        const a = gen(type, depth - 1);
+        const b = gen(type, depth - 1);
+        return { k: 'arith', op: pick(['+', '-', '*', '/'] as const), type, a, b: a.k === 'lit' && b.k === 'lit' ? input(type) : b };
+      }
       if (x < 0.5) return { k: 'neg', type, a: gen(type, depth - 1) };
       if (x < 0.7) {
         const fn = pick(MATH_FNS);
@@ -381,7 +387,7 @@ export function cFloatConstant(t: FType, bits: bigint): string {
   const s = ieee.toHexString(f, bits);
   const suffix = { float: 'f', double: '', 'long double': 'l' }[t];
   if (s === 'nan') return `__builtin_nan${suffix}("")`;
-  if (s === 'inf' || s === '-inf') return `${s[0] === '-' ? '-' : ''}__builtin_inf${suffix}()`;
+  if (s === 'inf' || s === '-inf') return `(${s[0] === '-' ? '-' : ''}__builtin_inf${suffix}())`;
   return `(${s}${t === 'float' ? 'f' : t === 'long double' ? 'L' : ''})`;
 }
 
@@ -437,9 +443,10 @@ export function cProgram(cases: readonly FloatCase[]): string {
   return out.join('\n') + '\n';
 }
 
-/** The flags under which gcc evaluates as Tarsier's semantics says (IEEE single/double, SSE in -m32, no contraction). */
+/** The replay's flags: gcc evaluates as Tarsier's semantics says (IEEE single/double, SSE in -m32, no contraction), calling libm. */
 export function gccFloatFlags(dm: DataModel): string[] {
-  return dm === 'ILP32' ? ['-m32', '-msse2', '-mfpmath=sse', '-ffp-contract=off'] : ['-m64', '-ffp-contract=off'];
+  const mode = dm === 'ILP32' ? '-m32' : '-m64';
+  return [mode, ...floatFlags(mode), '-fno-builtin'];
 }
 
 /** Compiles and runs the cases; one output line each. */

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { DataModel } from '../../src/c/types.js';
 import { rng } from '../../src/invariants/random.js';
 import { needTools } from '../helpers/tools.js';
+import { floatFlags } from '../../src/replay/replay.js';
 import { describeCase, gccFloatFlags, generateCases, interpret, runGcc, solve } from '../helpers/float-exprs.js';
 
 const skip = needTools('gcc', 'gcc -m32', 'z3', 'cvc5');
@@ -56,6 +57,8 @@ int main(void) { double r = (a * 2.0) / 2.0; printf("%a\\n", r); return 0; }
   assert.equal(compileAndRun(program, ['-m32']), '0x1.fffffffffffffp+1023');
   assert.equal(compileAndRun(program, gccFloatFlags('ILP32')), 'inf');
   assert.equal(compileAndRun(program, gccFloatFlags('LP64')), 'inf');
+  // The replay's flags are what makes -m32 agree.
+  assert.deepEqual(floatFlags('-m32').slice(0, 2), ['-msse2', '-mfpmath=sse']);
   // And on random expressions: some disagree without the flags, none with them.
   const cases = generateCases(rng(87), 150, 'ILP32');
   const x87 = runGcc(cases, ['-m32']);
