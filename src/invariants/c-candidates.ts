@@ -18,7 +18,7 @@ import {
   parseExpressionAt,
 } from '../c/index.js';
 import type { Expr, Stmt } from '../ivl/ast.js';
-import { type LoweredProgram, type LowerProperty, goalAt, locKey, lowerProgram } from '../lower/index.js';
+import { type LoweredProgram, type LowerProperty, goalOf, locKey, lowerProgram } from '../lower/index.js';
 import { readTaskFile } from '../task/taskfile.js';
 import type { Entry, Location, WitnessDocument, WitnessPos } from '../witness/model.js';
 import { toOneBasedColumn } from '../witness/model.js';
@@ -499,7 +499,7 @@ function finish(
   } else if (verdict === 'FALSE') {
     // A failure of the lowered program is not confirmed on the C program
     // here (no replay): `tarsier verify` confirms violations. UNKNOWN, saying why.
-    const real = unproved.some((g) => g.status === 'failed' && goalAt(lowered.sourceMap, g.loc)?.kind !== 'recursion');
+    const real = unproved.some((g) => g.status === 'failed' && goalOf(lowered.sourceMap, g.goal)?.kind !== 'recursion');
     verdict = 'UNKNOWN';
     reason = real
       ? 'the lowered program has a failing path that select does not confirm on the C program (tarsier verify replays violations)'

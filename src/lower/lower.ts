@@ -697,8 +697,8 @@ class Lowerer {
   // ---- goals ------------------------------------------------------------------
 
   private goal(kind: GoalKind, cond: Expr, loc: L, description: string, targetLoc = this.stmtLoc): void {
-    this.map.addGoal({ kind, loc, targetLoc, function: this.fnName, description });
-    this.emit(assert(cond, loc));
+    const goal = this.map.addGoal({ kind, loc, targetLoc, function: this.fnName, description });
+    this.emit(assert(cond, loc, goal));
   }
 
   // ---- entry ------------------------------------------------------------------

@@ -23,10 +23,8 @@ import type { CProgram, FunctionDecl } from '../c/index.js';
 import { forEachStatement } from '../c/index.js';
 import { intKindOf } from '../lower/memory.js';
 import { isSignedKind, unqualified, type DataModel } from '../c/types.js';
-import type { SourceLocation } from '../common/location.js';
-import { bmc, type AssertRole } from '../engines/index.js';
+import { bmc } from '../engines/index.js';
 import type { ImpProgram } from '../ivl/ast.js';
-import { goalAt } from '../lower/source-map.js';
 import type { RecursionMeasure, SummaryCondition } from '../lower/types.js';
 import { createSolver } from '../smt/index.js';
 import { lowerC } from './frontend.js';
@@ -130,11 +128,7 @@ async function measuresOf(c: CProgram, cycle: readonly FunctionDecl[], condition
         const lowered = lowerC(c, { property: 'termination', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions, entry: f.name, measures } });
         if (lowered.unsupported) return undefined;
         // Only the decrease goals count.
-        const role = (loc: SourceLocation): AssertRole => {
-          const kind = goalAt(lowered.sourceMap, loc)?.kind;
-          return kind === 'decrease' ? 'error' : kind === 'recursion' || kind === 'memory-unknown' ? 'bound' : 'assume';
-        };
-        const r = await bmc(lowered.imp, { deadline: options.left, assertRole: role, solver });
+        const r = await bmc(lowered.imp, { deadline: options.left, roles: { error: ['decrease'], bound: ['recursion', 'memory-unknown'], unlabelled: 'assume' }, solver });
         const m = measures.get(f.name)!;
         options.log?.(`termination: ${f.name}: measure ${f.params[m.index]!.name} (${m.signed ? 'signed' : 'unsigned'}): ${r.verdict}`);
         if (r.verdict !== 'true') {

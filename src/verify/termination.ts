@@ -8,11 +8,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CProgram } from '../c/index.js';
-import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
 import { EncodeError, findLasso, provedBounded, provedByRanking, type Lasso, type TerminationOptions } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
-import { goalAt, loopAt, type SourceMap } from '../lower/source-map.js';
+import { loopAt, type SourceMap } from '../lower/source-map.js';
 import { replayCounterexample } from '../replay/index.js';
 import { availableProcessSolver, createSolver } from '../smt/index.js';
 import type { DataModel, Property } from '../task/index.js';
@@ -56,8 +55,8 @@ const MAX_STATEMENTS = 200_000;
 
 /**
  * The program lowered for `property`, with recursion inlined deeper on demand
- * (per bound), and the goal kind at an IMP location (of the last lowering;
- * keys are C locations, the same at every depth).
+ * (per bound), and the source map of the last lowering (its loops' keys are
+ * C locations, the same at every depth).
  */
 function loweredFamily(t: TerminationTask, property: 'termination' | 'no-overflow') {
   const lowerAt = (depth: number) => lowerC(t.c, { property, dataModel: t.dataModel, recursionDepth: depth });
@@ -77,7 +76,7 @@ function loweredFamily(t: TerminationTask, property: 'termination' | 'no-overflo
     }
     return p;
   };
-  return { first, programAt, sourceMap: () => sourceMap, goalKind: (loc: SourceLocation) => goalAt(sourceMap, loc)?.kind };
+  return { first, programAt, sourceMap: () => sourceMap };
 }
 
 export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
@@ -88,13 +87,12 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   const first = wrapping.first;
   if (first.unsupported) return unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
   const programAt = wrapping.programAt;
-  const isCut = (loc: SourceLocation) => wrapping.goalKind(loc) === 'recursion';
   const solverName = availableProcessSolver(['z3']) ?? 'z3-wasm';
   // The budget is CPU time of this process; the solver runs in another process, so also bound the wall-clock time.
   const wall0 = Date.now();
   const budget = t.deadline();
   const deadline = () => Math.min(t.deadline(), budget - (Date.now() - wall0));
-  const base: TerminationOptions = { deadline, solver: () => createSolver(solverName), isCut, log: t.log };
+  const base: TerminationOptions = { deadline, solver: () => createSolver(solverName), cutKinds: ['recursion'], log: t.log };
   // __VERIFIER_assume(0) loops forever by the rules: an execution the model cuts there does not end.
   const text = readFileSync(t.program, 'utf8');
   const cutsByAssume = /\b__VERIFIER_assume\s*\(/.test(text);
@@ -154,11 +152,7 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
     const checked = loweredFamily(t, 'no-overflow');
     const bounded = checked.first.unsupported
       ? undefined
-      : await provedBounded(checked.programAt, {
-          ...base,
-          isCut: (loc) => checked.goalKind(loc) === 'recursion',
-          isViolation: (loc) => checked.goalKind(loc) === 'overflow',
-        });
+      : await provedBounded(checked.programAt, { ...base, violationKinds: ['overflow'] });
     if (bounded !== undefined) {
       return { verdict: { kind: 'true' }, reason: `every execution ends: none runs longer than the unrolling bound ${bounded} (BMC, complete unrolling)`, bound: bounded };
     }

@@ -11,9 +11,9 @@ import { TarsierError, usageError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { assertionCandidates, bmc, candidateSources, EncodeError, type AssertRole, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, EncodeError, type GoalRoles, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
-import { goalAt, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
+import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import type { LowerProperty } from '../lower/index.js';
 import { replayCounterexample, type MemoryProperty, type NondetValue, type ReplayResult } from '../replay/index.js';
 import type { DataModel, Property, PropertyKind, Verdict } from '../task/index.js';
@@ -275,13 +275,9 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       creationTime: options.creationTime,
     });
   const wanted = goalKindsOf(kind);
-  const assertRole = (loc: SourceLocation): AssertRole => {
-    const g = goalAt(sourceMap, loc);
-    if (!g) return 'error'; // not made for a goal: treat as a claim; replay guards FALSE
-    if (g.kind === 'recursion' || g.kind === 'memory-unknown') return 'bound';
-    // A goal of the other property: the program stops there (reach_error aborts), it is no violation.
-    return wanted.includes(g.kind) ? 'error' : 'assume';
-  };
+  // An assert made for no goal is a claim (replay guards FALSE); a goal of
+  // another property is no violation: the program stops there (reach_error aborts).
+  const roles: GoalRoles = { error: wanted, bound: ['recursion', 'memory-unknown'] };
   // Z3 measures wall time: on a loaded machine give it the CPU time left
   // scaled by how much slower than CPU time the wall clock has run so far.
   const solverTimeoutMs = () => {
@@ -407,7 +403,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       induction: !(kind === 'valid-memsafety' && first.allocates),
       deadline: left,
       solverTimeoutMs: () => (solverTimeoutMs() * Math.max(1, left())) / Math.max(1, deadline()),
-      assertRole,
+      roles,
       log,
       solver: options.solver,
       // The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants.
@@ -451,13 +447,15 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
   }
 
   const cex = result.counterexample;
-  const goal = goalAt(sourceMap, cex.goal.loc);
+  // The goals and nondets of the lowering BMC checked at that bound.
+  const cexMap = lowerings.get(result.program)?.sourceMap ?? sourceMap;
+  const goal = goalOf(cexMap, cex.goal.goal);
   if (!goal || !wanted.includes(goal.kind)) {
     return unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${wanted.join('/')} goal`, { bound: result.bound });
   }
   // The violated (sub-)property: for memory safety the goal's kind.
   const violated = kind === 'unreach-call' || kind === 'no-overflow' ? kind : (goal.kind as MemoryProperty);
-  const steps = nondetSteps(cex, sourceMap);
+  const steps = nondetSteps(cex, cexMap);
   const counterexample = replayValues(steps);
   const replay = replayCounterexample(r.program, counterexample, {
     property: violated,

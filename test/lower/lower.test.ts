@@ -6,7 +6,7 @@ import type { DataModel } from '../../src/c/types.js';
 import { bmc, type BmcResult } from '../../src/engines/index.js';
 import type { Stmt } from '../../src/ivl/ast.js';
 import { typecheckImp } from '../../src/ivl/typecheck.js';
-import { branchAt, goalAt, loopAt, lowerProgram, nondetAt, type LoweredProgram, type LowerProperty } from '../../src/lower/index.js';
+import { branchAt, GOAL_KINDS, goalOf, locKey, loopAt, lowerProgram, nondetAt, type LoweredProgram, type LowerProperty } from '../../src/lower/index.js';
 import { readFileSync } from 'node:fs';
 import { repoRoot, sharedPath, skipWithoutShared } from '../helpers/shared.js';
 
@@ -26,13 +26,32 @@ function lowerText(body: string, property: LowerProperty = 'unreach-call', dataM
   return lowerProgram(c, { property, dataModel, recursionDepth });
 }
 
+/** Every assert of the lowering carries a goal of the source map, with its kind and at its location. */
+function assertGoalsFirstClass(l: LoweredProgram, what = ''): void {
+  const walk = (ss: readonly Stmt[]): void => {
+    for (const s of ss) {
+      if (s.kind === 'assert') {
+        const g = goalOf(l.sourceMap, s.goal);
+        assert.ok(g, `${what} assert at ${s.loc.line}:${s.loc.column} without a goal of the source map`);
+        assert.equal(locKey(g.loc), locKey(s.loc), what);
+      } else if (s.kind === 'if') {
+        walk(s.then);
+        walk(s.else);
+      } else if (s.kind === 'while' || s.kind === 'block') walk(s.body);
+    }
+  };
+  for (const p of l.imp.procedures) walk(p.body ?? []);
+  l.sourceMap.goals.forEach((g, i) => assert.equal(g.id, i, what));
+}
+
 async function check(l: LoweredProgram, maxBound = 16): Promise<BmcResult> {
   assert.equal(l.unsupported, undefined, `unsupported: ${l.unsupported?.construct}`);
   assert.deepEqual(typecheckImp(l.imp), []);
+  assertGoalsFirstClass(l);
   return bmc(l.imp, {
     deadline: Date.now() + 60_000,
     maxBound,
-    assertRole: (loc) => (goalAt(l.sourceMap, loc)?.kind === 'recursion' ? 'bound' : 'error'),
+    roles: { error: GOAL_KINDS.filter((k) => k !== 'recursion'), bound: ['recursion'] },
   });
 }
 
@@ -59,7 +78,7 @@ test('a wrong expectation about C arithmetic is found (the checks above can fail
     const r = await check(l);
     assert.equal(r.verdict, 'false', cond);
     if (r.verdict !== 'false') continue;
-    const g = goalAt(l.sourceMap, r.counterexample.goal.loc);
+    const g = goalOf(l.sourceMap, r.counterexample.goal.goal);
     assert.equal(g?.kind, 'reach_error');
     assert.equal(g?.loc.line, PL + 2);
     assert.equal(g?.loc.column, 12 + cond.length);
@@ -106,7 +125,7 @@ test('no-overflow: a check before each signed operation, at the operator', async
   const r = await check(l);
   assert.equal(r.verdict, 'false');
   if (r.verdict !== 'false') return;
-  const g = goalAt(l.sourceMap, r.counterexample.goal.loc);
+  const g = goalOf(l.sourceMap, r.counterexample.goal.goal);
   assert.equal(g?.kind, 'overflow');
   assert.deepEqual([g?.loc.line, g?.loc.column], [PL + 7, 11]);
   assert.deepEqual([g?.targetLoc.line, g?.targetLoc.column], [PL + 7, 3]);
@@ -520,6 +539,7 @@ test('the programs of ../shared/bench lower to well-typed IMP (count printed)', 
       continue;
     }
     assert.deepEqual(typecheckImp(l.imp).slice(0, 1), [], program);
+    assertGoalsFirstClass(l, program);
     lowered++;
   }
   console.log(`lowered ${lowered} of ${programs.size} bench programs; unsupported:\n  ${unsupported.join('\n  ')}`);
