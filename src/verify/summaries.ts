@@ -26,15 +26,16 @@ import type { CProgram, Expr as CExpr, FunctionDecl, Stmt as CStmt, BlockItem } 
 import { childExprs, forEachStatement } from '../c/index.js';
 import { integerRange, unqualified, type DataModel } from '../c/types.js';
 import { bmc, type GoalRoles } from '../engines/index.js';
-import { goalOf } from '../lower/source-map.js';
+import { goalOf, type GoalKind } from '../lower/source-map.js';
 import { createSolver, type Solver } from '../smt/index.js';
 import { intKindOf } from '../lower/memory.js';
-import type { RecursionSummaries, SummaryCondition } from '../lower/types.js';
+import type { InstrumentationPass, RecursionSummaries, SummaryCondition } from '../lower/types.js';
 import { lowerC } from './frontend.js';
 
 export interface SummaryOptions {
-  /** The property: its violations (calls of reach_error, or signed overflows) are the errors. */
-  readonly property: 'unreach-call' | 'no-overflow';
+  /** The instrumentation the property needs, and the goal kinds that violate it (the errors). */
+  readonly passes: readonly InstrumentationPass[];
+  readonly errorKinds: readonly GoalKind[];
   readonly dataModel: DataModel;
   /** Budget ms left (on the verifier's clock); the search stops when it is spent. */
   readonly left: () => number;
@@ -71,10 +72,10 @@ export async function proveBySummaries(c: CProgram, options: SummaryOptions): Pr
 async function houdini(c: CProgram, recursive: readonly FunctionDecl[], conditions: Map<string, readonly SummaryCondition[]>, solver: Solver, options: SummaryOptions): Promise<{ proof?: SummaryProof; reason: string }> {
   const log = options.log ?? (() => {});
   const check = async (summaries: RecursionSummaries) => {
-    const lowered = lowerC(c, { property: options.property, dataModel: options.dataModel, recursionDepth: 1, summaries });
+    const lowered = lowerC(c, { passes: options.passes, dataModel: options.dataModel, recursionDepth: 1, summaries });
     if (lowered.unsupported) return { kind: 'unsupported' as const, why: `${lowered.unsupported.construct}` };
-    // Under no-overflow, reach_error ends the execution: no violation.
-    const roles: GoalRoles = { error: ['summary', options.property === 'unreach-call' ? 'reach_error' : 'overflow'], bound: ['recursion', 'memory-unknown'] };
+    // The summary's conditions and the property's goals are the errors (another property's goals end the execution: no violation).
+    const roles: GoalRoles = { error: ['summary', ...options.errorKinds], bound: ['recursion', 'memory-unknown'] };
     const r = await bmc(lowered.imp, { deadline: options.left, roles, solver });
     if (r.verdict === 'true') return { kind: 'holds' as const };
     if (r.verdict === 'unknown') return { kind: 'unknown' as const, why: r.reason };

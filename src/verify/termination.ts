@@ -12,6 +12,8 @@ import { formatLocation } from '../common/location.js';
 import { EncodeError, findLasso, provedBounded, provedByRanking, type Lasso, type TerminationOptions } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { loopAt, type SourceMap } from '../lower/source-map.js';
+import type { InstrumentationPass } from '../lower/index.js';
+import { violationOf } from '../properties/index.js';
 import { replayCounterexample } from '../replay/index.js';
 import { availableProcessSolver, createSolver } from '../smt/index.js';
 import type { DataModel, Property } from '../task/index.js';
@@ -54,12 +56,12 @@ const MAX_RECURSION_DEPTH = 32;
 const MAX_STATEMENTS = 200_000;
 
 /**
- * The program lowered for `property`, with recursion inlined deeper on demand
+ * The program lowered with the instrumentation `passes`, with recursion inlined deeper on demand
  * (per bound), and the source map of the last lowering (its loops' keys are
  * C locations, the same at every depth).
  */
-function loweredFamily(t: TerminationTask, property: 'termination' | 'no-overflow') {
-  const lowerAt = (depth: number) => lowerC(t.c, { property, dataModel: t.dataModel, recursionDepth: depth });
+function loweredFamily(t: TerminationTask, passes: readonly InstrumentationPass[]) {
+  const lowerAt = (depth: number) => lowerC(t.c, { passes, dataModel: t.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
   let sourceMap: SourceMap = first.sourceMap;
   const programs = new Map<number, ImpProgram>([[1, first.imp]]);
@@ -83,7 +85,7 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   // Ranking functions and lassos work on the program as it runs (signed
   // arithmetic wraps; the bit-vector check of a ranking function sees that;
   // a call of the error function goes on, as in C).
-  const wrapping = loweredFamily(t, 'termination');
+  const wrapping = loweredFamily(t, []);
   const first = wrapping.first;
   if (first.unsupported) return unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
   const programAt = wrapping.programAt;
@@ -149,7 +151,7 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   if (!cutsByAssume) {
     // The bounded proof is lowered with the overflow checks: a signed overflow
     // (undefined in C) must not count as the way an execution ends.
-    const checked = loweredFamily(t, 'no-overflow');
+    const checked = loweredFamily(t, ['overflow']);
     const bounded = checked.first.unsupported
       ? undefined
       : await provedBounded(checked.programAt, { ...base, violationKinds: ['overflow'] });
@@ -170,10 +172,12 @@ function hasRecursionCut(lowered: { sourceMap: SourceMap }): boolean {
 function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, text: string): Outcome {
   const loop = loopAt(sourceMap, lasso.loopLoc);
   if (!loop) return unknown('a lasso was found at a loop without C location');
+  const violation = violationOf(t.property.kind, 'lasso');
+  if (!violation) return unknown(`a lasso is no violation of ${t.property.kind}`);
   const stem = nondetStepsOf(lasso.stem, sourceMap);
   const cycle = nondetStepsOf(lasso.cycle, sourceMap);
   const replay = replayCounterexample(t.program, replayValues([...stem, ...cycle]), {
-    property: 'termination',
+    property: violation.replay,
     dataModel: t.dataModel,
     cycleStart: stem.length,
     timeoutMs: 3000,
@@ -185,7 +189,7 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, te
   if (t.options.witnessPath !== null) {
     const metadata = makeMetadata({
       formatVersion: '2.1',
-      producer: { name: t.toolName, version: t.options.toolVersion ?? '0.1.0', configuration: 'termination' },
+      producer: { name: t.toolName, version: t.options.toolVersion ?? '0.1.0', configuration: t.property.kind },
       task: {
         inputFiles: [t.programAsWritten],
         inputFileHashes: { [t.programAsWritten]: sha256OfFile(t.program) },
@@ -204,7 +208,7 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, te
   }
   const where = formatLocation({ ...loop.loc, file: t.programAsWritten });
   return {
-    verdict: { kind: 'false', property: 'termination' },
+    verdict: { kind: 'false', property: violation.name },
     reason: `the loop at ${where} runs forever after a stem of ${stem.length} nondet values (${lasso.proof}; ${replay.reason})`,
     replay,
     witnessPath,

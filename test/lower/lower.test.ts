@@ -6,9 +6,11 @@ import type { DataModel } from '../../src/c/types.js';
 import { bmc, type BmcResult } from '../../src/engines/index.js';
 import type { Stmt } from '../../src/ivl/ast.js';
 import { typecheckImp } from '../../src/ivl/typecheck.js';
-import { branchAt, GOAL_KINDS, goalOf, locKey, loopAt, lowerProgram, nondetAt, type LoweredProgram, type LowerProperty } from '../../src/lower/index.js';
+import { branchAt, GOAL_KINDS, goalOf, locKey, loopAt, lowerProgram, nondetAt, type LoweredProgram } from '../../src/lower/index.js';
 import { readFileSync } from 'node:fs';
 import { repoRoot, sharedPath, skipWithoutShared } from '../helpers/shared.js';
+import { passesOf } from '../../src/properties/index.js';
+import type { PropertyKind } from '../../src/task/index.js';
 
 const fixture = (name: string) => join(repoRoot, 'test', 'fixtures', 'lower', name);
 
@@ -21,9 +23,9 @@ extern void __VERIFIER_assume(int);
 /** Lines of PRELUDE, so tests can give C locations in their own text. */
 const PL = PRELUDE.split('\n').length - 1;
 
-function lowerText(body: string, property: LowerProperty = 'unreach-call', dataModel: DataModel = 'ILP32', recursionDepth = 3): LoweredProgram {
+function lowerText(body: string, property: PropertyKind = 'unreach-call', dataModel: DataModel = 'ILP32', recursionDepth = 3): LoweredProgram {
   const c = parseCProgram(PRELUDE + body, 't.c', { dataModel });
-  return lowerProgram(c, { property, dataModel, recursionDepth });
+  return lowerProgram(c, { passes: passesOf(property), dataModel, recursionDepth });
 }
 
 /** Every assert of the lowering carries a goal of the source map, with its kind and at its location. */
@@ -57,7 +59,7 @@ async function check(l: LoweredProgram, maxBound = 16): Promise<BmcResult> {
 
 test('C integer semantics, control flow, structs, arrays, pointers and calls: every check holds', async () => {
   const c = parseCFile(fixture('int-semantics.c'), { dataModel: 'ILP32' });
-  const l = lowerProgram(c, { property: 'unreach-call', dataModel: 'ILP32', recursionDepth: 5 });
+  const l = lowerProgram(c, { passes: passesOf('unreach-call'), dataModel: 'ILP32', recursionDepth: 5 });
   const goals = l.sourceMap.goals.filter((g) => g.kind === 'reach_error');
   assert.equal(goals.length, 47);
   const r = await check(l);
@@ -146,7 +148,7 @@ int main(void) {
 }
 `;
   const lower = (body: string) =>
-    lowerProgram(parseCProgram(text(body), 't.c', { dataModel: 'ILP32' }), { property: 'no-overflow', dataModel: 'ILP32' });
+    lowerProgram(parseCProgram(text(body), 't.c', { dataModel: 'ILP32' }), { passes: passesOf('no-overflow'), dataModel: 'ILP32' });
   // reach_error returns: x == INT_MAX reaches x + 1.
   assert.equal((await check(lower(''))).verdict, 'false');
   // reach_error aborts: x + 1 runs only for x <= 0.
@@ -533,7 +535,7 @@ test('the programs of ../shared/bench lower to well-typed IMP (count printed)', 
   const unsupported: string[] = [];
   for (const [program, dm] of programs) {
     const c = parseCFile(join(root, program), { dataModel: dm });
-    const l = lowerProgram(c, { property: 'unreach-call', dataModel: dm });
+    const l = lowerProgram(c, { passes: passesOf('unreach-call'), dataModel: dm });
     if (l.unsupported) {
       unsupported.push(`${program}: ${l.unsupported.construct}`);
       continue;
