@@ -35,7 +35,8 @@ export function builtinReturnType(name: string, dm: DataModel): CType | undefine
     case '__builtin_llabs': return intType('longlong');
     case '__builtin_bswap16': return intType('ushort');
     case '__builtin_bswap32': return intType('uint');
-    case '__builtin_bswap64': return intType('ulonglong');
+    // uint64_t: unsigned long in LP64, unsigned long long in ILP32 (as gcc types it).
+    case '__builtin_bswap64': return intType(dm === 'LP64' ? 'ulong' : 'ulonglong');
     case '__builtin_inf': case '__builtin_huge_val': case '__builtin_nan': case '__builtin_fabs': case '__builtin_sqrt':
     case '__builtin_copysign': case '__builtin_fmax': case '__builtin_fmin':
       return floatType('double');

@@ -2,7 +2,7 @@
 // division, C's signed/unsigned bit-vector operations, SMT-LIB's results for
 // bit-vector division by zero), for concrete runs and differential tests.
 import type { SourceLocation } from '../common/location.js';
-import { findProcedure, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt } from './ast.js';
+import { findProcedure, type BvWidth, type Expr, type Goal, type ImpProgram, type ImpType, type Procedure, type Stmt } from './ast.js';
 
 export type ImpValue =
   | { readonly kind: 'bool'; readonly value: boolean }
@@ -43,6 +43,8 @@ export interface ExecutionResult {
   /** Where the run stopped (for every status but `returned`). */
   readonly loc?: SourceLocation;
   readonly message?: string;
+  /** `assertion-failed` at an assert with a goal: that goal. */
+  readonly goal?: Goal;
   /** The variables of the executed procedure (globals included) when the run ended. */
   readonly state: ImpState;
   readonly returns?: readonly ImpValue[];
@@ -116,6 +118,8 @@ export class ImpStop extends Error {
     readonly status: ExecutionStatus,
     readonly loc: SourceLocation,
     message: string,
+    /** The goal of the failed assert, if it had one. */
+    readonly goal?: Goal,
   ) {
     super(message);
     this.name = 'ImpStop';
@@ -400,7 +404,7 @@ export function executeImp(
           if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assume-failed', s.loc, 'assumption is false');
           return;
         case 'assert':
-          if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assertion-failed', s.loc, 'assertion is false');
+          if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assertion-failed', s.loc, 'assertion is false', s.goal);
           return;
         case 'block':
           exec(s.body);
@@ -444,7 +448,7 @@ export function executeImp(
     const r = runProc(proc, args, undefined, true);
     return { status: 'returned', state: view(r.frame), returns: r.results, steps };
   } catch (e) {
-    if (e instanceof Stop) return { status: e.status, loc: e.loc, message: e.message, state: lastState(), steps };
+    if (e instanceof Stop) return { status: e.status, loc: e.loc, message: e.message, ...(e.goal ? { goal: e.goal } : {}), state: lastState(), steps };
     if (e instanceof RangeError) return { status: 'error', loc: proc.loc, message: 'calls nested too deeply', state: lastState(), steps };
     throw e;
   }

@@ -176,7 +176,7 @@ test('sizeof of every struct and every integer constant expression of sample pro
   const base = sharedPath('bench', 'sv-benchmarks');
   const rows = readFileSync(join(base, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   const seen = new Set<string>();
-  const tasks = rows.filter((r) => !seen.has(r[1]) && seen.add(r[1]));
+  const tasks = rows.filter((r) => !seen.has(r[1]) && seen.add(r[1]) && !needsPreprocessor(join(base, r[1])));
   // A deterministic sample: every program that declares a struct, plus every 8th other one.
   let compared = 0;
   let probeCount = 0;
@@ -204,6 +204,15 @@ test('sizeof of every struct and every integer constant expression of sample pro
 });
 
 void readdirSync;
+
+/**
+ * Programs with preprocessing directives (`#include`, `#define`) are parsed
+ * through cpp, so the probes, placed by offsets into the text, would not
+ * land where the front end read them; they are left out of these samples.
+ */
+function needsPreprocessor(file: string): boolean {
+  return /^\s*#\s*(include|define|if|ifdef|ifndef|pragma|undef)\b/m.test(readFileSync(file, 'utf8'));
+}
 
 /**
  * Every sub-expression of the statements directly inside blocks of a program
@@ -255,7 +264,7 @@ test('the type of every sub-expression of sample programs is the type gcc gives 
   const base = sharedPath('bench', 'sv-benchmarks');
   const rows = readFileSync(join(base, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   const seen = new Set<string>();
-  const tasks = rows.filter((r) => !seen.has(r[1]) && seen.add(r[1]));
+  const tasks = rows.filter((r) => !seen.has(r[1]) && seen.add(r[1]) && !needsPreprocessor(join(base, r[1])));
   let probes = 0;
   let programs = 0;
   tasks.forEach((r, i) => {
