@@ -3,8 +3,8 @@
  * them: gcc's `__builtin_*` return types, the competition's `__VERIFIER_*`
  * functions, and the library prototypes gcc assumes for undeclared calls.
  */
-import type { VerifierBuiltin } from './ast.js';
-import { type CType, type DataModel, type FunctionType, floatType, intType, pointerTo, sizeTKind, voidType, withQualifiers } from './types.js';
+import type { Expr, VerifierBuiltin } from './ast.js';
+import { type CType, type DataModel, type FunctionType, floatType, intType, pointerTo, sizeTKind, unqualified, voidType, withQualifiers } from './types.js';
 
 /** Return types of the gcc `__builtin_*` functions the front end knows. */
 export function builtinReturnType(name: string, dm: DataModel): CType | undefined {
@@ -49,6 +49,32 @@ export function builtinReturnType(name: string, dm: DataModel): CType | undefine
     default:
       return undefined;
   }
+}
+
+/** gcc's built-ins that need no declaration: `__builtin_*`, and the `__sync_*` and `__atomic_*` families. */
+export function isGccBuiltinName(name: string): boolean {
+  return name.startsWith('__builtin_') || name.startsWith('__sync_') || name.startsWith('__atomic_');
+}
+
+/**
+ * The result type of the type-generic built-ins, from their arguments: the
+ * overflow-checking arithmetic (`bool`), and the `__sync_*` and `__atomic_*`
+ * operations on the object the first argument points to.
+ */
+export function genericBuiltinType(name: string, args: readonly Expr[]): CType | undefined {
+  const bool = intType('bool');
+  if (/^__builtin_[su]?(add|sub|mul)(l|ll)?_overflow(_p)?$/.test(name)) return bool;
+  if (name === '__sync_synchronize' || name === '__sync_lock_release') return voidType;
+  if (name === '__sync_bool_compare_and_swap') return bool;
+  if (/^__atomic_(store|store_n|load|exchange|thread_fence|signal_fence|clear)$/.test(name)) return voidType;
+  if (/^__atomic_(compare_exchange|compare_exchange_n|test_and_set|always_lock_free|is_lock_free)$/.test(name)) return bool;
+  const object = () => {
+    const p = args[0]?.type;
+    return p?.kind === 'pointer' ? unqualified(p.pointee) : undefined;
+  };
+  if (/^__sync_(fetch_and_\w+|\w+_and_fetch|val_compare_and_swap|lock_test_and_set)$/.test(name)) return object();
+  if (/^__atomic_(load_n|exchange_n|fetch_\w+|\w+_fetch)$/.test(name)) return object();
+  return undefined;
 }
 
 /** The C type of `__VERIFIER_nondet_X` by the rules' table. */

@@ -21,7 +21,11 @@ export interface RawList {
   readonly loc: SourceLocation;
   readonly items: RawItem[];
 }
-export type RawDesignator = { kind: 'field'; name: string; loc: SourceLocation } | { kind: 'index'; index: bigint; last?: bigint; loc: SourceLocation };
+export type RawDesignator =
+  | { kind: 'field'; name: string; loc: SourceLocation }
+  | { kind: 'index'; index: bigint; last?: bigint; loc: SourceLocation }
+  /** The unnamed member at this index (a designator `.x` naming a member of an anonymous struct/union goes through it). */
+  | { kind: 'member'; index: number; loc: SourceLocation };
 /** Position in a brace list while filling an object: the item, and designators of it still to apply. */
 export interface InitCursor {
   i: number;

@@ -10,7 +10,7 @@ import type { SourceLocation } from '../common/location.js';
 import type { Expr, FunctionDecl } from './ast.js';
 import { decodeEscapes, type Token } from './lexer.js';
 import { typeError } from './sema.js';
-import { libraryFunctions, nondetType, verifierBuiltin } from './builtins.js';
+import { isGccBuiltinName, libraryFunctions, nondetType, verifierBuiltin } from './builtins.js';
 import {
   type CType, type FunctionType,
   type IntegerKind, alignOf, arrayOf, fieldAlignOf, floatType, intType, isInteger, sameType, sizeOf, sizeTKind, typeToString, unqualified, voidType, withQualifiers,
@@ -360,7 +360,7 @@ export abstract class ExpressionParser extends GnuParser {
   /** An undeclared function called as `f(...)`: gcc declares `int f()` implicitly (C89 rule, a warning). */
   protected implicitFunction(t: Token): FunctionDecl | undefined {
     const name = t.text;
-    if (name.startsWith('__builtin_')) return undefined;
+    if (isGccBuiltinName(name)) return undefined;
     let returnType: CType = intType('int');
     if (name.startsWith('__VERIFIER_nondet_')) returnType = nondetType(name.slice('__VERIFIER_nondet_'.length), this.dm) ?? returnType;
     else if (name === '__VERIFIER_error' || name === 'reach_error' || name === '__VERIFIER_assume' || name.startsWith('__VERIFIER_atomic')) returnType = voidType;

@@ -107,7 +107,23 @@ export abstract class InitializerParser extends ExpressionParser {
     return t;
   }
 
+  /** `.x` naming a member of an anonymous struct/union member: the designator goes through the unnamed members. */
+  private throughAnonymous(t: CType, designators: RawDesignator[]): RawDesignator[] {
+    const d0 = designators[0];
+    if (!d0 || d0.kind !== 'field' || t.kind !== 'record' || !t.record.fields || t.record.fields.some((f) => f.name === d0.name)) return designators;
+    const path = this.findField(t.record, d0.name);
+    if (!path || path.length < 2) return designators;
+    const chain: RawDesignator[] = [];
+    let info = t.record;
+    for (const f of path.slice(0, -1)) {
+      chain.push({ kind: 'member', index: info.fields!.indexOf(f), loc: d0.loc });
+      info = (f.type as { record: RecordInfo }).record;
+    }
+    return [...chain, d0, ...designators.slice(1)];
+  }
+
   protected resolveDesignator(t: CType, d: RawDesignator): number {
+    if (d.kind === 'member') return d.index;
     if (d.kind === 'index') {
       if (t.kind !== 'array') throw this.error(`array index in non-array initializer`, d.loc);
       if (d.index < 0n || (t.length !== undefined && d.index >= BigInt(t.length))) throw this.error('array index in initializer exceeds array bounds', d.loc);
@@ -116,12 +132,7 @@ export abstract class InitializerParser extends ExpressionParser {
     }
     if (t.kind !== 'record') throw this.error(`field name not in record or union initializer`, d.loc);
     const i = t.record.fields!.findIndex((f) => f.name === d.name);
-    if (i < 0) {
-      if (t.record.fields!.some((f) => f.name === undefined && f.type.kind === 'record')) {
-        throw this.unsupportedAt(`designator .${d.name} naming a member of an anonymous struct/union`, d.loc);
-      }
-      throw this.error(`unknown field '${d.name}' specified in initializer`, d.loc);
-    }
+    if (i < 0) throw this.error(`unknown field '${d.name}' specified in initializer`, d.loc);
     return i;
   }
 
@@ -154,7 +165,7 @@ export abstract class InitializerParser extends ExpressionParser {
       const item = items[cursor.i];
       // Designators still to apply for this item: the rest of a chain begun at an outer level, or its own.
       const pending = cursor.pending;
-      const designators = pending ?? item.designators;
+      const designators = this.throughAnonymous(t, pending ?? item.designators);
       if (designators.length) {
         // An item's own designators belong to the innermost braced level.
         if (!braced && pending === undefined) break;
