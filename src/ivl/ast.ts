@@ -326,7 +326,20 @@ export interface AssumeStmt {
 export interface AssertStmt {
   readonly kind: 'assert';
   readonly cond: Expr;
+  /** What the assert checks, when a producer (the lowering, an engine) made it for a goal; written `assert {:goal kind id} e;`. */
+  readonly goal?: Goal;
   readonly loc: SourceLocation;
+}
+
+/**
+ * The goal an assert stands for: its kind (which property or sub-property
+ * it checks, e.g. `overflow`, `valid-deref`, `recursion`; IMP gives the
+ * names no meaning) and its identity in the producer's list of goals (one
+ * goal may be asserted at several places, e.g. in a function inlined twice).
+ */
+export interface Goal {
+  readonly kind: string;
+  readonly id: number;
 }
 export interface IfStmt {
   readonly kind: 'if';

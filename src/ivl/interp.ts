@@ -3,7 +3,7 @@
 // bit-vector division by zero), for concrete runs and differential tests.
 import type { SourceLocation } from '../common/location.js';
 import * as ieee from '../common/ieee754.js';
-import { findProcedure, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt } from './ast.js';
+import { findProcedure, type BvWidth, type Expr, type Goal, type ImpProgram, type ImpType, type Procedure, type Stmt } from './ast.js';
 import { evalFloatBuiltin, floatLiteralText, floatValue, isFloatBuiltin } from './float-builtins.js';
 
 export type ImpValue =
@@ -48,6 +48,8 @@ export interface ExecutionResult {
   /** Where the run stopped (for every status but `returned`). */
   readonly loc?: SourceLocation;
   readonly message?: string;
+  /** `assertion-failed` at an assert with a goal: that goal. */
+  readonly goal?: Goal;
   /** The variables of the executed procedure (globals included) when the run ended. */
   readonly state: ImpState;
   readonly returns?: readonly ImpValue[];
@@ -129,6 +131,8 @@ export class ImpStop extends Error {
     readonly status: ExecutionStatus,
     readonly loc: SourceLocation,
     message: string,
+    /** The goal of the failed assert, if it had one. */
+    readonly goal?: Goal,
   ) {
     super(message);
     this.name = 'ImpStop';
@@ -432,7 +436,7 @@ export function executeImp(
           if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assume-failed', s.loc, 'assumption is false');
           return;
         case 'assert':
-          if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assertion-failed', s.loc, 'assertion is false');
+          if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assertion-failed', s.loc, 'assertion is false', s.goal);
           return;
         case 'block':
           exec(s.body);
@@ -476,7 +480,7 @@ export function executeImp(
     const r = runProc(proc, args, undefined, true);
     return { status: 'returned', state: view(r.frame), returns: r.results, steps };
   } catch (e) {
-    if (e instanceof Stop) return { status: e.status, loc: e.loc, message: e.message, state: lastState(), steps };
+    if (e instanceof Stop) return { status: e.status, loc: e.loc, message: e.message, ...(e.goal ? { goal: e.goal } : {}), state: lastState(), steps };
     if (e instanceof RangeError) return { status: 'error', loc: proc.loc, message: 'calls nested too deeply', state: lastState(), steps };
     throw e;
   }

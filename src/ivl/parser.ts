@@ -11,6 +11,7 @@ import {
   type BuiltinName,
   type BvWidth,
   type Expr,
+  type Goal,
   type ImpProgram,
   type ImpType,
   type Procedure,
@@ -274,12 +275,18 @@ class Parser {
         this.pos++;
         this.expect(';');
         return { kind: 'skip', loc: this.locFrom(t) };
-      case 'assume':
-      case 'assert': {
+      case 'assume': {
         this.pos++;
         const cond = this.expr();
         this.expect(';');
-        return { kind: t.text, cond, loc: this.locFrom(t) };
+        return { kind: 'assume', cond, loc: this.locFrom(t) };
+      }
+      case 'assert': {
+        this.pos++;
+        const goal = this.is('{') ? this.goalAnnotation() : undefined;
+        const cond = this.expr();
+        this.expect(';');
+        return { kind: 'assert', cond, ...(goal ? { goal } : {}), loc: this.locFrom(t) };
       }
       case 'if':
         return this.ifStmt();
@@ -292,6 +299,30 @@ class Parser {
       default:
         return this.assignment();
     }
+  }
+
+  /** `{:goal kind id}`: the kind is a name, or names joined by `-` without spaces (`valid-deref`). */
+  private goalAnnotation(): Goal {
+    this.expect('{');
+    this.expect(':');
+    const tag = this.tok;
+    if (tag.kind !== 'ident' || tag.text !== 'goal') throw this.error(`expected 'goal' but found ${this.describe(tag)}`);
+    this.pos++;
+    const first = this.tok;
+    if (first.kind !== 'ident') throw this.error(`expected a goal kind but found ${this.describe(first)}`);
+    this.pos++;
+    let kind = first.text;
+    let end = first.end;
+    while (this.is('-') && this.tok.start === end && this.peek().kind === 'ident' && this.peek().start === this.tok.end) {
+      kind += '-' + this.peek().text;
+      end = this.peek().end;
+      this.pos += 2;
+    }
+    const id = this.tok;
+    if (id.kind !== 'int' || !Number.isSafeInteger(Number(id.text))) throw this.error(`expected the goal's number but found ${this.describe(id)}`);
+    this.pos++;
+    this.expect('}');
+    return { kind, id: Number(id.text) };
   }
 
   private ifStmt(): Stmt {

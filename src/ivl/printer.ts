@@ -117,8 +117,10 @@ export function printStmt(s: Stmt, indent: string, out: string[]): void {
       out.push(`${indent}${s.target} := havoc;`);
       return;
     case 'assume':
+      out.push(`${indent}assume ${printExpr(s.cond)};`);
+      return;
     case 'assert':
-      out.push(`${indent}${s.kind} ${printExpr(s.cond)};`);
+      out.push(`${indent}assert ${s.goal ? `{:goal ${s.goal.kind} ${s.goal.id}} ` : ''}${printExpr(s.cond)};`);
       return;
     case 'call':
       out.push(`${indent}(${s.targets.join(', ')}) := call ${s.proc}(${s.args.map(printExpr).join(', ')});`);

@@ -6,6 +6,7 @@ import { floatArity, floatBuiltinType } from './float-builtins.js';
 import {
   type BvWidth,
   type Expr,
+  type Goal,
   type ImpProgram,
   type ImpType,
   type Procedure,
@@ -49,6 +50,13 @@ class TypeFailure extends Error {
   ) {
     super(message);
   }
+}
+
+const GOAL_KIND = /^[A-Za-z_$][A-Za-z0-9_$.'#@]*(-[A-Za-z_$][A-Za-z0-9_$.'#@]*)*$/;
+
+/** A goal annotation the printer writes and the parser reads back as it is. */
+function wellFormedGoal(g: Goal): boolean {
+  return GOAL_KIND.test(g.kind) && Number.isSafeInteger(g.id) && g.id >= 0;
 }
 
 function bvWidth(t: ImpType): BvWidth | undefined {
@@ -292,6 +300,7 @@ export function typecheckImp(program: ImpProgram): ImpDiagnostic[] {
         case 'assume':
         case 'assert':
           expectBool(s.cond, full, `the condition of '${s.kind}'`, true);
+          if (s.kind === 'assert' && s.goal && !wellFormedGoal(s.goal)) report(`goal '${s.goal.kind} ${s.goal.id}' cannot be written in IMP (a kind of names joined by '-', a number from 0)`, s.loc);
           return;
         case 'if':
           expectBool(s.cond, full, `the condition of 'if'`, true);

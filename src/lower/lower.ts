@@ -225,7 +225,7 @@ class Lowerer {
     this.dm = options.dataModel;
     this.pw = ptrWidth(this.dm);
     this.depth = options.recursionDepth ?? 3;
-    this.mem = options.property === 'valid-memsafety' || options.property === 'valid-memcleanup';
+    this.mem = options.passes.includes('memory-safety') || options.passes.includes('memory-cleanup');
     this.targets = new Set([...(knownRegions?.values() ?? [])].map((r) => r.root.name));
     this.addressTaken = addressTakenFunctions(program);
     const fopen = program.functions.find((f) => f.name === 'fopen' && !f.body);
@@ -416,7 +416,7 @@ class Lowerer {
     // The goal sits at main's last `return` (no other goal starts at that keyword), else at main.
     const target = last?.kind === 'Return' ? last.loc : loc;
     const cond = this.noLiveBlock(target);
-    if (this.options.property === 'valid-memcleanup') {
+    if (this.options.passes.includes('memory-cleanup')) {
       this.memGoal('valid-memcleanup', cond, target, 'a heap block is still allocated at the end of main', target);
       return;
     }
@@ -697,8 +697,8 @@ class Lowerer {
   // ---- goals ------------------------------------------------------------------
 
   private goal(kind: GoalKind, cond: Expr, loc: L, description: string, targetLoc = this.stmtLoc): void {
-    this.map.addGoal({ kind, loc, targetLoc, function: this.fnName, description });
-    this.emit(assert(cond, loc));
+    const goal = this.map.addGoal({ kind, loc, targetLoc, function: this.fnName, description });
+    this.emit(assert(cond, loc, goal));
   }
 
   // ---- entry ------------------------------------------------------------------
@@ -980,9 +980,9 @@ class Lowerer {
           // For other properties than unreach-call the error function is an
           // ordinary function: a body of the program's own (which may return)
           // is inlined below; only one it does not define ends the path.
-          if (this.options.property !== 'unreach-call' && fn.body) break;
+          if (!this.options.passes.includes('error-calls') && fn.body) break;
           for (const a of e.args) this.rv(a, true);
-          if (this.options.property === 'unreach-call') {
+          if (this.options.passes.includes('error-calls')) {
             this.goal('reach_error', boolLit(false, e.loc), e.loc, `call of ${fn.name}`, e.loc);
           }
           this.endOfRun(e.loc);
@@ -1030,7 +1030,7 @@ class Lowerer {
     }
     if (!fn.body) {
       if (ABORTING.has(fn.name)) {
-        if (ASSERT_FAILURES.has(fn.name) && this.options.property === 'unreach-call') {
+        if (ASSERT_FAILURES.has(fn.name) && this.options.passes.includes('error-calls')) {
           this.notes.add(`a failing assert() aborts the program (${fn.name} ends the path; it is not reach_error)`);
         }
         // Message strings (`__assert_fail("x > 0", __FILE__, ...)`) have no effect.
@@ -2654,7 +2654,7 @@ class Lowerer {
         const x = this.rv(e.operand);
         if (x.k !== 'int') throw new UnsupportedError(`'${e.op}' on a non-integer`, loc);
         const w = intWidth(x.ik, this.dm, loc);
-        if (e.op === '-' && isSignedKind(x.ik) && this.options.property === 'no-overflow') {
+        if (e.op === '-' && isSignedKind(x.ik) && this.options.passes.includes('overflow')) {
           this.goal('overflow', un('!', eq(x.e, bv(minSigned(w), w, loc), loc), loc), loc, `signed overflow in -${integerKindName(x.ik)}`);
         }
         return { k: 'int', e: un(e.op, x.e, loc), ik: x.ik };
@@ -2670,7 +2670,7 @@ class Lowerer {
   private arith(op: string, a: Expr, b: Expr, ik: IntegerKind, bk: IntegerKind, loc: L): Expr {
     const w = intWidth(ik, this.dm, loc);
     const sg = isSignedKind(ik);
-    const checking = this.options.property === 'no-overflow' && sg;
+    const checking = this.options.passes.includes('overflow') && sg;
     const what = `signed overflow in ${integerKindName(ik)} ${op} ${integerKindName(ik)}`;
     const MIN = bv(minSigned(w), w, loc);
     const MINUS1 = bv(-1n, w, loc);

@@ -5,14 +5,24 @@ import type { ImpProgram, Stmt } from '../ivl/ast.js';
 import type { SourceMap } from './source-map.js';
 
 /**
- * `termination`: no goals of its own; arithmetic wraps, and the error
- * function is an ordinary call (a body of the program's own returns and the
- * execution goes on, as in C).
+ * The checks the lowering adds to the program's semantics (the property
+ * table, properties/, says which a property needs):
+ * - `error-calls`: a call of the error function (`reach_error`) is a
+ *   `reach_error` goal and ends the path. Without it the error function is
+ *   an ordinary call: a body of the program's own is inlined (it may return
+ *   and the execution goes on, as in C); one it does not define ends the path.
+ * - `overflow`: every signed arithmetic operation is an `overflow` goal.
+ * - `memory-safety`: accesses (`valid-deref`), frees (`valid-free`) and
+ *   blocks lost at the end of main (`valid-memtrack`).
+ * - `memory-cleanup`: accesses and frees as above, and blocks still
+ *   allocated at the end of main (`valid-memcleanup`).
+ * With none of them arithmetic wraps and the program has no goals but its
+ * recursion cuts and the places where the model is not exact.
  */
-export type LowerProperty = 'unreach-call' | 'no-overflow' | 'valid-memsafety' | 'valid-memcleanup' | 'termination';
+export type InstrumentationPass = 'error-calls' | 'overflow' | 'memory-safety' | 'memory-cleanup';
 
 export interface LowerOptions {
-  readonly property: LowerProperty;
+  readonly passes: readonly InstrumentationPass[];
   readonly dataModel: DataModel;
   /** How deep recursive calls are inlined before they are cut (default 3). */
   readonly recursionDepth?: number;
