@@ -55,6 +55,19 @@ export const NONDET_FLOAT_TYPES: Readonly<Record<string, { readonly type: string
   __VERIFIER_nondet_double: { type: 'double', bits: 'unsigned long long' },
 };
 
+/**
+ * gcc -m32 gets float and double results of libm in the x87 register, and
+ * glibc's i386 square roots leave them in extended precision: (double)
+ * sqrtf(x) then has more bits than a float. These definitions (weak: a
+ * program's own wins) give IEEE's correctly rounded results through SSE.
+ */
+export const I386_MATH_OVERRIDES = [
+  '#if defined(__i386__)',
+  '__attribute__((weak, no_instrument_function)) double sqrt(double x) { double r; __asm__("sqrtsd %1, %0" : "=x"(r) : "x"(x)); return r; }',
+  '__attribute__((weak, no_instrument_function)) float sqrtf(float x) { float r; __asm__("sqrtss %1, %0" : "=x"(r) : "x"(x)); return r; }',
+  '#endif',
+];
+
 function cString(s: string): string {
   return '"' + s.replace(/[\\"]/g, (c) => '\\' + c) + '"';
 }
@@ -86,6 +99,7 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
     'typedef __UINTPTR_TYPE__ uintptr_t;',
   );
   lines.push('#define NI __attribute__((no_instrument_function))');
+  lines.push(...I386_MATH_OVERRIDES);
   const vals = values.map((v) => `${BigInt.asUintN(64, v.value)}ULL`);
   const names = values.map((v) => cString(v.function));
   lines.push(`static const unsigned long long tarsier_vals[] = { ${vals.join(', ') || '0ULL'} };`);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import * as ieee from '../../src/common/ieee754.js';
 import type { DataModel } from '../../src/c/types.js';
 import { floatFlags } from '../../src/replay/replay.js';
+import { I386_MATH_OVERRIDES } from '../../src/replay/harness.js';
 import { FLOAT_TYPES, syntheticLoc, type BuiltinName, type Expr, type FloatType, type ImpType } from '../../src/ivl/ast.js';
 import { fitsInteger } from '../../src/ivl/float-builtins.js';
 import { evalExpr, type ImpValue } from '../../src/ivl/interp.js';
@@ -428,7 +429,7 @@ function cPrint(type: CType | 'int', expr: string): string {
 }
 
 export function cProgram(cases: readonly FloatCase[]): string {
-  const out = ['#include <stdio.h>', '#include <string.h>', '#include <math.h>', '#include <fenv.h>', ''];
+  const out = ['#include <stdio.h>', '#include <string.h>', '#include <math.h>', '#include <fenv.h>', ...I386_MATH_OVERRIDES, ''];
   for (const c of cases) {
     out.push(`static void case${c.id}(void) {`);
     for (const [name, { type, bits }] of c.inputs) out.push(cInput(name, type, bits));
