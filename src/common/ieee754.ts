@@ -404,6 +404,19 @@ export function toInteger(f: FloatFormat, rm: RoundingMode, a: bigint): bigint |
   return x.neg ? -n : n;
 }
 
+/** The least value above a (IEEE nextUp): +inf stays, NaN stays, -0 and +0 go to the least subnormal. */
+export function nextUp(f: FloatFormat, a: bigint): bigint {
+  const d = decode(f, a);
+  if (d.kind === 'nan' || (d.kind === 'inf' && !d.neg)) return a;
+  if (d.kind === 'zero') return 1n;
+  if (d.kind === 'inf') return maxFiniteBits(f, true);
+  return d.neg ? a - 1n : a + 1n;
+}
+
+export function nextDown(f: FloatFormat, a: bigint): bigint {
+  return neg(f, nextUp(f, neg(f, a)));
+}
+
 // ---- text ----
 
 /**

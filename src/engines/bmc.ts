@@ -129,6 +129,7 @@ function encode(p: ImpProgram, options: UnrollOptions): Encoded {
 function asBigint(v: SmtValue): bigint {
   if (v.kind === 'bool') return v.value ? 1n : 0n;
   if (v.kind === 'bv' || v.kind === 'int') return v.value;
+  if (v.kind === 'float') return v.bits;
   return 0n; // maps and reals are not nondet call results; not replayed
 }
 

@@ -2,6 +2,7 @@
 // of every expression (no implicit conversions; bit-vector widths must match).
 import { TarsierError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
+import { floatArity, floatBuiltinType } from './float-builtins.js';
 import {
   type BvWidth,
   type Expr,
@@ -80,6 +81,10 @@ export function typeOfExpr(e: Expr, scope: Scope, ctx: { allowOld: boolean } = {
       return realType;
     case 'bv_lit':
       return { kind: 'bv', width: e.width };
+    case 'float_lit':
+      return { kind: 'float', eb: e.eb, sb: e.sb };
+    case 'rm_lit':
+      return { kind: 'rmode' };
     case 'var': {
       const v = scope.get(e.name);
       if (!v) return fail(`unknown variable '${e.name}'`);
@@ -91,8 +96,8 @@ export function typeOfExpr(e: Expr, scope: Scope, ctx: { allowOld: boolean } = {
         if (t.kind !== 'bool') fail(`'!' needs a bool operand, not ${typeToString(t)}`);
       } else if (e.op === '~') {
         if (t.kind !== 'bv') fail(`'~' needs a bit-vector operand, not ${typeToString(t)}`);
-      } else if (t.kind !== 'int' && t.kind !== 'real' && t.kind !== 'bv') {
-        fail(`'-' needs an int, real or bit-vector operand, not ${typeToString(t)}`);
+      } else if (t.kind !== 'int' && t.kind !== 'real' && t.kind !== 'bv' && t.kind !== 'float') {
+        fail(`'-' needs an int, real, bit-vector or float operand, not ${typeToString(t)}`);
       }
       return t;
     }
@@ -121,7 +126,7 @@ export function typeOfExpr(e: Expr, scope: Scope, ctx: { allowOld: boolean } = {
         case '>=':
           same();
           if (l.kind === 'bv') fail(`'${e.op}' is not defined on bit-vectors: use the signed (slt, sle, sgt, sge) or unsigned (ult, ule, ugt, uge) comparison`);
-          if (l.kind !== 'int' && l.kind !== 'real') fail(`'${e.op}' needs int or real operands, not ${typeToString(l)}`);
+          if (l.kind !== 'int' && l.kind !== 'real' && l.kind !== 'float') fail(`'${e.op}' needs int, real or float operands, not ${typeToString(l)}`);
           return boolType;
         case '+':
         case '-':
@@ -150,6 +155,11 @@ export function typeOfExpr(e: Expr, scope: Scope, ctx: { allowOld: boolean } = {
       return fail('unknown operator');
     }
     case 'app': {
+      const floatArgs = floatArity(e.fn);
+      if (floatArgs !== undefined) {
+        if (e.args.length !== floatArgs) fail(`'${e.fn}' takes ${floatArgs} argument${floatArgs === 1 ? '' : 's'}, not ${e.args.length}`);
+        return floatBuiltinType(e.fn, e.args.map(sub), fail);
+      }
       const arity = e.fn === 'old' || /^(zext|sext|trunc|int2bv)|2int$|^to_/.test(e.fn) ? 1 : 2;
       if (e.args.length !== arity) fail(`'${e.fn}' takes ${arity} argument${arity === 1 ? '' : 's'}, not ${e.args.length}`);
       if (e.fn === 'old') {

@@ -26,6 +26,7 @@ import { verifyTermination, type RankingFunctionReport } from './termination.js'
 import { buildCorrectnessWitness } from './correctness-witness.js';
 import { determinismOf, executeDeterministic, executionLimitMs, type ExecutionOptions } from './execution.js';
 import { proveBySummaries } from './summaries.js';
+import { verifyWithMemcleanupLine } from './memcleanup-line.js';
 import { analysisCandidates } from '../analysis/index.js';
 import type { LoweredProgram } from '../lower/index.js';
 
@@ -93,6 +94,8 @@ function cpuSeconds(startMs: number): number {
 
 /** Verifies one property of one program. Throws TarsierError for bad input (missing file, unparsable program, usage). */
 export async function verify(input: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+  const withCleanup = await verifyWithMemcleanupLine(input, options, verify);
+  if (withCleanup) return withCleanup;
   const cpu0 = processTreeCpuMs();
   const wall0 = Date.now();
   const log = options.log ?? (() => {});
