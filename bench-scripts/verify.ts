@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { POINTS, parseVerdictString, scoreResult, type PropertyKind, type Verdict } from '../src/task/index.js';
+import { correctnessWitnessRequired } from '../src/properties/index.js';
 
 const GNU_TIME = '/usr/bin/time';
 const CPU_MARK = 'tarsier-bench-cpu';
@@ -102,12 +103,12 @@ function parsePhases(stderr: string): Record<string, number> | undefined {
 const HAS_VALIDATE = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout.includes('validate');
 
 /**
- * The rules (seed 004, "Witnesses") require a correctness witness only for
- * unreach-call and no-overflow; a TRUE for the memory properties and
- * termination counts without one. Every FALSE needs its violation witness.
+ * The rules (seed 004, "Witnesses") require a correctness witness where the
+ * property table says so (unreach-call and no-overflow); a TRUE for the
+ * other properties counts without one. Every FALSE needs its violation witness.
  */
 function witnessRequired(row: Row): boolean {
-  return row.expected !== 'true' || row.property === 'unreach-call' || row.property === 'no-overflow';
+  return row.expected !== 'true' || correctnessWitnessRequired(row.property as PropertyKind);
 }
 
 /** Lints a witness against the program and, when the command exists, validates it (budget: a third of the verification's). */
