@@ -29,6 +29,9 @@ const GRAPHML: WitnessFormat = { version: '1.0', file: 'witness.graphml' };
 const YAML_2_0: WitnessFormat = { version: '2.0', file: 'witness.yml' };
 const YAML_2_1: WitnessFormat = { version: '2.1', file: 'witness.yml' };
 
+/** Every format the rules ask for (a witness goes to one of their file names). */
+export const WITNESS_FORMATS: readonly WitnessFormat[] = [YAML_2_0, YAML_2_1, GRAPHML];
+
 /** The goal kinds that can violate a property: the lowering's, and the lasso goal of the termination engine. */
 export type ViolationGoal = GoalKind | 'lasso';
 
@@ -56,6 +59,14 @@ export interface PropertyRow {
   readonly violationWitness: (violated: string, program: WitnessContext) => WitnessFormat;
   /** The correctness witness written for TRUE, and whether the rules require (and validators check) it; undefined: none is written. */
   readonly correctnessWitness?: { readonly format: WitnessFormat; readonly required: boolean };
+  /**
+   * How one concrete run (gcc) checks the property in a program without
+   * nondeterminism (the `execution` step; termination's first check): the
+   * replay that recognises a violation, and the sanitizers under which the
+   * run must show no undefined behaviour for its outcome to count.
+   * Undefined: a run does not decide the property.
+   */
+  readonly concreteRun?: { readonly replay: ReplayProperty; readonly sanitizers: readonly string[] };
   /** The steps that decide the property, in order. */
   readonly strategy: readonly StepName[];
   /**
@@ -66,10 +77,22 @@ export interface PropertyRow {
   readonly induction: 'always' | 'without-heap';
   /** Chosen for a task with several properties when none is named (also by select and the playground). */
   readonly defaultChoice: boolean;
+  /**
+   * Another property whose line this one's property file may add (the
+   * upstream memory-safety file has had a fourth line, valid-memcleanup):
+   * it is verified once this one holds, and a FALSE naming its violation
+   * answers this property too.
+   */
+  readonly mayInclude?: PropertyKind;
 }
 
 // Unwinding assertions of recursion, and places where the memory model is not exact.
 const BOUND_KINDS: readonly GoalKind[] = ['recursion', 'memory-unknown'];
+
+// A run with any undefined behaviour decides nothing; under unreach-call
+// signed arithmetic wraps, as in the model (replay adds -fwrapv).
+const ALL_UB = ['-fsanitize=address,undefined', '-fno-sanitize-recover=all'];
+const UB_BUT_OVERFLOW = ['-fsanitize=address,undefined', '-fno-sanitize=signed-integer-overflow', '-fno-sanitize-recover=all'];
 
 // The rules' table (seed 004, "Witnesses"): violations of programs with threads are GraphML 1.0.
 const yamlUnlessConcurrent = (_violated: string, program: WitnessContext): WitnessFormat => (program.concurrent ? GRAPHML : YAML_2_0);
@@ -82,6 +105,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
+    concreteRun: { replay: 'unreach-call', sanitizers: UB_BUT_OVERFLOW },
     strategy: ['execution', 'summaries', 'bmc'],
     induction: 'always',
     defaultChoice: true,
@@ -93,6 +117,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
+    concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
     strategy: ['execution', 'summaries', 'bmc'],
     induction: 'always',
     defaultChoice: true,
@@ -113,6 +138,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     strategy: ['bmc'],
     induction: 'without-heap',
     defaultChoice: false,
+    mayInclude: 'valid-memcleanup',
   },
   {
     kind: 'valid-memcleanup',
@@ -135,6 +161,8 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: ['recursion'],
     violationWitness: () => YAML_2_1,
     // Demo mode in the rules (2.1): not required, none is written.
+    // The one run ends: every execution ends (an overflow is no way to end).
+    concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
     strategy: ['termination'],
     induction: 'always',
     defaultChoice: false,

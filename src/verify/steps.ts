@@ -9,7 +9,7 @@ import { assertionCandidates, bmc, candidateSources, type BmcResult, type LoopCa
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import { goalRolesOf, violationKinds, violationOf, type StepName } from '../properties/index.js';
 import { replayCounterexample, type ReplayResult } from '../replay/index.js';
-import { determinismOf, executeDeterministic, executionLimitMs, type ExecutionOptions } from './execution.js';
+import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
 import { LoweredFamily } from './family.js';
 import { lowerC } from './frontend.js';
 import type { PhaseProfile } from './profile.js';
@@ -70,9 +70,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const { r, family } = run;
       const determinism = determinismOf(family!.first);
       if (determinism === 'nondeterministic') return undefined;
-      // The table gives this step to the properties a run checks (calls of the error function, signed overflows).
-      const property = r.property.kind as ExecutionOptions['property'];
-      const outcome = executeDeterministic(r.program, { property, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(run.timeoutS * 1000), determinism });
+      // The table gives this step to the properties a run checks (its concreteRun).
+      const outcome = executeDeterministic(r.program, { property: r.property.kind, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(run.timeoutS * 1000), determinism });
       run.profile.mark('execution');
       run.log(`execution: ${outcome.kind}: ${outcome.kind === 'violated' ? outcome.replay.reason : outcome.reason}`);
       if (outcome.kind === 'holds') return run.proved(`no violation: ${outcome.reason}`, 'execution', null);
