@@ -11,7 +11,7 @@ import { TarsierError, usageError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { assertionCandidates, bmc, candidateSources, EncodeError, type GoalRoles, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, EncodeError, sampleViolation, type Counterexample, type GoalRoles, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import { replayCounterexample, type NondetValue, type ReplayResult } from '../replay/index.js';
@@ -414,6 +414,19 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       if (result.reason.startsWith('time limit reached')) result = undefined;
     }
   }
+  // Float programs: a short search by execution first, where the solvers are slow.
+  if (!result && first.sourceMap.nondets.some((n) => n.isFloat)) {
+    const stopAt = deadline() - Math.min(2000, deadline() / 5);
+    const s = sampleViolation(first.imp, { deadline: () => deadline() - stopAt, roles });
+    profile.mark('sampling');
+    log(`sampling: ${s.runs} runs, ${s.counterexample ? 'a violation' : 'no violation'}`);
+    const cex = s.counterexample;
+    const goal = cex && goalOf(first.sourceMap, cex.goal.goal);
+    if (cex && goal && wanted.includes(goal.kind)) {
+      const found = confirmed(cex, first.sourceMap, goal, 'sampling', `a run on sampled values (${s.runs} runs)`);
+      if (found) return found;
+    }
+  }
   result ??= await runBmc(deadline);
   profile.mark('bmc');
   log(`bmc: ${result.verdict} at bound ${result.bound}`);
@@ -440,22 +453,31 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
   if (!goal || !wanted.includes(goal.kind)) {
     return unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${wanted.join('/')} goal`, { bound: result.bound });
   }
-  // The violated (sub-)property (for memory safety the goal's sub-property) and its replay.
-  const violated = violationOf(kind, goal.kind)!;
-  const steps = nondetSteps(cex, cexMap);
-  const counterexample = replayValues(steps);
-  const replay = replayCounterexample(r.program, counterexample, {
-    property: violated.replay,
-    dataModel: r.dataModel,
-    errorFunction: r.property.errorFunction ?? 'reach_error',
-  });
-  profile.mark('replay');
-  log(`replay: ${replay.status}: ${replay.reason}`);
-  if (replay.status !== 'confirmed') {
-    return unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
+  const replayed = replayOf(cex, cexMap, goal);
+  if (replayed.replay.status !== 'confirmed') {
+    return unknown(`counterexample at bound ${result.bound} not confirmed: ${replayed.replay.reason}`, { bound: result.bound, replay: replayed.replay });
+  }
+  return refuted(goal, replayed.violated.name, replayed.steps, replayed.replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+
+  /** A counterexample's nondet values replayed by gcc, for the violated (sub-)property (for memory safety the goal's sub-property). */
+  function replayOf(cex: Counterexample, map: SourceMap, goal: GoalInfo) {
+    const violated = violationOf(kind, goal.kind)!;
+    const steps = nondetSteps(cex, map);
+    const replay = replayCounterexample(r.program, replayValues(steps), {
+      property: violated.replay,
+      dataModel: r.dataModel,
+      errorFunction: r.property.errorFunction ?? 'reach_error',
+    });
+    profile.mark('replay');
+    log(`replay: ${replay.status}: ${replay.reason}`);
+    return { violated, steps, replay };
   }
 
-  return refuted(goal, violated.name, steps, replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+  /** FALSE when the counterexample replays (else undefined: another engine may still decide). */
+  function confirmed(cex: Counterexample, map: SourceMap, goal: GoalInfo, configuration: string, how: string): VerifyResult | undefined {
+    const { violated, steps, replay } = replayOf(cex, map, goal);
+    return replay.status === 'confirmed' ? refuted(goal, violated.name, steps, replay, configuration, how) : undefined;
+  }
 }
 
 /**
