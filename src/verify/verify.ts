@@ -11,7 +11,7 @@ import { TarsierError, usageError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { assertionCandidates, bmc, candidateSources, EncodeError, sampleViolation, type Counterexample, type GoalRoles, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, EncodeError, proveByIntervals, sampleViolation, type Counterexample, type GoalRoles, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import { replayCounterexample, type NondetValue, type ReplayResult } from '../replay/index.js';
@@ -416,7 +416,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
   }
   // Float programs: a short search by execution first, where the solvers are slow.
   if (!result && first.sourceMap.nondets.some((n) => n.isFloat)) {
-    const stopAt = deadline() - Math.min(2000, deadline() / 5);
+    const stopAt = deadline() - Math.min(500, deadline() / 10);
     const s = sampleViolation(first.imp, { deadline: () => deadline() - stopAt, roles });
     profile.mark('sampling');
     log(`sampling: ${s.runs} runs, ${s.counterexample ? 'a violation' : 'no violation'}`);
@@ -425,6 +425,14 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     if (cex && goal && wanted.includes(goal.kind)) {
       const found = confirmed(cex, first.sourceMap, goal, 'sampling', `a run on sampled values (${s.runs} runs)`);
       if (found) return found;
+    }
+    // Loop-free: interval evaluation over bisected inputs may prove what the solvers time out on.
+    if (!recursive && first.sourceMap.loops.length === 0) {
+      const stop = deadline() - Math.min(3000, deadline() / 4);
+      const p = proveByIntervals(first.imp, { deadline: () => deadline() - stop, roles });
+      profile.mark('intervals');
+      log(`intervals: ${p.reason}`);
+      if (p.proved) return proved(`no violation: ${p.reason}`, 'intervals', null);
     }
   }
   result ??= await runBmc(deadline);
