@@ -13,11 +13,15 @@ import type { PropertyKind } from '../task/index.js';
  * - `execution`: the one run of a program without nondeterminism;
  * - `summaries`: recursion summaries (recursive programs only), after a
  *   short BMC run that decides bounded recursion;
+ * - `sampling`: runs on sampled values of float nondets (a short search for
+ *   a violation where the solvers' float queries are slow);
+ * - `intervals`: interval evaluation of loop-free float programs over
+ *   bisected inputs (a proof where the solvers time out);
  * - `bmc`: BMC with k-induction to the end of the budget;
  * - `termination`: ranking functions, recursion measures, lassos and a
  *   complete unrolling (its own order inside).
  */
-export type StepName = 'execution' | 'summaries' | 'bmc' | 'termination';
+export type StepName = 'execution' | 'summaries' | 'sampling' | 'intervals' | 'bmc' | 'termination';
 
 /** A witness format of the rules: version and the file name it must be written to. */
 export interface WitnessFormat {
@@ -82,7 +86,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
-    strategy: ['execution', 'summaries', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
@@ -93,7 +97,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
-    strategy: ['execution', 'summaries', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
@@ -110,7 +114,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     violationWitness: (violated, program) => (program.concurrent || violated === 'valid-memtrack' ? GRAPHML : YAML_2_0),
     // Not supported by the rules: written, but not required.
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['bmc'],
+    strategy: ['sampling', 'intervals', 'bmc'],
     induction: 'without-heap',
     defaultChoice: false,
   },
@@ -121,7 +125,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['bmc'],
+    strategy: ['sampling', 'intervals', 'bmc'],
     induction: 'always',
     defaultChoice: false,
   },
