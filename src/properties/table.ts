@@ -13,11 +13,15 @@ import type { PropertyKind } from '../task/index.js';
  * - `execution`: the one run of a program without nondeterminism;
  * - `summaries`: recursion summaries (recursive programs only), after a
  *   short BMC run that decides bounded recursion;
+ * - `sampling`: runs on sampled values of float nondets (a short search for
+ *   a violation where the solvers' float queries are slow);
+ * - `intervals`: interval evaluation of loop-free float programs over
+ *   bisected inputs (a proof where the solvers time out);
  * - `bmc`: BMC with k-induction to the end of the budget;
  * - `termination`: ranking functions, recursion measures, lassos and a
  *   complete unrolling (its own order inside).
  */
-export type StepName = 'execution' | 'summaries' | 'bmc' | 'termination';
+export type StepName = 'execution' | 'summaries' | 'sampling' | 'intervals' | 'bmc' | 'termination';
 
 /** A witness format of the rules: version and the file name it must be written to. */
 export interface WitnessFormat {
@@ -106,7 +110,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
     concreteRun: { replay: 'unreach-call', sanitizers: UB_BUT_OVERFLOW },
-    strategy: ['execution', 'summaries', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
@@ -118,7 +122,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
     concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
-    strategy: ['execution', 'summaries', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
@@ -135,7 +139,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     violationWitness: (violated, program) => (program.concurrent || violated === 'valid-memtrack' ? GRAPHML : YAML_2_0),
     // Not supported by the rules: written, but not required.
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['bmc'],
+    strategy: ['sampling', 'intervals', 'bmc'],
     induction: 'without-heap',
     defaultChoice: false,
     mayInclude: 'valid-memcleanup',
@@ -147,7 +151,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['bmc'],
+    strategy: ['sampling', 'intervals', 'bmc'],
     induction: 'always',
     defaultChoice: false,
   },

@@ -5,7 +5,7 @@
 
 import { formatLocation } from '../common/location.js';
 import { analysisCandidates } from '../analysis/index.js';
-import { assertionCandidates, bmc, candidateSources, type BmcResult, type LoopCandidateSource } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, proveByIntervals, sampleViolation, type BmcResult, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import { goalRolesOf, violationKinds, violationOf, type StepName } from '../properties/index.js';
 import { replayCounterexample, type ReplayResult } from '../replay/index.js';
@@ -18,7 +18,7 @@ import { proveBySummaries } from './summaries.js';
 import { verifyTermination } from './termination.js';
 import { timeLimitReason } from './time-limit.js';
 import type { VerifyResult } from './types.js';
-import { nondetSteps, replayValues } from './witness.js';
+import { nondetSteps, replayValues, type NondetStep } from './witness.js';
 
 export interface Step {
   /** The step needs the program lowered with the property's passes (done once, before the first such step). */
@@ -104,6 +104,46 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       return result.reason.startsWith('time limit reached') ? undefined : bmcVerdict(run, result);
     },
   },
+  /**
+   * Float programs with nondet values: runs on sampled values (the
+   * program's constants, their neighbours, values between them) for at most
+   * half a second, where the solvers' float queries are slow; a run that
+   * violates a goal is replayed like any counterexample.
+   */
+  sampling: {
+    lowered: true,
+    applies: (run) => run.family!.first.sourceMap.nondets.some((n) => n.isFloat),
+    async run(run) {
+      const family = run.family!;
+      const stopAt = run.deadline() - Math.min(500, run.deadline() / 10);
+      const s = sampleViolation(family.first.imp, { deadline: () => run.deadline() - stopAt, roles: goalRolesOf(run.r.property.kind) });
+      run.profile.mark('sampling');
+      run.log(`sampling: ${s.runs} runs, ${s.counterexample ? 'a violation' : 'no violation'}`);
+      if (!s.counterexample) return undefined;
+      const found = confirmedViolation(run, s.counterexample, family.first.sourceMap);
+      if (found.kind !== 'confirmed') return undefined;
+      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'sampling', `a run on sampled values (${s.runs} runs)`);
+    },
+  },
+  /**
+   * Loop-free float programs: interval evaluation over the inputs' values,
+   * halving the widest input's range where a goal is not decided (at most a
+   * quarter of the budget, 3 s): TRUE when every goal holds on every box.
+   */
+  intervals: {
+    lowered: true,
+    applies: (run) => {
+      const first = run.family!.first;
+      return first.sourceMap.nondets.some((n) => n.isFloat) && !run.family!.recursive && first.sourceMap.loops.length === 0;
+    },
+    async run(run) {
+      const stop = run.deadline() - Math.min(3000, run.deadline() / 4);
+      const p = proveByIntervals(run.family!.first.imp, { deadline: () => run.deadline() - stop, roles: goalRolesOf(run.r.property.kind) });
+      run.profile.mark('intervals');
+      run.log(`intervals: ${p.reason}`);
+      return p.proved ? run.proved(`no violation: ${p.reason}`, 'intervals', null) : undefined;
+    },
+  },
   /** BMC with k-induction until the budget is spent. */
   bmc: {
     lowered: true,
@@ -169,12 +209,27 @@ async function bmcVerdict(run: VerificationRun, result: BmcResult): Promise<Veri
   const cex = result.counterexample;
   // The goals and nondets of the lowering BMC checked at that bound.
   const map = family.lowerings.get(result.program)?.sourceMap ?? family.sourceMap;
-  const goal = goalOf(map, cex.goal.goal);
-  const violated = goal && violationOf(kind, goal.kind);
-  if (!goal || !violated) {
+  const found = confirmedViolation(run, cex, map);
+  if (found.kind === 'not-a-violation') {
     return run.unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${violationKinds(kind).join('/')} goal`, { bound: result.bound });
   }
-  // The violated (sub-)property (for memory safety the goal's sub-property) and its replay.
+  if (found.kind === 'not-confirmed') {
+    return run.unknown(`counterexample at bound ${result.bound} not confirmed: ${found.replay.reason}`, { bound: result.bound, replay: found.replay });
+  }
+  return run.refuted(found.goal, found.violated, found.steps, found.replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+}
+
+type Confirmation =
+  | { readonly kind: 'not-a-violation' }
+  | { readonly kind: 'not-confirmed'; readonly replay: ReplayResult }
+  | { readonly kind: 'confirmed'; readonly goal: GoalInfo; readonly violated: string; readonly steps: NondetStep[]; readonly replay: ReplayResult };
+
+/** A counterexample's goal and its replay by gcc, for the violated (sub-)property (for memory safety the goal's sub-property). */
+function confirmedViolation(run: VerificationRun, cex: Counterexample, map: SourceMap): Confirmation {
+  const { r, log } = run;
+  const goal = goalOf(map, cex.goal.goal);
+  const violated = goal && violationOf(r.property.kind, goal.kind);
+  if (!goal || !violated) return { kind: 'not-a-violation' };
   const steps = nondetSteps(cex, map);
   const replay = replayCounterexample(r.program, replayValues(steps), {
     property: violated.replay,
@@ -183,10 +238,8 @@ async function bmcVerdict(run: VerificationRun, result: BmcResult): Promise<Veri
   });
   run.profile.mark('replay');
   log(`replay: ${replay.status}: ${replay.reason}`);
-  if (replay.status !== 'confirmed') {
-    return run.unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
-  }
-  return run.refuted(goal, violated.name, steps, replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+  if (replay.status !== 'confirmed') return { kind: 'not-confirmed', replay };
+  return { kind: 'confirmed', goal, violated: violated.name, steps, replay };
 }
 
 /** The candidate source, its CPU time charged to `phase`. */
