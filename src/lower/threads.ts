@@ -213,7 +213,7 @@ export class ThreadLowering {
 
   /** A visible synchronisation operation follows (threaded programs only). */
   syncPoint(this: Lowerer, loc: L): void {
-    if (this.threads?.live && this.threads.atomic === 0) this.emit({ kind: 'call', targets: [], proc: MARKER.sync, args: [], loc });
+    if (this.threads?.live) this.emit({ kind: 'call', targets: [], proc: MARKER.sync, args: [], loc });
   }
 
   /** Runs `f` with the program's accesses not marked (a library function's own writes). */

@@ -26,6 +26,7 @@ import { verifyTermination, type RankingFunctionReport } from './termination.js'
 import { buildCorrectnessWitness } from './correctness-witness.js';
 import { determinismOf, executeDeterministic, executionLimitMs, type ExecutionOptions } from './execution.js';
 import { proveBySummaries } from './summaries.js';
+import { verifyThreaded } from './threads.js';
 import { analysisCandidates } from '../analysis/index.js';
 import type { LoweredProgram } from '../lower/index.js';
 
@@ -272,6 +273,15 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     const ratio = Math.min(4, Math.max(1, (Date.now() - wall0) / 1000 / cpu));
     return Math.max(1, deadline()) * ratio;
   };
+  if (first.threads) {
+    return verifyThreaded({
+      kind, row, c, program: r.program, programAsWritten: r.programAsWritten, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', options,
+      first, lowerAt: (n) => lowerC(c, { passes: row.passes, dataModel: r.dataModel, recursionDepth: 1, threadInstances: n }),
+      deadline, solverTimeoutMs, metadataFor, log, mark: (p) => profile.mark(p), done,
+    });
+  }
+  // Without threads there is no data race.
+  if (kind === 'no-data-race') return done({ kind: 'true' }, 'the program starts no threads');
   // Recursion that branches makes the program grow exponentially with the
   // inlining depth: there the depth grows by one (each step doubles the
   // program, as doubling the bound doubles an unrolled loop).
