@@ -73,6 +73,8 @@ export function threadRuntimeSource(options: ThreadReplayOptions): string {
     `static const int nsteps = ${steps.length};`,
     `static const int created[] = { ${options.created.join(', ') || '0'} };`,
     `static const int ncreated = ${options.created.length};`,
+    // Races are looked for only when the property is no-data-race (a racy run may still reach the error call).
+    `static const int check_races = ${options.property === 'no-data-race' ? 1 : 0};`,
     ...WRAPPED.map((f) => realDeclaration(f)),
     'static pthread_mutex_t tm = PTHREAD_MUTEX_INITIALIZER;',
     'static pthread_cond_t tc = PTHREAD_COND_INITIALIZER;',
@@ -109,7 +111,7 @@ export function threadRuntimeSource(options: ThreadReplayOptions): string {
     '    pthread_cond_wait(&tc, &tm);',
     '  }',
     '  pend[me].on = 0;',
-    '  if (kind) for (int t = 0; t < NT; t++) {',
+    '  if (kind && check_races) for (int t = 0; t < NT; t++) {',
     '    if (t == me || !pend[t].on || pend[t].hi <= lo || lo + size <= pend[t].lo) continue;',
     '    if ((pend[t].write || kind == 2) && !(pend[t].atomic && atomic_depth[me] > 0)) race(t, lo, size, kind == 2, pc);',
     '  }',
@@ -209,7 +211,7 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
     const errorFunction = options.errorFunction ?? 'reach_error';
     writeFileSync(join(dir, 'harness.c'), harnessSource(values, errorFunction));
     writeFileSync(join(dir, 'runtime.c'), threadRuntimeSource(options));
-    const common = [mode, ...floatFlags(mode), '-O0', '-w', '-fno-builtin', '-fcommon'];
+    const common = [mode, ...floatFlags(mode), '-O0', '-w', '-fno-builtin', '-fcommon', '-fno-pie'];
     const semantics = options.property === 'no-overflow' ? ['-fsanitize=signed-integer-overflow,shift-base,integer-divide-by-zero', '-fno-sanitize-recover=all'] : ['-fwrapv'];
     const run = (args: string[]) => spawnSync(gcc, args, { encoding: 'utf8', timeout: 120000, cwd: dir });
     const steps = [
@@ -218,7 +220,8 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
       run([...common, '-c', 'runtime.c', '-o', 'runtime.o']),
     ];
     const wraps = [...WRAPPED, ...options.nondetFunctions].map((f) => `-Wl,--wrap=${f}`);
-    const link = [mode, 'program.o', 'harness.o', 'runtime.o', '-o', 'replay', ...wraps, '-lpthread', '-lm', ...(options.property === 'no-overflow' ? ['-fsanitize=undefined'] : [])];
+    // Without PIE the return addresses the runtime reports are the ones addr2line reads.
+    const link = [mode, '-no-pie', 'program.o', 'harness.o', 'runtime.o', '-o', 'replay', ...wraps, '-lpthread', '-lm', ...(options.property === 'no-overflow' ? ['-fsanitize=undefined'] : [])];
     for (const c of [...steps, run(link)]) {
       if (c.error || c.status !== 0) {
         const probe = probeGcc(gcc);

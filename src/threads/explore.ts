@@ -114,6 +114,15 @@ function stateKey(s: State): string {
   return parts.join(';');
 }
 
+/** Whether a value is unknown or a map with an unknown part. */
+function hasUnknown(v: Value): boolean {
+  if (v === UNKNOWN) return true;
+  if (v.kind !== 'map') return false;
+  if (hasUnknown(v.default as Value)) return true;
+  for (const e of v.entries.values()) if (hasUnknown(e.value as Value)) return true;
+  return false;
+}
+
 function key(v: Value): string {
   if (v === UNKNOWN) return '?';
   if (v.kind !== 'map') return valueKey(v);
@@ -145,6 +154,8 @@ class Explorer {
         st.set(s.target, this.eval(s.value, st));
         return;
       case 'havoc':
+        // The scheduler's choice is the explorer's: each thread in turn (exploreInterleavings).
+        if (s.target === SCHEDULE_VARS.thread) return;
         st.set(s.target, UNKNOWN);
         return;
       case 'assume': {
@@ -244,7 +255,7 @@ class Explorer {
 
   /** An operator on known values (the interpreter's semantics), unknown if an operand is. */
   private apply(e: Expr, args: Value[]): Value {
-    if (args.some((a) => a === UNKNOWN || (a.kind === 'map' && a.default === (UNKNOWN as unknown)))) return UNKNOWN;
+    if (args.some(hasUnknown)) return UNKNOWN;
     const names = args.map((_, i) => `$${i}`);
     const vars = names.map((name): Expr => ({ kind: 'var', name, loc: e.loc }));
     let node: Expr;
