@@ -290,7 +290,8 @@ export class Lowerer {
         return { k: 'int', e: v(t, p.loc), ik: k } as Val;
       });
       this.inline(main, args, mainLoc, mainLoc);
-      if (this.mem) this.leakGoal(main, mainLoc);
+      // Each `return` of main has its goal (statements.ts); this one is for falling off the end.
+      if (this.mem && main.body?.items.at(-1)?.kind !== 'Return') this.leakGoal(mainLoc);
     });
     if (this.threads) {
       this.lowerThreadBodies();
