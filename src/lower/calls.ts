@@ -9,6 +9,7 @@ import { bvType, boolType } from '../ivl/ast.js';
 import { app, assign, boolLit, bv, eq, havoc, ifs, ite, type L, orAll, un, v } from './imp-build.js';
 import { type LValue, type Root, UnsupportedError, type Val, intKindOf, intWidth } from './memory.js';
 import { LIBRARY_FUNCTIONS } from './library.js';
+import { isThreadFunction } from './threads.js';
 import { VOID, type Frame, STREAM_ID, ALLOCATORS, stripCasts, stripPointer } from './common.js';
 import type { Lowerer } from './lower.js';
 
@@ -132,6 +133,8 @@ export class CallLowering {
         }
         case 'nondet': {
           for (const a of e.args) this.rv(a, true);
+          // With threads, the order of nondet calls is part of the schedule (replay).
+          this.syncPoint(e.loc);
           const t = unqualified(b.type);
           if (t.kind === 'float') {
             const { name, val } = this.floatNondet(t.name, e.loc);
@@ -160,8 +163,7 @@ export class CallLowering {
         }
         case 'atomic_begin':
         case 'atomic_end':
-          // A sequential program runs atomically anyway.
-          return VOID;
+          return this.atomicMarker(b.kind === 'atomic_begin', e.loc);
         case 'nondet_memory':
           throw new UnsupportedError(fn.name, e.loc);
         case 'assert':
@@ -170,6 +172,7 @@ export class CallLowering {
       }
     }
     if (!fn.body) {
+      if (isThreadFunction(fn.name)) return this.pthreadCall(e, fn.name);
       if (ABORTING.has(fn.name)) {
         if (ASSERT_FAILURES.has(fn.name) && this.passes.has('error-calls')) {
           this.notes.add(`a failing assert() aborts the program (${fn.name} ends the path; it is not reach_error)`);
@@ -203,6 +206,8 @@ export class CallLowering {
     if (fn.type.variadic) throw new UnsupportedError(`variadic function '${fn.name}'`, e.loc);
     const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
     void discard;
+    // A __VERIFIER_atomic_ function runs without interruption (the rules).
+    if (b?.kind === 'atomic_function' && this.threads) return this.atomically(e.loc, () => this.inline(fn, args, e.loc, e.rparenLoc));
     return this.inline(fn, args, e.loc, e.rparenLoc);
   }
 

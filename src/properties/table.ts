@@ -90,8 +90,8 @@ export interface PropertyRow {
   readonly mayInclude?: PropertyKind;
 }
 
-// Unwinding assertions of recursion, and places where the memory model is not exact.
-const BOUND_KINDS: readonly GoalKind[] = ['recursion', 'memory-unknown'];
+// Unwinding assertions of recursion, places where the memory model is not exact, thread slots exhausted.
+const BOUND_KINDS: readonly GoalKind[] = ['recursion', 'memory-unknown', 'thread-bound'];
 
 // A run with any undefined behaviour decides nothing; under unreach-call
 // signed arithmetic wraps, as in the model (replay adds -fwrapv).
@@ -173,12 +173,12 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
   },
   {
     kind: 'no-data-race',
-    notSupported: 'no-data-race is not supported yet (the lowering has no model of threads)',
-    passes: [],
-    violations: {},
+    // Every access to an object other threads reach is a goal (threads/interleave.ts); a program without threads has no race.
+    passes: ['data-race'],
+    violations: { 'data-race': { name: 'no-data-race', replay: 'no-data-race' } },
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
-    strategy: [],
+    strategy: ['bmc'],
     induction: 'always',
     defaultChoice: false,
   },

@@ -19,6 +19,8 @@ import { verifyTermination } from './termination.js';
 import { timeLimitReason } from './time-limit.js';
 import type { VerifyResult } from './types.js';
 import { nondetSteps, replayValues, type NondetStep } from './witness.js';
+import { startsThreads } from '../lower/threads.js';
+import { verifyThreaded } from './threads.js';
 
 export interface Step {
   /** The step needs the program lowered with the property's passes (done once, before the first such step). */
@@ -32,6 +34,13 @@ export interface Step {
 /** Runs the property's strategy: its steps in order until one gives a verdict. */
 export async function runStrategy(run: VerificationRun): Promise<VerifyResult> {
   const strategy = run.row.strategy;
+  // A program that starts threads: interleavings (threads.ts) whatever the property; without threads there is no data race.
+  if (startsThreads(run.c) || run.r.property.kind === 'no-data-race') {
+    const failed = lower(run);
+    if (failed) return failed;
+    if (run.family!.first.threads) return verifyThreaded(run);
+    return run.done({ kind: 'true' }, 'no data race: the program starts no threads');
+  }
   for (const name of strategy) {
     const step = STEPS[name];
     if (step.lowered && !run.family) {
