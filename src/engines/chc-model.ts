@@ -84,11 +84,12 @@ export function readInvariant(def: { params: readonly string[]; body: SExpr }, p
     else params.set(p, { e: v(r.name), type: r.type, ...(r.type.kind === 'map' && r.view ? { intMap: true } : {}) });
   });
   void pred;
+  const widths = new Map(readings.map((r) => [r.name, r.type.kind === 'bv' ? r.type.width : undefined]));
   const out: Expr[] = [];
   for (const c of conjuncts(def.body)) {
     try {
       const t = read(c, params, new Map());
-      if (t.type.kind === 'bool' && !(t.e.kind === 'bool_lit' && t.e.value)) out.push(t.e);
+      if (t.type.kind === 'bool' && !(t.e.kind === 'bool_lit' && t.e.value)) out.push(toBitVectorForm(t.e, (n) => widths.get(n)));
     } catch (e) {
       if (!(e instanceof Unreadable)) throw e;
     }
@@ -217,4 +218,79 @@ function read(e: SExpr, params: ReadonlyMap<string, Typed>, lets: ReadonlyMap<st
     return { e: { kind: 'unary', op: '~', arg: a.e, loc }, type: a.type };
   }
   throw new Unreadable();
+}
+
+// ---------------------------------------------------------------------------
+// Integer invariants in 64-bit bit-vector form
+
+type Interval = readonly [bigint, bigint];
+const I64: Interval = [-(1n << 63n), (1n << 63n) - 1n];
+const fits = (i: Interval | undefined): i is Interval => i !== undefined && i[0] >= I64[0] && i[1] <= I64[1];
+
+function bv64(value: bigint): Expr {
+  return { kind: 'bv_lit', value: BigInt.asUintN(64, value), width: 64, loc };
+}
+
+/**
+ * `e` with its integer arithmetic over `sbv2int`/`ubv2int` of bit-vectors
+ * done in 64-bit bit-vectors instead, wherever every intermediate value
+ * provably fits in a signed 64-bit integer (then the two agree exactly).
+ * Solvers decide the bit-vector form far faster than `bv2nat`; parts that
+ * do not fit (64-bit variables, large products) keep the integer form.
+ */
+export function toBitVectorForm(e: Expr, widthOf: (name: string) => number | undefined): Expr {
+  /** The 64-bit form of an integer expression and its interval, when it fits. */
+  const arith = (x: Expr): { e: Expr; range: Interval } | undefined => {
+    switch (x.kind) {
+      case 'int_lit':
+        return fits([x.value, x.value]) ? { e: bv64(x.value), range: [x.value, x.value] } : undefined;
+      case 'unary': {
+        if (x.op !== '-') return undefined;
+        const a = arith(x.arg);
+        const range: Interval | undefined = a && [-a.range[1], -a.range[0]];
+        return a && fits(range) ? { e: { kind: 'unary', op: '-', arg: a.e, loc }, range } : undefined;
+      }
+      case 'app': {
+        if ((x.fn !== 'sbv2int' && x.fn !== 'ubv2int') || x.args[0]?.kind !== 'var') return undefined;
+        const w = widthOf(x.args[0].name);
+        if (w === undefined || w >= 64) return undefined;
+        const signed = x.fn === 'sbv2int';
+        const range: Interval = signed ? [-(1n << BigInt(w - 1)), (1n << BigInt(w - 1)) - 1n] : [0n, (1n << BigInt(w)) - 1n];
+        return { e: app(`${signed ? 'sext' : 'zext'}64` as 'sext64', x.args[0]), range };
+      }
+      case 'binary': {
+        if (x.op !== '+' && x.op !== '-' && x.op !== '*') return undefined;
+        const a = arith(x.left);
+        const b = a && arith(x.right);
+        if (!a || !b) return undefined;
+        const [al, ah] = a.range;
+        const [bl, bh] = b.range;
+        const products = [al * bl, al * bh, ah * bl, ah * bh];
+        const range: Interval =
+          x.op === '+' ? [al + bl, ah + bh] : x.op === '-' ? [al - bh, ah - bl] : [products.reduce((m, v) => (v < m ? v : m)), products.reduce((m, v) => (v > m ? v : m))];
+        return fits(range) ? { e: bin(x.op, a.e, b.e), range } : undefined;
+      }
+      case 'ite': {
+        const a = arith(x.then);
+        const b = a && arith(x.else);
+        if (!a || !b) return undefined;
+        return { e: { kind: 'ite', cond: go(x.cond), then: a.e, else: b.e, loc }, range: [a.range[0] < b.range[0] ? a.range[0] : b.range[0], a.range[1] > b.range[1] ? a.range[1] : b.range[1]] };
+      }
+      default:
+        return undefined;
+    }
+  };
+  const CMP: Record<string, 'sle' | 'slt' | 'sge' | 'sgt'> = { '<=': 'sle', '<': 'slt', '>=': 'sge', '>': 'sgt' };
+  const go = (x: Expr): Expr => {
+    if (x.kind === 'binary' && (CMP[x.op] || x.op === '==' || x.op === '!=')) {
+      const a = arith(x.left);
+      const b = a && arith(x.right);
+      if (a && b) return CMP[x.op] ? app(CMP[x.op]!, a.e, b.e) : bin(x.op, a.e, b.e);
+    }
+    if (x.kind === 'binary' && ['&&', '||', '==>', '<==>'].includes(x.op)) return bin(x.op, go(x.left), go(x.right));
+    if (x.kind === 'unary' && x.op === '!') return { kind: 'unary', op: '!', arg: go(x.arg), loc };
+    if (x.kind === 'ite') return { kind: 'ite', cond: go(x.cond), then: go(x.then), else: go(x.else), loc };
+    return x;
+  };
+  return go(e);
 }

@@ -317,9 +317,10 @@ export function intSemantics(types: ReadonlyMap<string, ImpType>, views: Readonl
             return unsupported(`${x.op} on integers`);
         }
       }
-      const view: View = a.view === 'u' && b.view === 'u' ? 'u' : 's';
       const ca = constant(a);
       const cb = constant(b);
+      // As C's usual conversions: unsigned if an operand is (a constant takes the other's view).
+      const view: View = (ca === undefined && a.view === 'u') || (cb === undefined && b.view === 'u') ? 'u' : 's';
       switch (x.op) {
         case '+':
           return wrapTo(ca !== undefined && cb !== undefined ? mkInt(ca + cb) : add(a.t, b.t), a.w, view, 'addition');

@@ -164,12 +164,13 @@ class ChcEncoder {
     }
     // The entry: every variable arbitrary (in its domain).
     this.fragment++;
+    this.initial = new Map();
     const entry = this.state(new Map());
-    for (const name of this.types.keys()) entry.env.set(name, this.freshVar(name, entry));
     this.exec(entry, { frame: { kind: 'list', stmts: body, index: 0 }, next: undefined }, undefined);
     // Each loop head: one more iteration, or the way out.
     for (const pred of this.predicates.values()) {
       this.fragment++;
+      this.initial = new Map();
       const st = this.state(new Map());
       const args = pred.vars.map((v, i) => {
         const t = mkConst(`f${this.fragment}.${v}`, pred.sorts[i]!);
@@ -178,8 +179,6 @@ class ChcEncoder {
         if (d) st.defs.push(d);
         return t;
       });
-      // A variable not live here is never read before it is written: any value.
-      for (const name of this.types.keys()) if (!st.env.has(name)) st.env.set(name, this.freshVar(name, st));
       const from: ChcAtom = { pred, args };
       const cond = this.tr(pred.loop.cond, st);
       const inside = this.fork(st);
@@ -233,13 +232,30 @@ class ChcEncoder {
     };
   }
 
-  private tr(e: Expr, st: State, target?: string): Term {
-    return this.semantics.translate(e, (n) => {
-      const t = st.env.get(n);
-      if (!t) throw new Error(`unknown variable '${n}'`);
-      return t;
-    }, this.context(st), target);
+  /** The value of a variable; one not written yet on the path (arbitrary at the entry, or not live at the loop head) gets a fresh one. */
+  private value(n: string, st: State): Term {
+    let t = st.env.get(n);
+    if (!t) {
+      const type = this.types.get(n);
+      if (!type) throw new Error(`unknown variable '${n}'`);
+      t = this.initial.get(n);
+      if (!t) {
+        t = this.fresh(this.semantics.sort(type), n);
+        this.initial.set(n, t);
+      }
+      st.env.set(n, t);
+      const d = this.semantics.domain(n, type, t);
+      if (d && !st.defs.includes(d)) st.defs.push(d);
+    }
+    return t;
   }
+
+  private tr(e: Expr, st: State, target?: string): Term {
+    return this.semantics.translate(e, (n) => this.value(n, st), this.context(st), target);
+  }
+
+  /** The value of each variable not written on the way from the current fragment's start: one per fragment, shared by its paths. */
+  private initial = new Map<string, Term>();
 
   /** The start of the path being encoded (undefined: the entry). */
   private from: ChcAtom | undefined;
@@ -254,7 +270,8 @@ class ChcEncoder {
     const pred = this.predicates.get(loop)!;
     const constraint = mkAnd(...st.defs, st.pc);
     if (constraint === FALSE) return;
-    this.clauses.push({ ...(this.from ? { body: this.from } : {}), constraint, head: { pred, args: pred.vars.map((v) => st.env.get(v)!) } });
+    const args = pred.vars.map((v) => this.value(v, st));
+    this.clauses.push({ ...(this.from ? { body: this.from } : {}), constraint: mkAnd(...st.defs, st.pc), head: { pred, args } });
   }
 
   /** Encodes the paths from `st` through the continuation `k`, to loop heads and failing goals. */
@@ -327,7 +344,7 @@ class ChcEncoder {
         st.pc = mkAnd(pc, mkNot(c));
         for (const x of s.else) this.straight(x, st);
         for (const [n, v] of then.env) {
-          const w = st.env.get(n)!;
+          const w = this.value(n, st);
           if (v !== w) st.env.set(n, this.name(mkIte(c, v, w), n, st));
         }
         st.pc = mkOrPc(then.pc, st.pc, c);

@@ -35,14 +35,29 @@ export interface HornOptions {
   readonly views?: ReadonlyMap<string, View>;
   /** Semantics tried, in order (default: int-check, int-exact, bv). */
   readonly semantics?: readonly HornSemantics[];
-  /** `auto` (default), `z3`, `z3-wasm` or a path; the re-check's solver too. */
+  /** The re-check's solver: `auto` (default), `z3`, `z3-wasm`, `cvc5` or a path. */
   readonly solver?: string;
+  /** The Horn solver: `z3-wasm` (default), `z3` or a path to a z3 binary (see hornBackend). */
+  readonly hornSolver?: string;
   readonly log?: (message: string) => void;
 }
 
 export type HornResult =
   | { readonly verdict: 'true'; readonly invariants: readonly LoopInvariants[]; readonly semantics: HornSemantics; readonly reason: string }
   | { readonly verdict: 'unknown'; readonly reason: string };
+
+/**
+ * The Horn solver and its options. Spacer's global guidance (lemmas
+ * generalised across the levels of its search: convex closure,
+ * subsumption) decides loops that count to an input, where plain Spacer
+ * learns one bound per iteration forever; z3 has it from 4.8.13 on. The
+ * WebAssembly z3 has it; Debian 12's z3 (4.8.12) does not, so the
+ * WebAssembly one is the default.
+ */
+export function hornBackend(name = 'z3-wasm'): { name: string; options: string[] } {
+  const globalGuidance = ['(set-option :fp.spacer.global true)'];
+  return { name, options: name === 'z3-wasm' || name === 'wasm' ? globalGuidance : [] };
+}
 
 /** Variables whose view is not known take that of a variable copied into or from them, else signed. */
 export function inferViews(proc: Procedure, program: ImpProgram, known: ReadonlyMap<string, View>): Map<string, View> {
@@ -103,10 +118,11 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
       log(`horn: ${sem}: not encodable: ${e.message}`);
       continue;
     }
-    const script = chcToSmtLib(system);
+    const backend = hornBackend(options.hornSolver);
+    const script = chcToSmtLib(system, backend.options);
     // Half of what is left for each semantics but the last (the re-check needs little).
     const share = sem === (options.semantics ?? ['bv']).at(-1) ? options.left() : options.left() / 2;
-    const run = runZ3Script(options.solver ?? 'auto', script, Math.max(100, wall(share)));
+    const run = runZ3Script(backend.name, script, Math.max(100, wall(share)));
     if (!run) return { verdict: 'unknown', reason: 'no Horn solver (z3) available' };
     const reply = await run;
     if (!('output' in reply)) {

@@ -21,5 +21,7 @@ export type { AssertRole, GoalRoles, GoalTag, LoopCandidate, UnrollOptions, Unro
 export { roleOf } from './unroll.js';
 export { assertionCandidates, candidateSources } from './candidates.js';
 export type { LoopCandidateSource } from './candidates.js';
+export { proveByHorn, hornBackend } from './horn.js';
+export type { HornOptions, HornResult, HornSemantics } from './horn.js';
 export { provedBounded, provedByRanking, findLasso, confirmLasso } from './termination.js';
 export type { TerminationOptions, TerminationProof, LoopRanking, Lasso } from './termination.js';

@@ -13,11 +13,14 @@ import type { PropertyKind } from '../task/index.js';
  * - `execution`: the one run of a program without nondeterminism;
  * - `summaries`: recursion summaries (recursive programs only), after a
  *   short BMC run that decides bounded recursion;
+ * - `horn`: programs with loops: a short BMC run (quick violations and
+ *   complete unrollings), then loop invariants from Horn clauses
+ *   (engines/horn.ts) proved on the program;
  * - `bmc`: BMC with k-induction to the end of the budget;
  * - `termination`: ranking functions, recursion measures, lassos and a
  *   complete unrolling (its own order inside).
  */
-export type StepName = 'execution' | 'summaries' | 'bmc' | 'termination';
+export type StepName = 'execution' | 'summaries' | 'horn' | 'bmc' | 'termination';
 
 /** A witness format of the rules: version and the file name it must be written to. */
 export interface WitnessFormat {
@@ -82,7 +85,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
-    strategy: ['execution', 'summaries', 'bmc'],
+    strategy: ['execution', 'summaries', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
@@ -93,7 +96,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
-    strategy: ['execution', 'summaries', 'bmc'],
+    strategy: ['execution', 'summaries', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
