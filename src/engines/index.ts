@@ -23,5 +23,7 @@ export { assertionCandidates, candidateSources } from './candidates.js';
 export { sampleViolation, type SampleOptions, type SampleResult } from './sample.js';
 export { proveByIntervals, type IntervalProof, type IntervalProofOptions } from './intervals.js';
 export type { LoopCandidateSource } from './candidates.js';
+export { proveByHorn, hornBackend } from './horn.js';
+export type { HornOptions, HornResult, HornSemantics } from './horn.js';
 export { provedBounded, provedByRanking, findLasso, confirmLasso } from './termination.js';
 export type { TerminationOptions, TerminationProof, LoopRanking, Lasso } from './termination.js';

@@ -17,11 +17,14 @@ import type { PropertyKind } from '../task/index.js';
  *   a violation where the solvers' float queries are slow);
  * - `intervals`: interval evaluation of loop-free float programs over
  *   bisected inputs (a proof where the solvers time out);
+ * - `horn`: programs with loops: a short BMC run (quick violations and
+ *   complete unrollings), then loop invariants from Horn clauses
+ *   (engines/horn.ts) proved on the program;
  * - `bmc`: BMC with k-induction to the end of the budget;
  * - `termination`: ranking functions, recursion measures, lassos and a
  *   complete unrolling (its own order inside).
  */
-export type StepName = 'execution' | 'summaries' | 'sampling' | 'intervals' | 'bmc' | 'termination';
+export type StepName = 'execution' | 'summaries' | 'sampling' | 'intervals' | 'horn' | 'bmc' | 'termination';
 
 /** A witness format of the rules: version and the file name it must be written to. */
 export interface WitnessFormat {
@@ -110,7 +113,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
     concreteRun: { replay: 'unreach-call', sanitizers: UB_BUT_OVERFLOW },
-    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
@@ -122,7 +125,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
     concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
-    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },

@@ -5,7 +5,8 @@
 
 import { formatLocation } from '../common/location.js';
 import { analysisCandidates } from '../analysis/index.js';
-import { assertionCandidates, bmc, candidateSources, proveByIntervals, sampleViolation, type BmcResult, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, proveByHorn, proveByIntervals, sampleViolation, type BmcResult, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
+import { loopsOf } from '../ivl/walk.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import { goalRolesOf, violationKinds, violationOf, type StepName } from '../properties/index.js';
 import { replayCounterexample, type ReplayResult } from '../replay/index.js';
@@ -151,6 +152,41 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       run.profile.mark('intervals');
       run.log(`intervals: ${p.reason}`);
       return p.proved ? run.proved(`no violation: ${p.reason}`, 'intervals', null) : undefined;
+    },
+  },
+  /**
+   * Loops: BMC first for a sixth of the budget (at most 1.5 s), which finds
+   * the quick violations and complete unrollings; then loop invariants from
+   * Horn clauses get up to 45 % of what is left; the next step's BMC goes
+   * on where only its time share stopped it.
+   */
+  horn: {
+    lowered: true,
+    applies: (run) => {
+      const first = run.family!.first;
+      const main = first.imp.procedures.find((p) => p.name === 'main');
+      // As k-induction: with heap blocks under memtrack, only a complete unrolling proves.
+      return !run.family!.recursive && !(run.row.induction === 'without-heap' && first.allocates) && loopsOf(main?.body ?? []).length > 0;
+    },
+    async run(run) {
+      const firstEnd = run.deadline() - Math.min(1500, run.deadline() / 6);
+      const result = await runBmc(run, () => run.deadline() - firstEnd);
+      run.profile.mark('bmc');
+      if (result.verdict !== 'unknown') return bmcVerdict(run, result);
+      const stopAt = run.deadline() * 0.55;
+      const first = run.family!.first;
+      const h = await proveByHorn(first.imp, {
+        left: () => run.deadline() - stopAt,
+        wallMs: (ms) => (run.solverTimeoutMs() * ms) / Math.max(1, run.deadline()),
+        roles: goalRolesOf(run.r.property.kind),
+        views: new Map(first.sourceMap.variables.map((v) => [v.imp, v.signed ? 's' : 'u'] as const)),
+        solver: run.options.solver,
+        log: run.log,
+      });
+      run.profile.mark('horn');
+      run.log(`horn: ${h.reason}`);
+      if (h.verdict === 'true') return run.proved(`no violation: ${h.reason}`, 'horn', { lowered: first, invariants: h.invariants });
+      return result.reason.startsWith('time limit reached') ? undefined : bmcVerdict(run, result);
     },
   },
   /** BMC with k-induction until the budget is spent. */
