@@ -1,7 +1,8 @@
 // Calls: inlining of defined functions (recursion cut at the depth bound), the
 // __VERIFIER_ and C library functions the model knows, calls through function pointers.
 // Methods of the Lowerer (lower.ts).
-import type { Call, Expr as CExpr, FunctionDecl } from '../c/ast.js';
+import type { Call, CompoundStmt, Expr as CExpr, FunctionDecl } from '../c/ast.js';
+import { eliminateGotos } from '../c/goto-elimination.js';
 import type { CType } from '../c/types.js';
 import { isSignedKind, sameType, typeToString as cTypeToString, unqualified, integerKindName } from '../c/types.js';
 import type { Expr, Stmt } from '../ivl/ast.js';
@@ -69,7 +70,7 @@ export class CallLowering {
     const label = n === 1 ? fn.name : `${fn.name}#${n}`;
     const env = new Map<number, Root>();
     const retRoot = retType.kind === 'void' ? undefined : this.makeRoot(`$ret@${label}`, retType, loc);
-    const frame: Frame = { fn, label, env, retRoot, gotoFlags: new Map(), labelsSeen: new Set(), pending: new Set(), backLabels: new Map(), dying: [] };
+    const frame: Frame = { fn, label, env, retRoot, dying: [] };
     fn.params.forEach((p, i) => {
       const root = this.makeRoot(`${p.name}@${label}`, p.type, p.loc);
       env.set(p.id, root);
@@ -83,21 +84,27 @@ export class CallLowering {
     const savedStmtLoc = this.stmtLoc;
     let body: Stmt[];
     try {
-      [body] = this.buffer(() => this.lowerBlock(fn.body!.items));
+      [body] = this.buffer(() => this.lowerBlock(this.bodyOf(fn).items));
     } finally {
       this.frames.pop();
       this.loops.push(...savedLoops);
       this.stmtLoc = savedStmtLoc;
     }
-    if (frame.pending.size) {
-      throw new UnsupportedError(`goto to a label that does not follow it in an enclosing block ('${[...frame.pending][0]}')`, fn.body!.loc);
-    }
     if (frame.retFlag) this.emit(assign(frame.retFlag, boolLit(false, loc), loc));
-    for (const f of frame.gotoFlags.values()) this.emit(assign(f, boolLit(false, loc), loc));
     this.emit(...body);
     this.endLifetimes(frame.dying, loc);
     if (!retRoot) return VOID;
     return this.readLv({ type: retType, alts: [{ root: retRoot, path: [] }] }, loc);
+  }
+
+  /** The body of a defined function without goto (once per function). */
+  bodyOf(this: Lowerer, fn: FunctionDecl): CompoundStmt {
+    let body = this.bodies.get(fn);
+    if (!body) {
+      body = eliminateGotos(fn.body!, this.dm, this.gotoIds);
+      this.bodies.set(fn, body);
+    }
+    return body;
   }
 
   havocVal(this: Lowerer, t: CType, loc: L): Val {
