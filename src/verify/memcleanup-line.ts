@@ -7,7 +7,7 @@
 
 import type { Property } from '../task/index.js';
 import { resolveInput } from './resolve.js';
-import type { VerifyOptions, VerifyResult } from './verify.js';
+import type { VerifyOptions, VerifyResult } from './types.js';
 
 type VerifyOne = (input: string, options: VerifyOptions) => Promise<VerifyResult>;
 
