@@ -19,6 +19,7 @@ import { needTools } from '../helpers/tools.js';
 import { lintWitness, readWitness } from '../../src/witness/index.js';
 import { replayCounterexample, type NondetValue } from '../../src/replay/index.js';
 import { findExecutable } from '../../src/smt/index.js';
+import { pinnedFloat } from '../../src/c/float-literal.js';
 
 /**
  * CPU seconds per run. The rows of MUST_ANSWER took under 1.7 s when they
@@ -135,13 +136,16 @@ function valuesFromWitness(witnessText: string, programText: string): NondetValu
     for (const seg of e.content) {
       for (const w of seg.waypoints) {
         if (w.type !== 'function_return') continue;
-        const m = /^\\result == (-?\d+)$/.exec(String(w.constraint?.value));
-        if (!m) throw new Error(`unexpected constraint ${w.constraint?.value}`);
         const line = lines[w.location.line - 1]!;
         const before = line.slice(0, (w.location.column ?? 1) - 1);
         const callee = /([A-Za-z_]\w*)\s*\(\s*$/.exec(before)?.[1];
         if (!callee) throw new Error(`no call before ${w.location.line}:${w.location.column}`);
-        out.push({ function: callee, value: BigInt(m[1]!) });
+        const constraint = String(w.constraint?.value);
+        // A float nondet's value is pinned bit for bit (a hexadecimal constant, an infinity, NaN).
+        const floating = /nondet_(float|double)$/.exec(callee)?.[1];
+        const value = floating ? pinnedFloat(constraint, floating) : /^\\result == (-?\d+)$/.exec(constraint)?.[1];
+        if (value === undefined) throw new Error(`unexpected constraint ${constraint}`);
+        out.push({ function: callee, value: BigInt(value) });
       }
     }
   }

@@ -138,13 +138,15 @@ function rows(): Row[] {
   });
 }
 
-function run(args: string[]): Promise<string> {
+function run(args: string[], limitS: number): Promise<string> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    const killer = setTimeout(() => child.kill('SIGKILL'), (2 * RETRY_LIMIT_S + 60) * 1000);
+    // A guard against a hang only: the run ends by its own CPU limit, which a
+    // loaded machine stretches in wall time.
+    const killer = setTimeout(() => child.kill('SIGKILL'), (4 * limitS + 60) * 1000);
     child.on('close', () => {
       clearTimeout(killer);
       done(out);
@@ -156,7 +158,7 @@ const verdictLine = (out: string) => out.trim().split('\n').pop() ?? '';
 
 /** Validates a witness; once more with a larger limit when the first run ran out of time. */
 async function validate(task: string, property: string, witness: string): Promise<string> {
-  const once = (limit: number) => run(['validate', task, '--property', property, '--witness', witness, '--timeout', String(limit)]);
+  const once = (limit: number) => run(['validate', task, '--property', property, '--witness', witness, '--timeout', String(limit)], limit);
   const out = await once(VALIDATE_LIMIT_S);
   return /time limit reached/.test(out) && !/Verification result: (TRUE|FALSE)/.test(out) ? once(2 * VALIDATE_LIMIT_S) : out;
 }
@@ -194,7 +196,7 @@ test('every TRUE of the bench: its witness lints clean, holds in runs, is confir
       const task = join(bench, r.task);
       const program = join(bench, r.program);
       const w = join(dir, `w${i}.yml`);
-      const verify = (limit: number) => run(['verify', task, '--property', r.property, '--timeout', String(limit), '--witness', w]);
+      const verify = (limit: number) => run(['verify', task, '--property', r.property, '--timeout', String(limit), '--witness', w], limit);
       let out = await verify(VERIFY_LIMIT_S);
       // UNKNOWN on a loaded machine (a time limit, or a solver call cut short): once more with a generous limit.
       if (verdictLine(out) === 'Verification result: UNKNOWN') out = await verify(RETRY_LIMIT_S);
