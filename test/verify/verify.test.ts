@@ -89,10 +89,6 @@ test('nested loops inside an inlined function: FALSE needs bound 4', { skip: noG
   assert.equal(r.bound, 4);
 });
 
-  assert.equal(r.verdict.kind, 'unknown');
-  assert.match(r.reason, /no-data-race is not supported/);
-});
-
 test('CLI: verdict last, exit 0; bad inputs give one line and a non-zero exit', () => {
   // In a directory of its own: a TRUE writes its correctness witness to ./witness.yml by default.
   const cwd = tmp();
