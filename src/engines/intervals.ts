@@ -157,7 +157,10 @@ class Evaluator {
         const b = this.stmts(s.else, st);
         if (!a) return b;
         if (!b) return a;
-        for (const [n, x] of a) b.set(n, b.has(n) ? join(x, b.get(n)!) : x);
+        // A variable assigned on one branch only has its type's whole range on the other.
+        const other = (n: string) => topOf(this.types.get(n) ?? { kind: 'int' });
+        for (const [n, x] of a) b.set(n, join(x, b.get(n) ?? other(n)));
+        for (const [n, x] of b) if (!a.has(n)) b.set(n, join(x, other(n)));
         return b;
       }
       default:
@@ -243,9 +246,10 @@ class Evaluator {
           return truth(FI.le(r.iv, l.iv));
         case '==':
         case '!=': {
-          // Identity of values: decided only for points (a NaN point equals itself).
-          const isPoint = (x: FI.FloatInterval) => Object.is(x.lo, x.hi) && !x.nan;
-          const same = isPoint(l.iv) && isPoint(r.iv) && Object.is(l.iv.lo, r.iv.lo);
+          // Identity of values: decided only for points other than zero (an
+          // interval of zeros does not say which sign each value has).
+          const isPoint = (x: FI.FloatInterval) => x.lo === x.hi && x.lo !== 0 && !x.nan;
+          const same = isPoint(l.iv) && isPoint(r.iv) && l.iv.lo === r.iv.lo;
           const apart = FI.eq(l.iv, r.iv) === 'false' && !(l.iv.nan && r.iv.nan);
           const t: FI.Truth = same ? 'true' : apart ? 'false' : 'either';
           return truth(e.op === '==' ? t : t === 'true' ? 'false' : t === 'false' ? 'true' : 'either');

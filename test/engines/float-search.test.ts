@@ -8,6 +8,7 @@ import { parseCProgram } from '../../src/c/index.js';
 import { proveByIntervals, sampleViolation } from '../../src/engines/index.js';
 import { lowerProgram } from '../../src/lower/index.js';
 import { goalRolesOf, passesOf } from '../../src/properties/index.js';
+import { parseImp } from '../../src/ivl/parser.js';
 
 const HEADER = 'extern float __VERIFIER_nondet_float(void);\nextern double __VERIFIER_nondet_double(void);\nextern void reach_error(void);\n';
 
@@ -71,4 +72,31 @@ test('intervals do not prove a goal that rounding to nearest-even reaches only i
   assert.equal(p.proved, false, p.reason);
   const s = sampleViolation(imp, { deadline: budget(3000), roles, seed: 1 });
   assert.ok(s.counterexample, `no violation in ${s.runs} runs`);
+});
+
+const imp = (text: string) => parseImp(text, 'p.imp');
+
+test('intervals: an interval of zeros does not decide the identity of values (the signs are not tracked)', () => {
+  // -1 * x for x in [0, 1]: -0 or a negative value; identity with -0 is not certain.
+  const p = imp(`procedure main() {
+  var x: fp64; var y: fp64;
+  x := havoc;
+  assume fp64(0x0p+0) <= x && x <= fp64(0x1p+0);
+  y := fmul(RNE, fp64(-0x1p+0), x);
+  assume fp64(0x0p+0) <= y;
+  assert y == fp64(-0x0p+0);
+}`);
+  const r = proveByIntervals(p, { deadline: budget(3000), roles });
+  assert.equal(r.proved, false, r.reason);
+});
+
+test('intervals: a variable assigned on one branch only keeps its whole range on the other', () => {
+  const p = imp(`procedure main() {
+  var c: bool; var y: fp64;
+  c := havoc;
+  if (c) { y := fp64(0x1p+0); }
+  assert feq(y, fp64(0x1p+0));
+}`);
+  const r = proveByIntervals(p, { deadline: budget(3000), roles });
+  assert.equal(r.proved, false, r.reason);
 });
