@@ -5,7 +5,7 @@
  * source-map.ts for how IMP statements are tied back to C, and memory.ts for
  * the object model.
  */
-import type { CProgram, Expr as CExpr, FunctionDecl } from '../c/ast.js';
+import type { CompoundStmt, CProgram, Expr as CExpr, FunctionDecl } from '../c/ast.js';
 import type { CType, DataModel } from '../c/types.js';
 import { isSignedKind, typeToString as cTypeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpProgram, ImpType, Stmt, VarDecl } from '../ivl/ast.js';
@@ -61,8 +61,10 @@ export class Lowerer {
   readonly statics = new Map<number, Root>();
   readonly frames: Frame[] = [];
   readonly loops: LoopCtx[] = [];
-  /** Jump flags active in each enclosing block being lowered (innermost last). */
-  readonly blockActives: string[][] = [];
+  /** Function bodies without goto (c/goto-elimination.ts), made when first inlined. */
+  readonly bodies = new Map<FunctionDecl, CompoundStmt>();
+  /** Ids of the declarations the goto elimination makes (above the front end's). */
+  readonly gotoIds = { value: 1_800_000_000 };
   /** Run-time lengths of the variable-length array types declared so far. */
   readonly vlaLength = new Map<CType, Expr>();
   /** Loops being lowered around the current point, across inlined calls. */
@@ -83,6 +85,8 @@ export class Lowerer {
   /** Facts about the model the verdict's reason should mention (each once). */
   readonly notes = new Set<string>();
   stmtLoc: L;
+  /** Inside a GNU statement expression: the statement that holds it (see StatementExpr in expressions.ts). */
+  statementExprOuter: L | undefined;
   readonly dm: DataModel;
   readonly pw: BvWidth;
   readonly depth: number;
@@ -160,6 +164,9 @@ export class Lowerer {
       buffer: (f) => this.buffer(f),
       temp: (t, prefix) => this.temp(t, prefix),
       uncertain: (cond, loc, d) => this.uncertain(cond, loc, d),
+      overflowCheck: (cond, loc, d) => {
+        if (this.checksOverflow()) this.overflowGoal(cond, loc, d);
+      },
       regionBound: (elem, loc) => this.regionBound(elem, loc),
       allocationType: () => {
         const t = this.allocTypes[this.allocTypes.length - 1];
