@@ -8,9 +8,12 @@
 //
 // Data the schedule does not decide (a nondet call, an uninitialised
 // variable, heap contents before they are written) is *unknown*: copied and
-// combined freely, it makes the exploration give up as soon as a branch,
-// an assumption, a goal or a loop condition depends on it (then some other
-// engine must decide). An assumption `x == c` of an unknown x makes x c.
+// combined freely. A branch on unknown data takes both ways (the step is
+// run again for each sequence of choices), an assumption on it passes, a
+// goal on it may fail: more executions than the program has, so a TRUE
+// still covers them all, but a goal that depends on unknown data is no TRUE
+// (and a violation on a path through such choices is only a candidate, for
+// the replay to confirm). An assumption `x == c` of an unknown x makes x c.
 import { evalExpr, ImpStop, valueKey, type ImpValue } from '../ivl/interp.js';
 import type { Expr, ImpProgram, Stmt } from '../ivl/ast.js';
 import { roleOf, type GoalRoles } from '../engines/unroll.js';
@@ -34,6 +37,8 @@ export interface ExploreResult {
   readonly verdict: 'true' | 'false' | 'unknown';
   readonly reason: string;
   readonly states: number;
+  /** A bound goal was reached (the verdict is then never `true`). */
+  readonly boundReached?: boolean;
   /** For `false`: the path to the violation. */
   readonly trace?: ExploreTrace;
 }
@@ -59,7 +64,12 @@ type Value = ImpValue | typeof UNKNOWN;
 type State = Map<string, Value>;
 
 class GiveUp extends Error {}
+/** A branch on unknown data with no choice given for it yet (outside a step: give up). */
+class NeedChoice extends GiveUp {}
 class Blocked extends Error {}
+
+/** Choices of unknown branches in one step at most. */
+const MAX_CHOICES = 16;
 class Failed extends Error {
   constructor(
     readonly role: 'error' | 'bound',
@@ -115,22 +125,30 @@ export function exploreInterleavings(program: ImpProgram, options: ExploreOption
         options.onEnd?.(new Map([...s].map(([k, v]) => [k, v === UNKNOWN ? undefined : v])));
         continue;
       }
-      for (const t of threads) {
+      // Each thread's step, once per sequence of choices of the unknown branches it meets.
+      const runs: Array<{ t: number; choices: boolean[] }> = threads.map((t) => ({ t, choices: [] })).reverse();
+      while (runs.length > 0) {
+        const { t, choices } = runs.pop()!;
         const next = new Map(s);
         next.set(SCHEDULE_VARS.thread, { kind: 'bv', value: BigInt(t), width: 32 });
+        x.choose(choices);
         try {
           x.run(loop.body, next);
         } catch (e) {
-          if (e instanceof Blocked) {
-            x.takeEvents();
+          x.takeEvents();
+          if (e instanceof NeedChoice) {
+            if (choices.length >= MAX_CHOICES) throw new GiveUp(`more than ${MAX_CHOICES} branches on unknown data in one step (${e.message})`);
+            runs.push({ t, choices: [...choices, false] }, { t, choices: [...choices, true] });
             continue;
           }
+          if (e instanceof Blocked) continue;
           if (e instanceof Failed && e.role === 'bound') {
             bound ??= e.message;
-            x.takeEvents();
             continue;
           }
           throw e;
+        } finally {
+          x.choose([]);
         }
         const k = stateKey(next);
         const events = x.takeEvents();
@@ -140,7 +158,8 @@ export function exploreInterleavings(program: ImpProgram, options: ExploreOption
         }
       }
     }
-    if (bound) return { verdict: 'unknown', reason: bound, states: seen.size };
+    if (bound) return { verdict: 'unknown', reason: bound, states: seen.size, boundReached: true };
+    if (x.possible) return { verdict: 'unknown', reason: x.possible, states: seen.size };
     return { verdict: 'true', reason: `${seen.size} states explored`, states: seen.size };
   } catch (e) {
     if (e instanceof GiveUp) return { verdict: 'unknown', reason: e.message, states: seen.size };
@@ -200,6 +219,17 @@ class Explorer {
   private pinned = new Map<string, Event>();
   constructor(private readonly options: ExploreOptions) {}
 
+  /** The choices of the unknown branches of the step to run. */
+  private choices: readonly boolean[] = [];
+  private choiceIndex = 0;
+  /** A goal that depends on unknown data: it may fail. */
+  possible: string | undefined;
+
+  choose(choices: readonly boolean[]): void {
+    this.choices = choices;
+    this.choiceIndex = 0;
+  }
+
   takeEvents(): Event[] {
     const e = this.events;
     this.events = [];
@@ -213,7 +243,10 @@ class Explorer {
 
   truth(e: Expr, st: State): boolean {
     const v = this.eval(e, st);
-    if (v === UNKNOWN) throw new GiveUp(`a condition at ${e.loc.line}:${e.loc.column} depends on unknown data`);
+    if (v === UNKNOWN) {
+      if (this.choiceIndex < this.choices.length) return this.choices[this.choiceIndex++]!;
+      throw new NeedChoice(`a condition at ${e.loc.line}:${e.loc.column} depends on unknown data`);
+    }
     return v.kind === 'bool' && v.value;
   }
 
@@ -255,7 +288,8 @@ class Explorer {
               return;
             }
           }
-          throw new GiveUp(`an assumption at ${s.loc.line}:${s.loc.column} depends on unknown data`);
+          // Unknown data may satisfy it: the path goes on (more executions than the program has).
+          return;
         }
         if (!(v.kind === 'bool' && v.value)) throw new Blocked();
         return;
@@ -263,7 +297,12 @@ class Explorer {
       case 'assert': {
         const role = roleOf(s, this.options.roles);
         const v = this.eval(s.cond, st);
-        if (v === UNKNOWN) throw new GiveUp(`a goal at ${s.loc.line}:${s.loc.column} depends on unknown data`);
+        if (v === UNKNOWN) {
+          // It may fail: no TRUE (the exploration goes on, for a violation that does not depend on unknown data).
+          if (role === 'error') this.possible ??= `a goal (${s.goal?.kind ?? 'assert'}) at ${s.loc.line}:${s.loc.column} depends on unknown data`;
+          if (role === 'bound') throw new Failed('bound', `a bound (${s.goal?.kind ?? 'assert'}) at ${s.loc.line}:${s.loc.column} may be reachable`, s);
+          return;
+        }
         if (v.kind === 'bool' && v.value) return;
         if (role === 'assume') throw new Blocked();
         throw new Failed(role, `${role === 'error' ? 'a violation' : 'a bound'} (${s.goal?.kind ?? 'assert'}) at ${s.loc.line}:${s.loc.column} is reachable`, s);

@@ -140,9 +140,9 @@ export async function validate(input: string, witness: string, options: Validate
   if (w.schemaErrors.length > 0) return done('unconfirmed', `invalid witness: ${invalidWitness(w.schemaErrors)}`);
   // A program with threads: the GraphML path is a schedule, run as such (threads.ts).
   if (w.kind === 'violation' && w.format === 'graphml') {
-    const c = parseCFile(resolved.program, { dataModel: resolved.dataModel });
     const doc = readGraphml(readFileSync(witness, 'utf8'), witness);
-    if (startsThreads(c) && hasThreadIds(doc)) {
+    const c = hasThreadIds(doc) ? parseCFile(resolved.program, { dataModel: resolved.dataModel }) : undefined;
+    if (c && startsThreads(c)) {
       const v = validateThreadWitness(doc, resolved, c);
       return done(v.outcome, v.reason, { ...(v.inputs ? { inputs: v.inputs, method: 'execution' as const } : {}) });
     }

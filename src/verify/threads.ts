@@ -62,27 +62,27 @@ export async function verifyThreaded(run: VerificationRun): Promise<VerifyResult
   const bounded = first.sourceMap.goals.some((g) => g.kind === 'thread-bound');
   const roles = goalRolesOf(kind);
 
-  // Programs whose data the schedule alone decides: every interleaving, explicitly
-  // (with threads created in loops, as many as two slots per site hold: violations only).
-  const explored = (() => {
+  // Every state, explicitly. With threads created in loops, the program with
+  // two, three, four threads per site: violations only (a site may start more).
+  for (const n of bounded ? [2, 3, 4] : [1]) {
+    let x: { lowered: LoweredProgram; it: Interleaved };
     try {
-      return bounded ? at(2) : at(1);
+      x = at(n);
     } catch (e) {
-      if (e instanceof EncodeError) return undefined;
+      if (e instanceof EncodeError) break;
       throw e;
     }
-  })();
-  if (explored) {
-    const x = explored;
-    const e = exploreInterleavings(x.it.program, { roles, budgetMs: Math.max(100, Math.min(run.deadline() / 3, 20_000)) });
+    const e = exploreInterleavings(x.it.program, { roles, budgetMs: Math.max(100, Math.min(run.deadline() / (bounded ? 6 : 3), 20_000)) });
     run.profile.mark('explore');
-    run.log(`explore: ${e.verdict}: ${e.reason}`);
+    run.log(`explore (${n} per site): ${e.verdict}: ${e.reason}`);
     if (e.verdict === 'true' && !bounded) return run.done({ kind: 'true' }, `no violation in any interleaving (${e.reason})`);
     if (e.verdict === 'false' && e.trace) {
       const goal = goalOf(x.lowered.sourceMap, e.trace.goal);
       const found = goal && violationKinds(kind).includes(goal.kind) ? confirm(run, replayProperty, x, goal, e.trace.havocs, 'explicit exploration', undefined) : undefined;
       if (found?.verdict) return found.verdict;
     }
+    // More threads per site matter only when the sites' slots ran out.
+    if (!e.boundReached) break;
   }
 
   const programOf = new Map<ImpProgram, { lowered: LoweredProgram; it: Interleaved }>();

@@ -14,6 +14,7 @@ import { lowerC, parseC } from '../../src/verify/frontend.js';
 import { interleave } from '../../src/threads/interleave.js';
 import { exploreInterleavings } from '../../src/threads/explore.js';
 import { goalRolesOf } from '../../src/properties/index.js';
+import { rng } from '../../src/invariants/random.js';
 
 const noCpp = needTools('cpp');
 const GLOBALS = 3;
@@ -25,17 +26,6 @@ interface Program {
   readonly workers: readonly (readonly Op[])[];
   /** Main's operations before the creations, between them and after (length workers + 1). */
   readonly main: readonly (readonly Op[])[];
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function randomProgram(seed: number): Program {

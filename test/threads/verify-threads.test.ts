@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
 import { needTools } from '../helpers/tools.js';
 import { verify } from '../../src/verify/index.js';
+import { validate } from '../../src/validate/index.js';
 
 const noGcc = needTools('gcc -m32');
 const fixture = (name: string) => join(repoRoot, 'test', 'fixtures', 'threads', name);
@@ -42,9 +43,26 @@ test('no-data-race: two unsynchronised writes are a race, replayed, with a Graph
     assert.match(text, /<data key="threadId">0<\/data>/);
     assert.match(text, /<data key="createThread">1<\/data>/);
     assert.match(text, /<data key="violation">true<\/data>/);
+    // The witness's path, run as a schedule, shows the race again.
+    const v = await validate(fixture('race.c'), w, { property: 'no-data-race', timeoutS: 30 });
+    assert.equal(v.outcome, 'confirmed', v.reason);
+    assert.deepEqual(v.verdict, { kind: 'false', property: 'no-data-race' });
+    // The same path on the program whose writes hold a lock: refused as another program's, or unconfirmed.
+    const locked = await validate(fixture('race-locked.c'), w, { property: 'no-data-race', timeoutS: 30 }).catch((e: Error) => e);
+    assert.ok(locked instanceof Error || locked.outcome !== 'confirmed', locked instanceof Error ? locked.message : locked.reason);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('no-data-race: branches on nondet input and a heap block that may be missing: TRUE when every way is safe', async () => {
+  const r = await run('locked-on-input.c', 'no-data-race');
+  assert.equal(r.verdict.kind, 'true', r.reason);
+});
+
+test('no-data-race: a race that needs one input value is never TRUE', { skip: noGcc }, async () => {
+  const r = await run('race-on-input.c', 'no-data-race');
+  assert.notEqual(r.verdict.kind, 'true', r.reason);
 });
 
 test('unreach-call: a handshake that publishes before raising the flag is safe in every interleaving', async () => {
