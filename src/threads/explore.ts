@@ -8,13 +8,19 @@
 //
 // Data the schedule does not decide (a nondet call, an uninitialised
 // variable, heap contents before they are written) is *unknown*: copied and
-// combined freely, it makes the exploration give up as soon as a branch,
-// an assumption, a goal or a loop condition depends on it (then some other
-// engine must decide). An assumption `x == c` of an unknown x makes x c.
+// combined freely. A branch on unknown data takes both ways (the step is
+// run again for each sequence of choices), an assumption on it passes, a
+// goal on it may fail: more executions than the program has, so a TRUE
+// still covers them all, but a goal that depends on unknown data is no TRUE
+// (and a violation on a path through such choices is only a candidate, for
+// the replay to confirm). An assumption `x == c` of an unknown x makes x c.
 import { evalExpr, ImpStop, valueKey, type ImpValue } from '../ivl/interp.js';
 import type { Expr, ImpProgram, Stmt } from '../ivl/ast.js';
 import { roleOf, type GoalRoles } from '../engines/unroll.js';
 import { SCHEDULE_VARS } from './interleave.js';
+import type { ScheduleHavoc } from './schedule.js';
+import type { SourceLocation } from '../common/location.js';
+import type { Goal } from '../ivl/ast.js';
 
 export interface ExploreOptions {
   readonly roles: GoalRoles;
@@ -22,6 +28,8 @@ export interface ExploreOptions {
   readonly budgetMs: number;
   /** States visited at most (default 200 000). */
   readonly maxStates?: number;
+  /** Called with each state where the program has ended (the scheduler loop's exit), unknown values undefined. */
+  readonly onEnd?: (values: ReadonlyMap<string, ImpValue | undefined>) => void;
 }
 
 export interface ExploreResult {
@@ -29,6 +37,25 @@ export interface ExploreResult {
   readonly verdict: 'true' | 'false' | 'unknown';
   readonly reason: string;
   readonly states: number;
+  /** A bound goal was reached (the verdict is then never `true`). */
+  readonly boundReached?: boolean;
+  /** For `false`: the path to the violation. */
+  readonly trace?: ExploreTrace;
+}
+
+/**
+ * A path to a violation, as a counterexample's havocs: the scheduler's
+ * choice of each step, the schedule's operations, and every other havoc
+ * (nondet calls) with value 0, or the value an assumption pinned later
+ * when the havocked variable itself was pinned (data the exploration never
+ * branched on, so other values take the same path unless copies were pinned:
+ * the replay decides).
+ */
+export interface ExploreTrace {
+  readonly havocs: readonly ScheduleHavoc[];
+  /** The failing assert's goal. */
+  readonly goal: Goal | undefined;
+  readonly loc: SourceLocation;
 }
 
 /** The unknown value (see the header). */
@@ -37,14 +64,34 @@ type Value = ImpValue | typeof UNKNOWN;
 type State = Map<string, Value>;
 
 class GiveUp extends Error {}
+/** A branch on unknown data with no choice given for it yet (outside a step: give up). */
+class NeedChoice extends GiveUp {}
 class Blocked extends Error {}
+
+/** Choices of unknown branches in one step at most. */
+const MAX_CHOICES = 16;
 class Failed extends Error {
   constructor(
     readonly role: 'error' | 'bound',
     message: string,
+    readonly assert: Extract<Stmt, { kind: 'assert' }>,
   ) {
     super(message);
   }
+}
+
+/** A havoc on the path, its value settled once the step is over. */
+interface Event {
+  readonly loc: SourceLocation;
+  readonly target: string;
+  value: bigint;
+}
+
+/** A state reached, with the step that led there (for the trace). */
+interface Node {
+  readonly state: State;
+  readonly parent: Node | undefined;
+  readonly events: readonly Event[];
 }
 
 const SKIPPED_IN_KEYS = new Set<string>([SCHEDULE_VARS.thread, SCHEDULE_VARS.op, SCHEDULE_VARS.next, '$sched.run']);
@@ -59,36 +106,70 @@ export function exploreInterleavings(program: ImpProgram, options: ExploreOption
   const x = new Explorer(options);
   const stop = Date.now() + options.budgetMs;
   const maxStates = options.maxStates ?? 200_000;
+  let node: Node | undefined;
+  const seen = new Set<string>();
+  // A bound goal reached: that path is cut (it may still lead to a violation elsewhere), but no TRUE.
+  let bound: string | undefined;
   try {
     const init: State = new Map();
     x.run(body.slice(0, -1), init);
-    const seen = new Set<string>([stateKey(init)]);
-    const todo: State[] = [init];
+    const root: Node = { state: init, parent: undefined, events: x.takeEvents() };
+    seen.add(stateKey(init));
+    const todo: Node[] = [root];
     while (todo.length > 0) {
       if (Date.now() > stop) return { verdict: 'unknown', reason: `time budget spent after ${seen.size} states`, states: seen.size };
       if (seen.size > maxStates) return { verdict: 'unknown', reason: `more than ${maxStates} states`, states: seen.size };
-      const s = todo.pop()!;
-      if (!x.truth(loop.cond, s)) continue;
-      for (const t of threads) {
+      node = todo.pop()!;
+      const s = node.state;
+      if (!x.truth(loop.cond, s)) {
+        options.onEnd?.(new Map([...s].map(([k, v]) => [k, v === UNKNOWN ? undefined : v])));
+        continue;
+      }
+      // Each thread's step, once per sequence of choices of the unknown branches it meets.
+      const runs: Array<{ t: number; choices: boolean[] }> = threads.map((t) => ({ t, choices: [] })).reverse();
+      while (runs.length > 0) {
+        const { t, choices } = runs.pop()!;
         const next = new Map(s);
         next.set(SCHEDULE_VARS.thread, { kind: 'bv', value: BigInt(t), width: 32 });
+        x.choose(choices);
         try {
           x.run(loop.body, next);
         } catch (e) {
+          x.takeEvents();
+          if (e instanceof NeedChoice) {
+            if (choices.length >= MAX_CHOICES) throw new GiveUp(`more than ${MAX_CHOICES} branches on unknown data in one step (${e.message})`);
+            runs.push({ t, choices: [...choices, false] }, { t, choices: [...choices, true] });
+            continue;
+          }
           if (e instanceof Blocked) continue;
+          if (e instanceof Failed && e.role === 'bound') {
+            bound ??= e.message;
+            continue;
+          }
           throw e;
+        } finally {
+          x.choose([]);
         }
         const k = stateKey(next);
+        const events = x.takeEvents();
         if (!seen.has(k)) {
           seen.add(k);
-          todo.push(next);
+          todo.push({ state: next, parent: node, events });
         }
       }
     }
+    if (bound) return { verdict: 'unknown', reason: bound, states: seen.size, boundReached: true };
+    if (x.possible) return { verdict: 'unknown', reason: x.possible, states: seen.size };
     return { verdict: 'true', reason: `${seen.size} states explored`, states: seen.size };
   } catch (e) {
-    if (e instanceof GiveUp) return { verdict: 'unknown', reason: e.message, states: 0 };
-    if (e instanceof Failed) return { verdict: e.role === 'error' ? 'false' : 'unknown', reason: e.message, states: 0 };
+    if (e instanceof GiveUp) return { verdict: 'unknown', reason: e.message, states: seen.size };
+    if (e instanceof Failed) {
+      // The failing step's events, after those of the steps that led to its state.
+      const steps: (readonly Event[])[] = [x.takeEvents()];
+      for (let n = node; n; n = n.parent) steps.unshift(n.events);
+      const havocs = steps.flat().map((h) => ({ loc: h.loc, target: h.target, value: h.value }));
+      return { verdict: 'false', reason: e.message, states: seen.size, trace: { havocs, goal: e.assert.goal, loc: e.assert.loc } };
+    }
     throw e;
   }
 }
@@ -133,7 +214,28 @@ function key(v: Value): string {
 
 class Explorer {
   private steps = 0;
+  /** The havocs of the step being run; `pinned`: the event of each variable still unknown since its havoc. */
+  private events: Event[] = [];
+  private pinned = new Map<string, Event>();
   constructor(private readonly options: ExploreOptions) {}
+
+  /** The choices of the unknown branches of the step to run. */
+  private choices: readonly boolean[] = [];
+  private choiceIndex = 0;
+  /** A goal that depends on unknown data: it may fail. */
+  possible: string | undefined;
+
+  choose(choices: readonly boolean[]): void {
+    this.choices = choices;
+    this.choiceIndex = 0;
+  }
+
+  takeEvents(): Event[] {
+    const e = this.events;
+    this.events = [];
+    this.pinned.clear();
+    return e;
+  }
 
   run(ss: readonly Stmt[], st: State): void {
     for (const s of ss) this.stmt(s, st);
@@ -141,7 +243,10 @@ class Explorer {
 
   truth(e: Expr, st: State): boolean {
     const v = this.eval(e, st);
-    if (v === UNKNOWN) throw new GiveUp(`a condition at ${e.loc.line}:${e.loc.column} depends on unknown data`);
+    if (v === UNKNOWN) {
+      if (this.choiceIndex < this.choices.length) return this.choices[this.choiceIndex++]!;
+      throw new NeedChoice(`a condition at ${e.loc.line}:${e.loc.column} depends on unknown data`);
+    }
     return v.kind === 'bool' && v.value;
   }
 
@@ -152,11 +257,21 @@ class Explorer {
         return;
       case 'assign':
         st.set(s.target, this.eval(s.value, st));
+        this.pinned.delete(s.target);
         return;
       case 'havoc':
         // The scheduler's choice is the explorer's: each thread in turn (exploreInterleavings).
-        if (s.target === SCHEDULE_VARS.thread) return;
+        if (s.target === SCHEDULE_VARS.thread) {
+          const t = st.get(s.target);
+          this.events.push({ loc: s.loc, target: s.target, value: t !== undefined && t !== UNKNOWN && t.kind === 'bv' ? t.value : 0n });
+          return;
+        }
         st.set(s.target, UNKNOWN);
+        {
+          const e: Event = { loc: s.loc, target: s.target, value: 0n };
+          this.events.push(e);
+          this.pinned.set(s.target, e);
+        }
         return;
       case 'assume': {
         const c = s.cond;
@@ -167,10 +282,14 @@ class Explorer {
             const r = this.eval(c.right, st);
             if (r !== UNKNOWN) {
               st.set(c.left.name, r);
+              const e = this.pinned.get(c.left.name);
+              if (e && (r.kind === 'bv' || r.kind === 'int')) e.value = r.value;
+              else if (e && r.kind === 'bool') e.value = r.value ? 1n : 0n;
               return;
             }
           }
-          throw new GiveUp(`an assumption at ${s.loc.line}:${s.loc.column} depends on unknown data`);
+          // Unknown data may satisfy it: the path goes on (more executions than the program has).
+          return;
         }
         if (!(v.kind === 'bool' && v.value)) throw new Blocked();
         return;
@@ -178,10 +297,15 @@ class Explorer {
       case 'assert': {
         const role = roleOf(s, this.options.roles);
         const v = this.eval(s.cond, st);
-        if (v === UNKNOWN) throw new GiveUp(`a goal at ${s.loc.line}:${s.loc.column} depends on unknown data`);
+        if (v === UNKNOWN) {
+          // It may fail: no TRUE (the exploration goes on, for a violation that does not depend on unknown data).
+          if (role === 'error') this.possible ??= `a goal (${s.goal?.kind ?? 'assert'}) at ${s.loc.line}:${s.loc.column} depends on unknown data`;
+          if (role === 'bound') throw new Failed('bound', `a bound (${s.goal?.kind ?? 'assert'}) at ${s.loc.line}:${s.loc.column} may be reachable`, s);
+          return;
+        }
         if (v.kind === 'bool' && v.value) return;
         if (role === 'assume') throw new Blocked();
-        throw new Failed(role, `${role === 'error' ? 'a violation' : 'a bound'} (${s.goal?.kind ?? 'assert'}) at ${s.loc.line}:${s.loc.column} is reachable`);
+        throw new Failed(role, `${role === 'error' ? 'a violation' : 'a bound'} (${s.goal?.kind ?? 'assert'}) at ${s.loc.line}:${s.loc.column} is reachable`, s);
       }
       case 'if':
         this.run(this.truth(s.cond, st) ? s.then : s.else, st);

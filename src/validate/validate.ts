@@ -19,6 +19,9 @@ import { validateCorrectness, type InvariantResult } from './correctness.js';
 import type { NondetValue } from '../replay/index.js';
 import { validateViolation, type Outcome } from './violation.js';
 import { readWitnessForValidation } from './witness-input.js';
+import { hasThreadIds, validateThreadWitness } from './threads.js';
+import { readGraphml } from '../witness/index.js';
+import { startsThreads } from '../lower/threads.js';
 import type { WaypointReading } from './waypoints.js';
 import type { CertificateEntry01, Entry } from '../witness/model.js';
 
@@ -135,6 +138,15 @@ export async function validate(input: string, witness: string, options: Validate
     ...extra,
   });
   if (w.schemaErrors.length > 0) return done('unconfirmed', `invalid witness: ${invalidWitness(w.schemaErrors)}`);
+  // A program with threads: the GraphML path is a schedule, run as such (threads.ts).
+  if (w.kind === 'violation' && w.format === 'graphml') {
+    const doc = readGraphml(readFileSync(witness, 'utf8'), witness);
+    const c = hasThreadIds(doc) ? parseCFile(resolved.program, { dataModel: resolved.dataModel }) : undefined;
+    if (c && startsThreads(c)) {
+      const v = validateThreadWitness(doc, resolved, c);
+      return done(v.outcome, v.reason, { ...(v.inputs ? { inputs: v.inputs, method: 'execution' as const } : {}) });
+    }
+  }
   if (w.unsupported) return done('unconfirmed', w.unsupported);
 
   const timeoutS = options.timeoutS ?? (w.kind === 'violation' ? 90 : 300);

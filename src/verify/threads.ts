@@ -2,6 +2,7 @@
 // interleaved (threads/interleave.ts) and decided by the engines; a FALSE is
 // replayed by gcc under the counterexample's schedule (replay/threads.ts)
 // and written as a GraphML 1.0 witness with a `threadId` on every edge.
+import { readFileSync } from 'node:fs';
 import { formatLocation } from '../common/location.js';
 import { bmc, EncodeError } from '../engines/index.js';
 import type { GoalInfo, LoweredProgram } from '../lower/index.js';
@@ -12,13 +13,13 @@ import { replaySchedule, type ThreadReplayProperty } from '../replay/threads.js'
 import type { ReplayResult } from '../replay/index.js';
 import type { PropertyKind } from '../task/index.js';
 import { interleave, InterleaveError, type Interleaved } from '../threads/interleave.js';
-import { replaySteps, scheduleOf, type Schedule } from '../threads/schedule.js';
+import { replaySteps, scheduleOf, type Schedule, type ScheduleHavoc } from '../threads/schedule.js';
 import { exploreInterleavings } from '../threads/explore.js';
 import { lowerC } from './frontend.js';
 import type { VerificationRun } from './run.js';
 import { threadWitness } from './thread-witness.js';
 import type { VerifyResult } from './types.js';
-import { nondetSteps, replayValues, type NondetStep } from './witness.js';
+import { nondetStepsOf, replayValues, type NondetStep } from './witness.js';
 import { emitWitness, witnessContext, witnessFields, witnessMetadata } from './witness-output.js';
 
 /** The properties decided for programs with threads, with the replay that confirms their violations. */
@@ -30,6 +31,8 @@ export async function verifyThreaded(run: VerificationRun): Promise<VerifyResult
   const replayProperty = THREADED[kind];
   // Termination and memory safety (a leak when main ends with pthread_exit, ASan beside the schedule's runtime) are not modelled for threads.
   if (!replayProperty) return run.unknown(`${kind} of a program with threads is not supported`);
+  // The parser reads thread-local storage as ordinary storage: one object all threads would share.
+  if (/\b(__thread|_Thread_local)\b/.test(readFileSync(run.r.program, 'utf8'))) return run.unknown('thread-local storage (__thread, _Thread_local) is not modelled');
   const first = run.family!.first;
   const interleavings = new Map<number, { lowered: LoweredProgram; it: Interleaved }>();
   const at = (n: number): { lowered: LoweredProgram; it: Interleaved } => {
@@ -59,12 +62,27 @@ export async function verifyThreaded(run: VerificationRun): Promise<VerifyResult
   const bounded = first.sourceMap.goals.some((g) => g.kind === 'thread-bound');
   const roles = goalRolesOf(kind);
 
-  // Programs whose data the schedule alone decides: every interleaving, explicitly.
-  if (!bounded) {
-    const e = exploreInterleavings(interleaved.program, { roles, budgetMs: Math.max(100, Math.min(run.deadline() / 3, 20_000)) });
+  // Every state, explicitly. With threads created in loops, the program with
+  // two, three, four threads per site: violations only (a site may start more).
+  for (const n of bounded ? [2, 3, 4] : [1]) {
+    let x: { lowered: LoweredProgram; it: Interleaved };
+    try {
+      x = at(n);
+    } catch (e) {
+      if (e instanceof EncodeError) break;
+      throw e;
+    }
+    const e = exploreInterleavings(x.it.program, { roles, budgetMs: Math.max(100, Math.min(run.deadline() / (bounded ? 6 : 3), 20_000)) });
     run.profile.mark('explore');
-    run.log(`explore: ${e.verdict}: ${e.reason}`);
-    if (e.verdict === 'true') return run.done({ kind: 'true' }, `no violation in any interleaving (${e.reason})`);
+    run.log(`explore (${n} per site): ${e.verdict}: ${e.reason}`);
+    if (e.verdict === 'true' && !bounded) return run.done({ kind: 'true' }, `no violation in any interleaving (${e.reason})`);
+    if (e.verdict === 'false' && e.trace) {
+      const goal = goalOf(x.lowered.sourceMap, e.trace.goal);
+      const found = goal && violationKinds(kind).includes(goal.kind) ? confirm(run, replayProperty, x, goal, e.trace.havocs, 'explicit exploration', undefined) : undefined;
+      if (found?.verdict) return found.verdict;
+    }
+    // More threads per site matter only when the sites' slots ran out.
+    if (!e.boundReached) break;
   }
 
   const programOf = new Map<ImpProgram, { lowered: LoweredProgram; it: Interleaved }>();
@@ -88,26 +106,41 @@ export async function verifyThreaded(run: VerificationRun): Promise<VerifyResult
   if (!goal || !violationKinds(kind).includes(goal.kind)) {
     return run.unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${violationKinds(kind).join('/')} goal`, { bound: result.bound });
   }
-  const violated = violationOf(kind, goal.kind)!;
-  const schedule = scheduleOf(cex.havocs, used.it.operations);
-  const steps = nondetSteps(cex, used.lowered.sourceMap);
+  const found = confirm(run, replayProperty, used, goal, cex.havocs, `BMC bound ${result.bound}`, result.bound);
+  return found.verdict ?? run.unknown(`counterexample at bound ${result.bound} not confirmed: ${found.replay.reason}`, { bound: result.bound, replay: found.replay });
+}
+
+/** Replays a path (its schedule and nondet values) by gcc; FALSE with its witness when the run shows the violation. */
+function confirm(
+  run: VerificationRun,
+  property: ThreadReplayProperty,
+  x: { lowered: LoweredProgram; it: Interleaved },
+  goal: GoalInfo,
+  havocs: readonly ScheduleHavoc[],
+  how: string,
+  bound: number | undefined,
+): { verdict?: VerifyResult; replay: ReplayResult } {
+  const schedule = scheduleOf(havocs, x.it.operations);
+  const steps = nondetStepsOf(havocs, x.lowered.sourceMap);
+  const enforced = replaySteps(schedule);
+  run.log(`schedule: ${enforced.map((s) => `${s.thread}:${s.operations.map((o) => `${o.kind}@${o.loc.line}`).join(',')}`).join(' ')}`);
   const replay = replaySchedule(run.r.program, replayValues(steps), {
-    property: replayProperty,
+    property,
     dataModel: run.r.dataModel,
     errorFunction: run.r.property.errorFunction ?? 'reach_error',
-    steps: replaySteps(schedule).map((s) => ({ thread: s.thread, operations: s.operations.length })),
+    steps: enforced.map((s) => ({ thread: s.thread, operations: s.operations.length })),
     created: schedule.created,
-    nondetFunctions: [...new Set(used.lowered.sourceMap.nondets.map((n) => n.callee))],
+    nondetFunctions: [...new Set(x.lowered.sourceMap.nondets.map((n) => n.callee))],
     atomicFunctions: run.c.functions.filter((f) => f.body && f.builtin?.kind === 'atomic_function').map((f) => f.name),
   });
   run.profile.mark('replay');
   run.log(`replay: ${replay.status}: ${replay.reason}`);
-  if (replay.status !== 'confirmed') return run.unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
-  return refuted(run, goal, violated.name, schedule, steps, used.lowered, replay, result.bound);
+  if (replay.status !== 'confirmed') return { replay };
+  return { verdict: refuted(run, goal, violationOf(run.r.property.kind, goal.kind)!.name, schedule, steps, x.lowered, replay, how, bound), replay };
 }
 
 /** FALSE, replayed, with its GraphML witness (lint-clean, or the answer is UNKNOWN). */
-function refuted(run: VerificationRun, goal: GoalInfo, violated: string, schedule: Schedule, steps: readonly NondetStep[], lowered: LoweredProgram, replay: ReplayResult, bound: number): VerifyResult {
+function refuted(run: VerificationRun, goal: GoalInfo, violated: string, schedule: Schedule, steps: readonly NondetStep[], lowered: LoweredProgram, replay: ReplayResult, how: string, bound: number | undefined): VerifyResult {
   const r = run.r;
   const format = violationWitnessFormat(r.property.kind, violated, witnessContext(run.c));
   const metadata = witnessMetadata(r, run.options, '2.0', 'bmc');
@@ -117,7 +150,7 @@ function refuted(run: VerificationRun, goal: GoalInfo, violated: string, schedul
   if (emitted.kind === 'not-clean') return run.unknown(`the violation witness does not lint clean: ${emitted.problem}`, { bound, replay });
   const threads = new Set(schedule.steps.map((s) => s.thread)).size;
   const where = formatLocation({ ...goal.loc, file: r.programAsWritten });
-  return run.done({ kind: 'false', property: violated }, `${goal.description} at ${where} (BMC bound ${bound}, ${threads} threads, ${schedule.steps.length} steps; ${replay.reason})`, {
+  return run.done({ kind: 'false', property: violated }, `${goal.description} at ${where} (${how}, ${threads} threads, ${schedule.steps.length} steps; ${replay.reason})`, {
     bound,
     replay,
     counterexample: replayValues(steps),

@@ -23,7 +23,7 @@ export function nondetSteps(cex: Counterexample, sourceMap: SourceMap): NondetSt
 }
 
 /** The havocs that are nondet calls, with their C values (other havocs, e.g. of uninitialised locals, are left out). */
-export function nondetStepsOf(havocs: readonly TraceHavoc[], sourceMap: SourceMap): NondetStep[] {
+export function nondetStepsOf(havocs: readonly Pick<TraceHavoc, 'loc' | 'value'>[], sourceMap: SourceMap): NondetStep[] {
   const out: NondetStep[] = [];
   for (const h of havocs) {
     const info = nondetAt(sourceMap, h.loc);

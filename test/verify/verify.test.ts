@@ -89,6 +89,12 @@ test('nested loops inside an inlined function: FALSE needs bound 4', { skip: noG
   assert.equal(r.bound, 4);
 });
 
+test('no-data-race of a program without threads is TRUE, saying why', async () => {
+  const r = await verify(fx('overflow.c'), { prp: fx('no-data-race.prp'), timeoutS: 10, witnessPath: null });
+  assert.equal(r.verdict.kind, 'true');
+  assert.match(r.reason, /starts no threads/);
+});
+
 test('CLI: verdict last, exit 0; bad inputs give one line and a non-zero exit', () => {
   // In a directory of its own: a TRUE writes its correctness witness to ./witness.yml by default.
   const cwd = tmp();
