@@ -20,6 +20,8 @@ export { EncodeError, unrollProgram } from './unroll.js';
 export type { AssertRole, GoalRoles, GoalTag, LoopCandidate, UnrollOptions, Unrolled } from './unroll.js';
 export { roleOf } from './unroll.js';
 export { assertionCandidates, candidateSources } from './candidates.js';
+export { sampleViolation, type SampleOptions, type SampleResult } from './sample.js';
+export { proveByIntervals, type IntervalProof, type IntervalProofOptions } from './intervals.js';
 export type { LoopCandidateSource } from './candidates.js';
 export { proveByHorn, hornBackend } from './horn.js';
 export type { HornOptions, HornResult, HornSemantics } from './horn.js';
