@@ -110,9 +110,13 @@ const MAP_VIEW: View = 's';
 
 /**
  * Integers for bit-vectors. `views` gives each bit-vector variable's view
- * (a variable it does not name is signed).
+ * (a variable it does not name is signed). `wrap`: `exact` models the
+ * wrap-around, `check` makes every possible wrap-around a failure, and
+ * `ideal` ignores it (unbounded integers, no ranges: not the program's
+ * semantics, only a fast source of candidate invariants, which the engine
+ * re-checks on the program in bit-vectors before it trusts them).
  */
-export function intSemantics(types: ReadonlyMap<string, ImpType>, views: ReadonlyMap<string, View>, wrap: 'exact' | 'check'): ChcSemantics {
+export function intSemantics(types: ReadonlyMap<string, ImpType>, views: ReadonlyMap<string, View>, wrap: 'exact' | 'check' | 'ideal'): ChcSemantics {
   const viewOf = (name: string): View => views.get(name) ?? 's';
   const sort = (t: ImpType): Sort => {
     switch (t.kind) {
@@ -149,6 +153,7 @@ export function intSemantics(types: ReadonlyMap<string, ImpType>, views: Readonl
         if (view === 's' && v > hi(w, 's')) v -= m;
         return { t: mkInt(v), w, view };
       }
+      if (wrap === 'ideal') return { t: r, w, view };
       if (wrap === 'check') {
         ctx.obligation(inRange(r, w, view), what);
         return { t: r, w, view };
@@ -237,7 +242,7 @@ export function intSemantics(types: ReadonlyMap<string, ImpType>, views: Readonl
           const v = mkSelect(m, i);
           const mt = mapTypeOf(x.map);
           if (mt.value.kind === 'bv') {
-            ctx.define(elementDomain(mt.value, v)!);
+            if (wrap !== 'ideal') ctx.define(elementDomain(mt.value, v)!);
             return { t: v, w: mt.value.width, view: MAP_VIEW };
           }
           return v;
@@ -453,7 +458,7 @@ export function intSemantics(types: ReadonlyMap<string, ImpType>, views: Readonl
   return {
     name: 'int',
     sort,
-    domain: (name, t, v) => (t.kind === 'bv' ? inRange(v, t.width, viewOf(name)) : undefined),
+    domain: (name, t, v) => (t.kind === 'bv' && wrap !== 'ideal' ? inRange(v, t.width, viewOf(name)) : undefined),
     translate,
   };
 }

@@ -4,9 +4,10 @@
 // the IMP program itself by vc/ (each loop cut with its invariants: they
 // hold on entry, one iteration keeps them, and with them no goal fails).
 //
-// The clauses are solved first with bit-vectors as integers (exact modulo
-// 2^w, chc-semantics.ts), where Spacer's arithmetic reasoning finds linear
-// and disjunctive invariants, then, if that fails, as bit-vectors. Nothing
+// The clauses are solved first over unbounded integers (no wrap-around, no
+// ranges: not the program, but where Spacer answers in milliseconds), then
+// with bit-vectors as integers (wrap-arounds as failures, or exact modulo
+// 2^w, chc-semantics.ts), then as bit-vectors. Nothing
 // the Horn solver says is trusted: a TRUE rests on the re-check alone, in
 // vc/'s bit-vector semantics, the one every other engine uses.
 
@@ -14,7 +15,7 @@ import type { Expr, ImpProgram, ImpType, Procedure, Stmt, WhileStmt } from '../i
 import { findProcedure } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
 import { loopsOf, rewriteStmts, visitStmts } from '../ivl/walk.js';
-import { createSolver, mkOr, parseSExprs, runZ3Script, SolverError, type Solver } from '../smt/index.js';
+import { createSolver, findExecutable, mkOr, parseSExprs, runZ3Script, SolverError, type Solver } from '../smt/index.js';
 import { encodeProcedure } from '../vc/encode.js';
 import type { LoopInvariants } from './bmc.js';
 import { chcToSmtLib, encodeChc, type ChcSystem } from './chc.js';
@@ -22,7 +23,7 @@ import { modelDefinitions, readInvariant, type ArgumentReading } from './chc-mod
 import { bvSemantics, ChcUnsupported, intSemantics, type ChcSemantics, type View } from './chc-semantics.js';
 import { roleOf, type GoalRoles } from './unroll.js';
 
-export type HornSemantics = 'int-check' | 'int-exact' | 'bv';
+export type HornSemantics = 'int-ideal' | 'int-check' | 'int-exact' | 'bv';
 
 export interface HornOptions {
   /** Milliseconds of the budget left (the engine stops when it reaches 0). */
@@ -33,11 +34,11 @@ export interface HornOptions {
   readonly roles?: GoalRoles;
   /** The view of bit-vector variables whose C type is known (signed or unsigned). */
   readonly views?: ReadonlyMap<string, View>;
-  /** Semantics tried, in order (default: int-check, int-exact, bv). */
+  /** Semantics tried, in order (default: int-ideal, int-check, int-exact, bv). */
   readonly semantics?: readonly HornSemantics[];
   /** The re-check's solver: `auto` (default), `z3`, `z3-wasm`, `cvc5` or a path. */
   readonly solver?: string;
-  /** The Horn solver: `z3-wasm` (default), `z3` or a path to a z3 binary (see hornBackend). */
+  /** The Horn solver: `auto` (default), `z3-wasm`, `z3` or a path to a z3 binary (see hornBackend). */
   readonly hornSolver?: string;
   readonly log?: (message: string) => void;
 }
@@ -47,16 +48,16 @@ export type HornResult =
   | { readonly verdict: 'unknown'; readonly reason: string };
 
 /**
- * The Horn solver and its options. Spacer's global guidance (lemmas
- * generalised across the levels of its search: convex closure,
- * subsumption) decides loops that count to an input, where plain Spacer
- * learns one bound per iteration forever; z3 has it from 4.8.13 on. The
- * WebAssembly z3 has it; Debian 12's z3 (4.8.12) does not, so the
- * WebAssembly one is the default.
+ * The Horn solver and its options: a z3 process when there is one (it
+ * answers in tens of milliseconds where the WebAssembly z3 takes a second
+ * or more to start), else the WebAssembly z3 with Spacer's global guidance
+ * (lemmas generalised across the levels of its search), which the process's
+ * z3 has only from 4.8.13 on (Debian 12 ships 4.8.12).
  */
-export function hornBackend(name = 'z3-wasm'): { name: string; options: string[] } {
-  const globalGuidance = ['(set-option :fp.spacer.global true)'];
-  return { name, options: name === 'z3-wasm' || name === 'wasm' ? globalGuidance : [] };
+export function hornBackend(name = 'auto'): { name: string; options: string[] } {
+  if (name === 'auto') name = findExecutable('z3') ? 'z3' : 'z3-wasm';
+  const wasm = name === 'z3-wasm' || name === 'wasm';
+  return { name, options: wasm ? ['(set-option :fp.spacer.global true)'] : [] };
 }
 
 /** Variables whose view is not known take that of a variable copied into or from them, else signed. */
@@ -104,13 +105,13 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
   const views = inferViews(proc, program, options.views ?? new Map());
   const wall = options.wallMs ?? ((ms: number) => ms);
   const reasons: string[] = [];
-  for (const sem of options.semantics ?? ['int-check', 'int-exact', 'bv']) {
+  for (const sem of options.semantics ?? ['int-ideal', 'int-check', 'int-exact', 'bv']) {
     if (options.left() < 200) break;
     let semantics: ChcSemantics;
     let system: ChcSystem;
     const t0 = Date.now();
     try {
-      semantics = sem === 'bv' ? bvSemantics(types) : intSemantics(types, views, sem === 'int-check' ? 'check' : 'exact');
+      semantics = sem === 'bv' ? bvSemantics(types) : intSemantics(types, views, sem === 'int-check' ? 'check' : sem === 'int-ideal' ? 'ideal' : 'exact');
       system = encodeChc(program, semantics, { entry, roles: options.roles });
     } catch (e) {
       if (!(e instanceof ChcUnsupported)) throw e;
@@ -136,7 +137,7 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
     if (status !== 'sat') {
       reasons.push(`${sem}: ${status === 'unsat' ? 'a goal can fail in the clauses' : (status ?? reply.output.slice(0, 200))}`);
       // A failing goal in the exact semantics fails in the program (BMC finds it); in `check` mode it may be a wrap-around.
-      if (status === 'unsat' && sem !== 'int-check') break;
+      if (status === 'unsat' && sem !== 'int-check' && sem !== 'int-ideal') break;
       continue;
     }
     const defs = modelDefinitions(out);
