@@ -157,8 +157,9 @@ const STEPS: Readonly<Record<StepName, Step>> = {
   /**
    * Loops: BMC first for a sixth of the budget (at most 1.5 s), which finds
    * the quick violations and complete unrollings; then loop invariants from
-   * Horn clauses get up to 45 % of what is left; the next step's BMC goes
-   * on where only its time share stopped it.
+   * Horn clauses get up to 20 % of what is left (Spacer answers fast or not
+   * at all here, and a longer attempt cost k-induction its proofs); the
+   * next step's BMC goes on where only its time share stopped it.
    */
   horn: {
     lowered: true,
@@ -173,7 +174,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const result = await runBmc(run, () => run.deadline() - firstEnd);
       run.profile.mark('bmc');
       if (result.verdict !== 'unknown') return bmcVerdict(run, result);
-      const stopAt = run.deadline() * 0.55;
+      const stopAt = run.deadline() * 0.8;
       const first = run.family!.first;
       const h = await proveByHorn(first.imp, {
         left: () => run.deadline() - stopAt,
