@@ -5,7 +5,7 @@
 
 import type { GoalKind, InstrumentationPass } from '../lower/index.js';
 import type { ReplayProperty } from '../replay/index.js';
-import type { PropertyKind } from '../task/index.js';
+import { DEFAULT_CHECKS, type PropertyKind } from '../task/index.js';
 
 /**
  * A step of a verification strategy (verify/'s runner gives each its share
@@ -13,11 +13,18 @@ import type { PropertyKind } from '../task/index.js';
  * - `execution`: the one run of a program without nondeterminism;
  * - `summaries`: recursion summaries (recursive programs only), after a
  *   short BMC run that decides bounded recursion;
+ * - `sampling`: runs on sampled values of float nondets (a short search for
+ *   a violation where the solvers' float queries are slow);
+ * - `intervals`: interval evaluation of loop-free float programs over
+ *   bisected inputs (a proof where the solvers time out);
+ * - `horn`: programs with loops: a short BMC run (quick violations and
+ *   complete unrollings), then loop invariants from Horn clauses
+ *   (engines/horn.ts) proved on the program;
  * - `bmc`: BMC with k-induction to the end of the budget;
  * - `termination`: ranking functions, recursion measures, lassos and a
  *   complete unrolling (its own order inside).
  */
-export type StepName = 'execution' | 'summaries' | 'bmc' | 'termination';
+export type StepName = 'execution' | 'summaries' | 'sampling' | 'intervals' | 'horn' | 'bmc' | 'termination';
 
 /** A witness format of the rules: version and the file name it must be written to. */
 export interface WitnessFormat {
@@ -86,8 +93,8 @@ export interface PropertyRow {
   readonly mayInclude?: PropertyKind;
 }
 
-// Unwinding assertions of recursion, and places where the memory model is not exact.
-const BOUND_KINDS: readonly GoalKind[] = ['recursion', 'memory-unknown'];
+// Unwinding assertions of recursion, places where the memory model is not exact, thread slots exhausted.
+const BOUND_KINDS: readonly GoalKind[] = ['recursion', 'memory-unknown', 'thread-bound'];
 
 // A run with any undefined behaviour decides nothing; under unreach-call
 // signed arithmetic wraps, as in the model (replay adds -fwrapv).
@@ -97,7 +104,7 @@ const UB_BUT_OVERFLOW = ['-fsanitize=address,undefined', '-fno-sanitize=signed-i
 // The rules' table (seed 004, "Witnesses"): violations of programs with threads are GraphML 1.0.
 const yamlUnlessConcurrent = (_violated: string, program: WitnessContext): WitnessFormat => (program.concurrent ? GRAPHML : YAML_2_0);
 
-export const PROPERTY_TABLE: readonly PropertyRow[] = [
+const SVCOMP_AND_OWN: readonly PropertyRow[] = [
   {
     kind: 'unreach-call',
     passes: ['error-calls'],
@@ -106,7 +113,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
     concreteRun: { replay: 'unreach-call', sanitizers: UB_BUT_OVERFLOW },
-    strategy: ['execution', 'summaries', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
@@ -118,7 +125,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
     concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
-    strategy: ['execution', 'summaries', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
@@ -135,7 +142,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     violationWitness: (violated, program) => (program.concurrent || violated === 'valid-memtrack' ? GRAPHML : YAML_2_0),
     // Not supported by the rules: written, but not required.
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['bmc'],
+    strategy: ['sampling', 'intervals', 'bmc'],
     induction: 'without-heap',
     defaultChoice: false,
     mayInclude: 'valid-memcleanup',
@@ -147,7 +154,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['bmc'],
+    strategy: ['sampling', 'intervals', 'bmc'],
     induction: 'always',
     defaultChoice: false,
   },
@@ -169,13 +176,61 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
   },
   {
     kind: 'no-data-race',
-    notSupported: 'no-data-race is not supported yet (the lowering has no model of threads)',
-    passes: [],
-    violations: {},
+    // Every access to an object other threads reach is a goal (threads/interleave.ts); a program without threads has no race.
+    passes: ['data-race'],
+    violations: { 'data-race': { name: 'no-data-race', replay: 'no-data-race' } },
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
-    strategy: [],
+    strategy: ['bmc'],
+    induction: 'always',
+    defaultChoice: false,
+  },
+  // Tarsier's own properties, for programs of its users (no rules' witness
+  // format: 2.0, whose specification names the property, as for unreach-call).
+  {
+    kind: 'assert',
+    passes: ['assertions'],
+    violations: { assertion: { name: 'assert', replay: 'assert' } },
+    boundKinds: BOUND_KINDS,
+    violationWitness: yamlUnlessConcurrent,
+    correctnessWitness: { format: YAML_2_0, required: false },
+    strategy: ['summaries', 'bmc'],
+    induction: 'always',
+    defaultChoice: false,
+  },
+  {
+    kind: 'div-by-zero',
+    passes: ['division-by-zero'],
+    violations: { 'div-by-zero': { name: 'div-by-zero', replay: 'div-by-zero' } },
+    boundKinds: BOUND_KINDS,
+    violationWitness: yamlUnlessConcurrent,
+    correctnessWitness: { format: YAML_2_0, required: false },
+    strategy: ['summaries', 'bmc'],
     induction: 'always',
     defaultChoice: false,
   },
 ];
+
+/**
+ * `default`, the checks of a program given without a property
+ * (DEFAULT_CHECKS): their rows in one, so that one lowering and one search
+ * find violations of each; each violation is named, replayed and witnessed
+ * as its own property's.
+ */
+function defaultRow(rows: readonly PropertyRow[]): PropertyRow {
+  const checks = DEFAULT_CHECKS.map((k) => rows.find((r) => r.kind === k)!);
+  const owner = (violated: string) => checks.find((r) => Object.values(r.violations).some((v) => v?.name === violated)) ?? checks[0]!;
+  return {
+    kind: 'default',
+    passes: [...new Set(checks.flatMap((r) => r.passes))],
+    violations: Object.assign({}, ...checks.map((r) => r.violations)),
+    boundKinds: [...new Set(checks.flatMap((r) => r.boundKinds))],
+    violationWitness: (violated, program) => owner(violated).violationWitness(violated, program),
+    // Several properties at once: no specification of the rules says that.
+    strategy: ['bmc'],
+    induction: checks.some((r) => r.induction === 'without-heap') ? 'without-heap' : 'always',
+    defaultChoice: false,
+  };
+}
+
+export const PROPERTY_TABLE: readonly PropertyRow[] = [...SVCOMP_AND_OWN, defaultRow(SVCOMP_AND_OWN)];
