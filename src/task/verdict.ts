@@ -13,6 +13,8 @@ export const VIOLATION_NAMES = [
   'valid-memtrack',
   'valid-memcleanup',
   'no-data-race',
+  'assert',
+  'div-by-zero',
 ] as const;
 
 const RESULT_LINE = /^\s*Verification result:\s*(TRUE|FALSE|UNKNOWN)\b(?:\s*\(\s*([A-Za-z0-9_-]+)\s*\))?(.*)$/i;

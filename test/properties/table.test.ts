@@ -38,6 +38,8 @@ test('every property has one row, and every row names real goal kinds and violat
     if (row.strategy.includes('execution')) assert.ok(row.concreteRun, `${row.kind}: execution without a concrete run`);
     // An included property's line is verified on its own: it includes nothing itself.
     if (row.mayInclude) assert.equal(propertyRow(row.mayInclude).mayInclude, undefined, row.kind);
+    // A property only threads violate is decided for programs with threads.
+    if (row.onlyWithThreads) assert.ok(row.threaded, row.kind);
   }
 });
 
@@ -73,7 +75,7 @@ test('goals, passes and replays per property', () => {
   assert.deepEqual(passesOf('unreach-call'), ['error-calls']);
   assert.deepEqual(passesOf('termination'), []);
   assert.deepEqual(violationKinds('valid-memsafety'), ['valid-deref', 'valid-free', 'valid-memtrack']);
-  assert.deepEqual(goalRolesOf('no-overflow'), { error: ['overflow'], bound: ['recursion', 'memory-unknown'] });
+  assert.deepEqual(goalRolesOf('no-overflow'), { error: ['overflow'], bound: ['recursion', 'memory-unknown', 'thread-bound'] });
   // A memory-safety violation is named, and replayed, by its sub-property.
   assert.deepEqual(violationOf('valid-memsafety', 'valid-free'), { name: 'valid-free', replay: 'valid-free' });
   // A goal of another property violates nothing (under no-overflow, reach_error only ends the path).
@@ -98,8 +100,9 @@ test('the default choice among a task\'s properties', () => {
   assert.equal(preferredProperty(['termination']), undefined);
 });
 
-test('no-data-race: UNKNOWN with the reason the table gives', async () => {
+test('no-data-race: only threads violate it (the row\'s onlyWithThreads), so a program that starts none holds it', async () => {
+  assert.equal(propertyRow('no-data-race').onlyWithThreads, true);
   const r = await verify(fx('overflow.c'), { prp: fx('no-data-race.prp'), timeoutS: 10, witnessPath: null });
-  assert.equal(r.verdict.kind, 'unknown');
-  assert.equal(r.reason, propertyRow('no-data-race').notSupported);
+  assert.equal(r.verdict.kind, 'true', r.reason);
+  assert.match(r.reason, /starts no threads, and only threads violate no-data-race/);
 });
