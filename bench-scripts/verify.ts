@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { POINTS, parseVerdictString, scoreResult, type PropertyKind, type Verdict } from '../src/task/index.js';
-import { correctnessWitnessRequired } from '../src/properties/index.js';
+import { correctnessWitnessRequired, violationNames } from '../src/properties/index.js';
 
 const GNU_TIME = '/usr/bin/time';
 const CPU_MARK = 'tarsier-bench-cpu';
@@ -180,7 +180,8 @@ function runOne(bench: string, row: Row, timeout: number, tmp: string, index: nu
       // reaped by init, not by us): the verifier's own count stands then.
       if (m) cpu = Math.min(timeout, Math.max(own, Number(m[1]) + Number(m[2])));
       const expected = row.expected === 'true' ? { verdict: true } : row.expected === 'false' ? { verdict: false, subproperty: row.subproperty || undefined } : undefined;
-      const s = scoreResult(expected, verdict, { property: row.property as PropertyKind });
+      const kind = row.property as PropertyKind;
+      const s = scoreResult(expected, verdict, { property: { kind, violationNames: violationNames(kind) } });
       const required = witnessRequired(row, bench);
       const w = s.category === 'correct' && required ? checkWitness(bench, row, witness, timeout, validate) : undefined;
       done({

@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { TarsierError } from '../common/errors.js';
+import { violationNames } from '../properties/index.js';
 import { scoreResult, type ResultCategory } from '../task/score.js';
 import type { PropertyKind } from '../task/property.js';
 import { parseVerdictString, verdictString, type Verdict } from '../task/verdict.js';
@@ -84,7 +85,7 @@ export function classifyRun(m: Measurement, answer: Verdict | undefined): { stat
 export function scoreRecord(r: Pick<RunRecord, 'status' | 'expected' | 'property' | 'validation'>): { category: ResultCategory; points: number } {
   const confirmed = r.validation ? r.validation.status === 'confirmed' || r.validation.status === 'not-required' : undefined;
   const s = scoreResult(parseExpectedString(r.expected), statusVerdict(r.status), {
-    property: r.property,
+    property: { kind: r.property, violationNames: violationNames(r.property) },
     ...(confirmed !== undefined ? { confirmed } : {}),
   });
   return { category: s.category, points: s.points };

@@ -5,6 +5,7 @@
 
 import type { GoalKind, InstrumentationPass } from '../lower/index.js';
 import type { ReplayProperty } from '../replay/index.js';
+import type { ThreadReplayProperty } from '../replay/threads.js';
 import { DEFAULT_CHECKS, type PropertyKind } from '../task/index.js';
 
 /**
@@ -74,6 +75,14 @@ export interface PropertyRow {
    * Undefined: a run does not decide the property.
    */
   readonly concreteRun?: { readonly replay: ReplayProperty; readonly sanitizers: readonly string[] };
+  /**
+   * Decided for programs that start threads (interleavings, verify/threads.ts),
+   * with the replay that confirms a violation under its schedule;
+   * undefined: such a program is UNKNOWN.
+   */
+  readonly threaded?: ThreadReplayProperty;
+  /** Only programs that start threads can violate it: one that starts none holds it (once it lowers). */
+  readonly onlyWithThreads?: boolean;
   /** The steps that decide the property, in order. */
   readonly strategy: readonly StepName[];
   /**
@@ -113,6 +122,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
     concreteRun: { replay: 'unreach-call', sanitizers: UB_BUT_OVERFLOW },
+    threaded: 'unreach-call',
     strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: true,
@@ -125,6 +135,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
     concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
+    threaded: 'no-overflow',
     strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: true,
@@ -181,6 +192,8 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     violations: { 'data-race': { name: 'no-data-race', replay: 'no-data-race' } },
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
+    threaded: 'no-data-race',
+    onlyWithThreads: true,
     strategy: ['bmc'],
     induction: 'always',
     defaultChoice: false,

@@ -1,5 +1,3 @@
-// The names a FALSE may carry per property are the property table's.
-import { violationNames } from '../properties/index.js';
 import type { PropertyKind } from './property.js';
 import type { Verdict } from './verdict.js';
 
@@ -37,8 +35,12 @@ export interface ScoredResult {
 }
 
 export interface ScoreOptions {
-  /** The task's property: a FALSE naming a violation of another property is no answer for it. */
-  readonly property?: PropertyKind;
+  /**
+   * The task's property and the names a FALSE may carry for it (the
+   * property table's `violationNames`): a FALSE naming another violation
+   * is no answer for it.
+   */
+  readonly property?: { readonly kind: PropertyKind; readonly violationNames: readonly string[] };
   /** Witness confirmation: `false` makes a correct answer `correct-unconfirmed` (0 points). */
   readonly confirmed?: boolean;
 }
@@ -55,8 +57,8 @@ export interface ScoreOptions {
 export function scoreResult(expected: ExpectedResult | undefined, actual: Verdict, options: ScoreOptions = {}): ScoredResult {
   if (actual.kind === 'unknown') return { category: 'unknown', points: 0 };
   if (actual.kind === 'false' && actual.property !== undefined && options.property !== undefined) {
-    if (!violationNames(options.property).includes(actual.property)) {
-      return { category: 'unknown', points: 0, note: `result false(${actual.property}) does not match property ${options.property}` };
+    if (!options.property.violationNames.includes(actual.property)) {
+      return { category: 'unknown', points: 0, note: `result false(${actual.property}) does not match property ${options.property.kind}` };
     }
   }
   if (!expected) return { category: 'missing', points: 0, note: 'no expected verdict' };

@@ -35,12 +35,12 @@ export interface Step {
 /** Runs the property's strategy: its steps in order until one gives a verdict. */
 export async function runStrategy(run: VerificationRun): Promise<VerifyResult> {
   const strategy = run.row.strategy;
-  // A program that starts threads: interleavings (threads.ts) whatever the property; without threads there is no data race.
-  if (startsThreads(run.c) || run.r.property.kind === 'no-data-race') {
+  // A program that starts threads: interleavings (threads.ts) whatever the property; a property only threads violate holds without them.
+  if (startsThreads(run.c) || run.row.onlyWithThreads) {
     const failed = lower(run);
     if (failed) return failed;
     if (run.family!.first.threads) return verifyThreaded(run);
-    return run.done({ kind: 'true' }, 'no data race: the program starts no threads');
+    return run.done({ kind: 'true' }, `the program starts no threads, and only threads violate ${run.r.property.kind}`);
   }
   for (const name of strategy) {
     const step = STEPS[name];

@@ -9,9 +9,8 @@ import type { GoalInfo, LoweredProgram } from '../lower/index.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import { goalOf } from '../lower/index.js';
 import { goalRolesOf, violationKinds, violationOf, violationWitnessFormat } from '../properties/index.js';
-import { replaySchedule, type ThreadReplayProperty } from '../replay/threads.js';
+import { replaySchedule } from '../replay/threads.js';
 import type { ReplayResult } from '../replay/index.js';
-import type { PropertyKind } from '../task/index.js';
 import { interleave, InterleaveError, type Interleaved } from '../threads/interleave.js';
 import { replaySteps, scheduleOf, type Schedule, type ScheduleHavoc } from '../threads/schedule.js';
 import { exploreInterleavings } from '../threads/explore.js';
@@ -22,13 +21,11 @@ import type { VerifyResult } from './types.js';
 import { nondetStepsOf, replayValues, type NondetStep } from './witness.js';
 import { emitWitness, witnessContext, witnessFields, witnessMetadata } from './witness-output.js';
 
-/** The properties decided for programs with threads, with the replay that confirms their violations. */
-const THREADED: Partial<Record<PropertyKind, ThreadReplayProperty>> = { 'unreach-call': 'unreach-call', 'no-data-race': 'no-data-race', 'no-overflow': 'no-overflow' };
-
 /** Verifies a program that starts threads (see the header); `run.family` holds its lowering. */
 export async function verifyThreaded(run: VerificationRun): Promise<VerifyResult> {
   const kind = run.r.property.kind;
-  const replayProperty = THREADED[kind];
+  // The property table says which properties are decided for programs with threads, and their replay.
+  const replayProperty = run.row.threaded;
   // Termination and memory safety (a leak when main ends with pthread_exit, ASan beside the schedule's runtime) are not modelled for threads.
   if (!replayProperty) return run.unknown(`${kind} of a program with threads is not supported`);
   // The parser reads thread-local storage as ordinary storage: one object all threads would share.

@@ -10,7 +10,12 @@ import {
   verdictString,
   parseVerdictString,
   type Verdict,
+  type PropertyKind,
 } from '../../src/task/index.js';
+import { violationNames } from '../../src/properties/index.js';
+
+/** Scoring options for a task of `kind`, with the names the property table lets a FALSE carry. */
+const of = (kind: PropertyKind) => ({ property: { kind, violationNames: violationNames(kind) } });
 
 const T: Verdict = { kind: 'true' };
 const F = (p?: string): Verdict => (p ? { kind: 'false', property: p } : { kind: 'false' });
@@ -20,7 +25,7 @@ test("the rules' scoring table", () => {
   const holds = { verdict: true };
   const violated = { verdict: false };
   const s = (e: { verdict: boolean; subproperty?: string }, v: Verdict) => {
-    const r = scoreResult(e, v, { property: 'unreach-call' });
+    const r = scoreResult(e, v, of('unreach-call'));
     return [r.category, r.points];
   };
   assert.deepEqual(s(holds, T), ['correct', 2]);
@@ -41,7 +46,7 @@ test("the rules' scoring table", () => {
 
 test('a FALSE with the wrong sub-property is incorrect', () => {
   const expected = { verdict: false, subproperty: 'valid-deref' };
-  const opts = { property: 'valid-memsafety' as const };
+  const opts = of('valid-memsafety');
   assert.deepEqual(scoreResult(expected, F('valid-deref'), opts), { category: 'correct', points: 1 });
   const wrong = scoreResult(expected, F('valid-free'), opts);
   assert.equal(wrong.category, 'wrong');
@@ -58,7 +63,7 @@ test('a FALSE with the wrong sub-property is incorrect', () => {
   assert.equal(scoreResult(cleanup, F('valid-memtrack'), opts).points, -16);
   assert.equal(scoreResult({ verdict: true }, F('valid-memcleanup'), opts).points, -16);
   // valid-memcleanup's own file includes no memory-safety line.
-  assert.equal(scoreResult({ verdict: false }, F('valid-memtrack'), { property: 'valid-memcleanup' }).category, 'unknown');
+  assert.equal(scoreResult({ verdict: false }, F('valid-memtrack'), of('valid-memcleanup')).category, 'unknown');
 });
 
 test("meta categories: the rules' worked example (A 15, B 20, C 10, D 24)", () => {
