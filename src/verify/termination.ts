@@ -20,7 +20,7 @@ import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
 import { lintAgainstProgram, lowerC } from './frontend.js';
 import { recursionMeasures } from './recursion-termination.js';
 import { buildLassoWitness, nondetStepsOf, replayValues } from './witness.js';
-import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
+import { executeLowered } from './execution.js';
 import type { VerifyOptions, VerifyResult } from './verify.js';
 
 /** A loop's ranking function as reported (`--verbose`, JSON `rankingFunctions`). */
@@ -101,12 +101,14 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   const reasons: string[] = [];
 
   // Without nondeterminism there is one execution: if it ends (without an
-  // overflow, which would not be a way to end), every execution does.
-  const determinism = determinismOf(first);
-  if (!cutsByAssume && determinism !== 'nondeterministic') {
-    const run = executeDeterministic(t.program, { property: 'no-overflow', dataModel: t.dataModel, errorFunction: t.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(budget), determinism });
-    t.log(`execution: ${run.kind}: ${run.kind === 'violated' ? run.replay.reason : run.reason}`);
-    if (run.kind === 'holds') return { verdict: { kind: 'true' }, reason: `every execution ends: ${run.reason}` };
+  // overflow, which would not be a way to end: lowered with the overflow
+  // checks, no goal is wanted, so one that fails is undefined behaviour), every execution does.
+  if (!cutsByAssume) {
+    const lowerChecked = (depth: number) => lowerC(t.c, { property: 'no-overflow', dataModel: t.dataModel, recursionDepth: depth });
+    const checked = lowerChecked(1);
+    const executionEnd = deadline() * 0.75;
+    const run = checked.unsupported ? undefined : executeLowered({ c: t.c, first: checked, lowerAt: lowerChecked, wanted: [], deadline: () => deadline() - executionEnd, fileName: t.programAsWritten, log: t.log });
+    if (run?.kind === 'holds') return { verdict: { kind: 'true' }, reason: `every execution ends: ${run.reason}` };
   }
 
   if (!cutsByAssume) {

@@ -23,7 +23,7 @@ import { lowerC, parseC, lintAgainstProgram } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } from './witness.js';
 import { verifyTermination, type RankingFunctionReport } from './termination.js';
 import { buildCorrectnessWitness } from './correctness-witness.js';
-import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
+import { executeLowered, executionLimitMs, violationByGccRun } from './execution.js';
 import { proveBySummaries } from './summaries.js';
 import { analysisCandidates } from '../analysis/index.js';
 import type { LoweredProgram } from '../lower/index.js';
@@ -112,6 +112,12 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   const profile = new PhaseProfile(cpu0);
   try {
     return await verifyProfiled(input, options, profile, cpu0, wall0, log);
+  } catch (e) {
+    // Recursion inlined very deep, or a program nested very deep: no answer, but no crash either.
+    if (!(e instanceof RangeError) || !/call stack/.test(e.message)) throw e;
+    const r = resolveInput(input, options);
+    const reason = 'the program nests too deeply for Tarsier (its stack overflowed)';
+    return { verdict: { kind: 'unknown', reason }, reason, property: r.property.kind, program: r.program, dataModel: r.dataModel, cpuTimeS: cpuSeconds(cpu0), wallTimeS: (Date.now() - wall0) / 1000 };
   } finally {
     log(profile.summary());
   }
@@ -387,16 +393,24 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       ...(witnessError ? { witnessError } : {}),
     });
   };
-  // A deterministic program: its one execution decides, if it ends soon.
-  const determinism = determinismOf(first);
-  if ((kind === 'unreach-call' || kind === 'no-overflow') && determinism !== 'nondeterministic') {
-    const run = executeDeterministic(r.program, { property: kind, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(timeoutS * 1000), determinism });
-    profile.mark('execution');
-    log(`execution: ${run.kind}: ${run.kind === 'violated' ? run.replay.reason : run.reason}`);
-    if (run.kind === 'holds') return proved(`no violation: ${run.reason}`, 'execution', null);
-    const goal = run.kind === 'violated' ? violatedGoal(first.sourceMap, wanted, run.replay) : undefined;
+  // A program without nondeterminism: its one execution, with the model's semantics, decides (a third of the budget).
+  const executionEnd = deadline() * (2 / 3);
+  const run = executeLowered({ c, first, lowerAt, wanted, deadline: () => deadline() - executionEnd, fileName: r.programAsWritten, log });
+  profile.mark('execution');
+  if (run.kind === 'holds') return proved(`no violation: ${run.reason}`, 'execution', null);
+  if (run.kind === 'undefined') return unknown(run.reason);
+  const gccRun = run.kind === 'undecided' && run.tooLong && (kind === 'unreach-call' || kind === 'no-overflow')
+    ? violationByGccRun(r.program, { property: kind, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(timeoutS * 1000) })
+    : undefined;
+  const violation = run.kind === 'violated' ? run : gccRun && violatedGoal(first.sourceMap, wanted, gccRun);
+  if (violation) {
+    const goal = 'goal' in violation ? violation.goal : violation;
+    const violated = kind === 'unreach-call' || kind === 'no-overflow' ? kind : (goal.kind as MemoryProperty);
+    const replay = gccRun ?? replayCounterexample(r.program, [], { property: violated, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error' });
+    profile.mark('replay');
     // Without nondet values the witness is its target alone.
-    if (run.kind === 'violated' && goal) return refuted(goal, kind, [], run.replay, 'execution', 'the only execution of a program without nondeterminism');
+    if (replay.status === 'confirmed') return refuted(goal, violated, [], replay, 'execution', 'the only execution of a program without nondeterminism');
+    return unknown(`the only execution violates the property at ${formatLocation({ ...goal.loc, file: r.programAsWritten })} (${goal.description}), but the replay does not show it: ${replay.reason}`);
   }
   /** BMC (with k-induction) until `left` ms are spent; its solver calls get the share of their usual limit that `left` is of the budget. */
   const runBmc = (left: () => number) =>
