@@ -59,8 +59,16 @@ export interface BoundSequence {
   readonly program: string;
   /** The nondet values the witness pins, in order, when every follow waypoint before the target is such a pin (none: a run that calls no nondet function). */
   readonly pinnedValues?: readonly NondetValue[];
-  /** True when the instrumentation admits every execution the witness represents (no lenient reading, every error call handled), so a proof on it refutes the witness. */
+  /** True when the instrumentation admits every execution the witness represents (nothing cut off, or no lenient reading), so a proof on it refutes the witness. */
   readonly overApproximates: boolean;
+  /** Why a proof on the instrumented program would not refute the witness (when it does not over-approximate). */
+  readonly notRefuting?: string;
+  /**
+   * A waypoint whose constraint could not be bound to the program (its
+   * location, what it says): no run can be checked against it, so the
+   * witness cannot be confirmed (a proof on the wider program still refutes).
+   */
+  readonly unbound?: string;
   /** The target statement (for checking where a no-overflow or memory violation happened). */
   readonly target?: StatementPoint;
   /** The target read as the end of this function (memory safety: a leak's target outside any statement). */
@@ -118,7 +126,11 @@ export interface BindOptions {
   readonly errorFunction: string;
   /** Assume each constraint at the first passing of its place (fixes values early: a faster search, but not an over-approximation). */
   readonly strict?: boolean;
-  /** Memory safety: call the replay harness's `__tarsier_target` where the target is passed after the waypoints before it (a program to replay, not to verify). */
+  /**
+   * A program to replay, not to verify: call the replay harness's
+   * `__tarsier_target` where the target is passed after the waypoints before
+   * it (memory safety, no-overflow), so the run tells where it was.
+   */
   readonly tracePath?: boolean;
 }
 
@@ -141,7 +153,12 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
   const followAt: number[] = [];
   let targetSeen = false;
   let unsupported: string | undefined;
-  const drop = (w: Waypoint, note: string) => readings.push({ waypoint: w, reading: 'dropped', note });
+  let unbound: string | undefined;
+  const drop = (w: Waypoint, note: string) => {
+    readings.push({ waypoint: w, reading: 'dropped', note });
+    // A follow or avoid waypoint, or the target, constrains the run: without it a run cannot be checked against the witness.
+    if (!unbound && (w.type === 'target' || w.action === 'follow' || w.action === 'avoid')) unbound = `the ${w.type} waypoint at ${w.location.line}:${toOneBasedColumn(w.location) ?? '?'} (${note})`;
+  };
   // The counter advances past waypoint i at the first passing of its place
   // where its constraint holds (greedy matching: every execution the strict
   // reading admits is admitted, so a proof on this program still refutes).
@@ -273,17 +290,18 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
 
   for (const p of places.values()) p.place(p.guards.join(' '));
 
-  // The violation must happen after the last follow waypoint, at the target.
-  let everyErrorCallHandled = true;
+  // The violation must happen after the last follow waypoint, at the target:
+  // every error call (in a statement or inside an expression) not at the
+  // target is cut off, the one at the target needs every waypoint passed.
+  const targetBound = target !== undefined || targetAnyCall || targetEndOf !== undefined;
   if (options.property === 'unreach-call') {
     const errorCalls = points.calls.filter((c) => c.callee === options.errorFunction);
     for (const c of errorCalls) {
-      const atTarget = !target || targetAnyCall || within(c, target);
-      if (!c.isStatement) { everyErrorCallHandled = false; continue; }
-      beforeStatement(edits, c.statement, `__VERIFIER_assume(${atTarget ? `${SEG} == ${follows}u` : '0'});`);
+      const atTarget = targetAnyCall || (target !== undefined && within(c, target));
+      edits.wrap(c.start, c.end, `(__VERIFIER_assume(${atTarget ? `${SEG} == ${follows}u` : '0'}), `, ')');
     }
   }
-  if (isMemory(options.property) && options.tracePath) {
+  if (options.tracePath && (isMemory(options.property) || options.property === 'no-overflow')) {
     // The target is passed once the waypoints before its statement are
     // (those inside it, such as a nondet call's return, come during it).
     let before = follows;
@@ -303,11 +321,32 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
     follows,
     ...(targetEndOf ? { targetEndOf: targetEndOf.name } : {}),
     ...(pins ? { pinnedValues: pins } : {}),
-    // Memory safety cuts nothing off: the program has all its executions.
-    overApproximates: !options.strict && targetSeen && !unsupported && (isMemory(options.property) || (!lenient && everyErrorCallHandled && options.property === 'unreach-call')),
+    ...refutation(options, { targetSeen, targetBound, lenient, unsupported }),
+    ...(unbound ? { unbound } : {}),
     ...(target ? { target } : {}),
     ...(unsupported ? { unsupported } : {}),
   };
+}
+
+/**
+ * Whether a proof on the instrumented program refutes the witness. Memory
+ * safety and no-overflow cut nothing off (the program keeps all its
+ * executions); under unreach-call error calls are cut where the waypoints
+ * say, which a lenient reading may get wrong.
+ */
+function refutation(options: BindOptions, r: { targetSeen: boolean; targetBound: boolean; lenient: boolean; unsupported?: string }): { overApproximates: boolean; notRefuting?: string } {
+  const why = options.strict
+    ? 'the strict reading admits fewer executions than the witness'
+    : !r.targetSeen
+      ? 'the witness has no target'
+      : r.unsupported
+        ? r.unsupported
+        : options.property === 'unreach-call' && !r.targetBound
+          ? 'its target is not bound to the program'
+          : options.property === 'unreach-call' && r.lenient
+            ? 'some entries were read leniently'
+            : undefined;
+  return why ? { overApproximates: false, notRefuting: why } : { overApproximates: true };
 }
 
 function cLiteral(v: bigint): string {
