@@ -68,7 +68,15 @@ const CASES: readonly { program: string; property: string; mutations: readonly M
   {
     program: 'pins-reach.c',
     property: 'unreach-call',
-    mutations: [value(3, 5), value(4, 5), swapValues(3, 4), swapLines(5, 7), target(10, 15), target(11, 3)],
+    mutations: [
+      value(3, 5),
+      value(4, 5),
+      { name: 'value 3 -> below 3', apply: (t) => replaceOnce(t, '\\\\result == 3"', '\\\\result < 3"') },
+      swapValues(3, 4),
+      swapLines(5, 7),
+      target(10, 15),
+      target(11, 3),
+    ],
   },
   {
     program: 'pins-overflow.c',
@@ -130,12 +138,13 @@ function handWritten(program: string, waypoints: readonly string[]): string {
 ${waypoints.join('')}`;
 }
 
+/** One waypoint (of a segment), `avoid` when the type is prefixed with `!`. */
 function wp(type: string, line: number, column: number, constraint?: string): string {
-  const c = constraint === undefined ? '' : `\n            constraint:\n              value: "${constraint}"\n              format: "c_expression"`;
-  return `    - segment:
-        - waypoint:
-            type: "${type}"
-            action: "follow"${c}
+  const avoid = type.startsWith('!');
+  const c = constraint === undefined ? '' : `\n            constraint:\n              value: "${constraint}"\n              format: "${type.endsWith('function_return') ? 'acsl_expression' : 'c_expression'}"`;
+  return `        - waypoint:
+            type: "${type.replace('!', '')}"
+            action: "${avoid ? 'avoid' : 'follow'}"${c}
             location:
               file_name: "pins-reach.c"
               line: ${line}
@@ -143,21 +152,33 @@ function wp(type: string, line: number, column: number, constraint?: string): st
               function: "main"
 `;
 }
+/** A segment of waypoints (avoid ones first, one follow last). */
+const seg = (...waypoints: string[]) => `    - segment:\n${waypoints.join('')}`;
 
-test('assumption and branching waypoints: the witness is confirmed, a changed constraint or target is not', { skip: noGcc }, async () => {
+test('assumption, branching, avoid and function_enter waypoints: the witness is confirmed, a changed constraint or target is not', { skip: noGcc }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-mutations-'));
   const program = fx('pins-reach.c');
   try {
-    // a == 3 before line 6, the branch at line 8 not taken, b == 4 before line 9, the target at line 9.
-    const good = [wp('assumption', 6, 3, 'a == 3'), wp('branching', 8, 3, 'false'), wp('assumption', 9, 3, 'b == 4'), wp('target', 9, 3)];
+    // a == 3 before line 6, the b-call entered (not with a != 3 before line 7 meanwhile), the branch
+    // at line 8 not taken, b == 4 before line 9, the target at line 9.
+    const good = [
+      seg(wp('assumption', 6, 3, 'a == 3')),
+      seg(wp('!assumption', 7, 3, 'a != 3'), wp('function_enter', 7, 33)),
+      seg(wp('branching', 8, 3, 'false')),
+      seg(wp('assumption', 9, 3, 'b == 4')),
+      seg(wp('target', 9, 3)),
+    ];
     assert.match(await check(program, 'unreach-call', handWritten(program, good), dir, 'good'), /^confirmed/);
+    const with_ = (k: number, s: string) => good.map((g, i) => (i === k ? s : g));
     const bad: [string, string[]][] = [
-      ['a == 5', [wp('assumption', 6, 3, 'a == 5'), good[1]!, good[2]!, good[3]!]],
-      ['branch taken', [good[0]!, wp('branching', 8, 3, 'true'), good[2]!, good[3]!]],
-      ['b == 5', [good[0]!, good[1]!, wp('assumption', 9, 3, 'b == 5'), good[3]!]],
-      ['order reversed', [good[2]!, good[0]!, good[1]!, good[3]!]],
-      ['target at the unreachable call', [good[0]!, good[1]!, good[2]!, wp('target', 10, 15)]],
-      ['target at return 0', [good[0]!, good[1]!, good[2]!, wp('target', 11, 3)]],
+      ['a == 5', with_(0, seg(wp('assumption', 6, 3, 'a == 5')))],
+      ['avoid a == 3 where a is 3', with_(1, seg(wp('!assumption', 7, 3, 'a == 3'), wp('function_enter', 7, 33)))],
+      ['avoid entering the b-call', [good[0]!, seg(wp('!function_enter', 7, 33), wp('branching', 8, 3, 'false')), good[3]!, good[4]!]],
+      ['branch taken', with_(2, seg(wp('branching', 8, 3, 'true')))],
+      ['b == 5', with_(3, seg(wp('assumption', 9, 3, 'b == 5')))],
+      ['order reversed', [good[3]!, good[0]!, good[1]!, good[2]!, good[4]!]],
+      ['target at the unreachable call', with_(4, seg(wp('target', 10, 15)))],
+      ['target at return 0', with_(4, seg(wp('target', 11, 3)))],
     ];
     for (const [name, waypoints] of bad) {
       assert.doesNotMatch(await check(program, 'unreach-call', handWritten(program, waypoints), dir, name), /^confirmed/, name);
