@@ -336,22 +336,21 @@ export interface ProgramLocations {
   /** `if`, `while`, `for`, `do`, `switch` keywords and the `?` of conditional expressions (branching waypoints). */
   readonly branchings: ReadonlyArray<{ readonly loc: SourceLocation; readonly keyword: 'if' | 'while' | 'for' | 'do' | 'switch' | '?'; readonly function: string }>;
   /** The `)` closing the argument list of every call (function_enter / function_return waypoints). */
-  /** `loc`: the call's first character; `rparenLoc`: the `)` closing its arguments. */
-  readonly calls: ReadonlyArray<{ readonly loc: SourceLocation; readonly rparenLoc: SourceLocation; readonly callee?: string; readonly function: string }>;
+  readonly calls: ReadonlyArray<{ readonly rparenLoc: SourceLocation; readonly callee?: string; readonly function: string }>;
 }
 
 /** Every position of the program a witness may refer to, in source order per function. */
 export function listProgramLocations(program: CProgram): ProgramLocations {
   const statements: Array<{ loc: SourceLocation; kind: string; function: string }> = [];
   const branchings: Array<{ loc: SourceLocation; keyword: 'if' | 'while' | 'for' | 'do' | 'switch' | '?'; function: string }> = [];
-  const calls: Array<{ loc: SourceLocation; rparenLoc: SourceLocation; callee?: string; function: string }> = [];
+  const calls: Array<{ rparenLoc: SourceLocation; callee?: string; function: string }> = [];
   for (const d of program.declarations) {
     if (d.kind !== 'FunctionDefinition') continue;
     const fn = d.decl.name;
     const walkExpr = (e: Expr): void => {
       if (e.kind === 'Conditional') branchings.push({ loc: e.questionLoc, keyword: '?', function: fn });
-      if (e.kind === 'Call') calls.push({ loc: e.loc, rparenLoc: e.rparenLoc, ...(e.function ? { callee: e.function.name } : {}), function: fn });
-      if (e.kind === 'BuiltinCall') calls.push({ loc: e.loc, rparenLoc: e.rparenLoc, callee: e.name, function: fn });
+      if (e.kind === 'Call') calls.push({ rparenLoc: e.rparenLoc, ...(e.function ? { callee: e.function.name } : {}), function: fn });
+      if (e.kind === 'BuiltinCall') calls.push({ rparenLoc: e.rparenLoc, callee: e.name, function: fn });
       if (e.kind === 'StatementExpr') walkStmt(e.body);
       if (e.kind === 'CompoundLiteral') walkInit(e.init);
       childExprs(e).forEach(walkExpr);

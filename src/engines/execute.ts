@@ -24,31 +24,30 @@
 // rest was never looked at.
 
 import type { SourceLocation } from '../common/location.js';
-import type { Expr, ImpProgram, Stmt } from '../ivl/ast.js';
+import type { AssertStmt, AssumeStmt, Expr, Goal, HavocStmt, ImpProgram, Stmt } from '../ivl/ast.js';
 import { evalExpr, ImpStop, type ImpValue } from '../ivl/interp.js';
-import { locKey } from '../lower/source-map.js';
-import type { AssertRole } from './unroll.js';
+import { roleOf, type GoalRoles } from './unroll.js';
 
 export interface ExecuteOptions {
   /** Milliseconds left (CPU time); the run stops undecided when it reaches 0. */
   readonly deadline: () => number;
-  /** What a failing assert means (as for BMC): a violation (`error`), a cut of the model (`bound`), or the end of the path (`assume`). */
-  readonly assertRole: (loc: SourceLocation) => AssertRole;
-  /** The locations (locKey) of the havocs that are nondet calls. */
-  readonly nondetLocs: ReadonlySet<string>;
-  /** The locations (locKey) of the assumes that end the run where C ends it (abort, exit, `__VERIFIER_assume`). */
-  readonly runEnds: ReadonlySet<string>;
+  /** What a failing assert means, by its goal (as for BMC): a violation (`error`), a cut of the model (`bound`), or the end of the path (`assume`). */
+  readonly roles?: GoalRoles;
+  /** Whether a havoc is a nondet call (the program is then not deterministic). */
+  readonly isNondet: (s: HavocStmt) => boolean;
+  /** Whether a failing assume ends the run where C (or the rules) end it: abort, exit, `__VERIFIER_assume`. */
+  readonly endsRun: (s: AssumeStmt) => boolean;
 }
 
 export type ExecutionVerdict =
   /** The run reached the end of the program, or a place where C ends it, with every goal on the way holding. */
   | { readonly kind: 'holds'; readonly steps: number; readonly end: 'end' | 'exit' }
-  /** The assert at `loc` fails on the one path (role `error`). */
-  | { readonly kind: 'violated'; readonly loc: SourceLocation; readonly steps: number }
+  /** The assert at `loc` (of `goal`) fails on the one path (role `error`). */
+  | { readonly kind: 'violated'; readonly loc: SourceLocation; readonly goal?: Goal; readonly steps: number }
   /** The model cuts the one path at `loc` on behaviour C leaves undefined: no answer but UNKNOWN. */
   | { readonly kind: 'cut'; readonly loc: SourceLocation; readonly steps: number }
-  /** Nothing decided: the program is not deterministic, the model's bound was reached (`bound`: the assert at `loc` of role `bound` failed), or the time ran out. */
-  | { readonly kind: 'undecided'; readonly reason: string; readonly bound?: SourceLocation; readonly steps: number };
+  /** Nothing decided: the program is not deterministic, the model's bound was reached (`bound`: the assert of role `bound` that failed), or the time ran out. */
+  | { readonly kind: 'undecided'; readonly reason: string; readonly bound?: AssertStmt; readonly steps: number };
 
 /** An indeterminate value. */
 const INDET: unique symbol = Symbol('indeterminate');
@@ -121,20 +120,20 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
         state.set(s.target, ev.assigned(s.target, s.value));
         return;
       case 'havoc':
-        if (options.nondetLocs.has(locKey(s.loc))) undecided('a nondet value is read', s.loc);
+        if (options.isNondet(s)) undecided('a nondet value is read', s.loc);
         state.set(s.target, state.get(s.target) instanceof MapVal ? indeterminateMap() : INDET);
         return;
       case 'assume':
         if (!decide(s.cond, 'an assumption')) {
-          if (options.runEnds.has(locKey(s.loc))) throw new Stop({ kind: 'ended' });
+          if (options.endsRun(s)) throw new Stop({ kind: 'ended' });
           throw new Stop({ kind: 'cut', loc: s.loc, steps });
         }
         return;
       case 'assert': {
         if (decide(s.cond, 'a goal')) return;
-        const role = options.assertRole(s.loc);
-        if (role === 'error') throw new Stop({ kind: 'violated', loc: s.loc, steps });
-        if (role === 'bound') throw new Stop({ kind: 'undecided', reason: 'the execution goes beyond what the model unrolled', bound: s.loc, steps });
+        const role = roleOf(s, options.roles);
+        if (role === 'error') throw new Stop({ kind: 'violated', loc: s.loc, ...(s.goal ? { goal: s.goal } : {}), steps });
+        if (role === 'bound') throw new Stop({ kind: 'undecided', reason: 'the execution goes beyond what the model unrolled', bound: s, steps });
         // A goal of another property: the model ends the path there, which C need not.
         throw new Stop({ kind: 'cut', loc: s.loc, steps });
       }

@@ -18,8 +18,10 @@ import {
   parseExpressionAt,
 } from '../c/index.js';
 import type { Expr, Stmt } from '../ivl/ast.js';
-import { type LoweredProgram, type LowerProperty, goalAt, locKey, lowerProgram } from '../lower/index.js';
+import { type LoweredProgram, goalOf, locKey, lowerProgram } from '../lower/index.js';
+import { passesOf, preferredProperties, preferredProperty } from '../properties/index.js';
 import { readTaskFile } from '../task/taskfile.js';
+import type { PropertyKind } from '../task/property.js';
 import type { Entry, Location, WitnessDocument, WitnessPos } from '../witness/model.js';
 import { toOneBasedColumn } from '../witness/model.js';
 import type { Verdict, GoalResult } from '../vc/verify.js';
@@ -499,7 +501,7 @@ function finish(
   } else if (verdict === 'FALSE') {
     // A failure of the lowered program is not confirmed on the C program
     // here (no replay): `tarsier verify` confirms violations. UNKNOWN, saying why.
-    const real = unproved.some((g) => g.status === 'failed' && goalAt(lowered.sourceMap, g.loc)?.kind !== 'recursion');
+    const real = unproved.some((g) => g.status === 'failed' && goalOf(lowered.sourceMap, g.goal)?.kind !== 'recursion');
     verdict = 'UNKNOWN';
     reason = real
       ? 'the lowered program has a failing path that select does not confirm on the C program (tarsier verify replays violations)'
@@ -523,7 +525,7 @@ export interface PreparedC {
   readonly program: CProgram;
   readonly lowered: LoweredProgram;
   readonly dataModel: DataModel;
-  readonly property: LowerProperty;
+  readonly property: PropertyKind;
   /** Set when the task's properties are none the lowering checks. */
   readonly propertyUnsupported?: string;
 }
@@ -541,7 +543,8 @@ export function isCInput(path: string): boolean {
 export function prepareCProgram(path: string, options: { dataModel?: DataModel } = {}): PreparedC {
   let file = path;
   let dataModel: DataModel = options.dataModel ?? 'ILP32';
-  let property: LowerProperty = 'unreach-call';
+  // A plain C file: the first default choice of the property table (unreach-call).
+  let property: PropertyKind = preferredProperties()[0]!;
   let propertyUnsupported: string | undefined;
   if (/\.ya?ml$/i.test(path)) {
     const task = readTaskFile(path, { skipUnusableProperties: true });
@@ -552,12 +555,12 @@ export function prepareCProgram(path: string, options: { dataModel?: DataModel }
     file = c[0];
     dataModel = options.dataModel ?? task.dataModel;
     const kinds = task.properties.map((p) => p.property);
-    const chosen = kinds.find((k) => k === 'unreach-call') ?? kinds.find((k) => k === 'no-overflow');
+    const chosen = preferredProperty(kinds);
     if (chosen) property = chosen;
-    else if (kinds.length) propertyUnsupported = `the task's property ${kinds[0]} is not checked by select (unreach-call and no-overflow are)`;
+    else if (kinds.length) propertyUnsupported = `the task's property ${kinds[0]} is not checked by select (${preferredProperties().join(' and ')} are)`;
   }
   const program = parseCFile(file, { dataModel });
-  const lowered = lowerProgram(program, { property, dataModel });
+  const lowered = lowerProgram(program, { passes: passesOf(property), dataModel });
   return { program, lowered, dataModel, property, ...(propertyUnsupported ? { propertyUnsupported } : {}) };
 }
 

@@ -6,3 +6,4 @@ export { printImp, printExpr, printProcedure, printStmt } from './printer.js';
 export { typecheckImp, checkImp, typeOfExpr, procedureScope } from './typecheck.js';
 export type { ImpDiagnostic, VarInfo, VarRole, Scope } from './typecheck.js';
 export * from './interp.js';
+export * from './walk.js';

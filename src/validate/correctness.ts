@@ -20,6 +20,7 @@ import { parseExpressionAt, type CProgram } from '../c/index.js';
 import { TarsierError } from '../common/errors.js';
 import { cCandidatesFromWitness, selectCInvariants, type CCandidate } from '../invariants/index.js';
 import { lowerProgram } from '../lower/index.js';
+import { passesOf } from '../properties/index.js';
 import { replayCounterexample, type NondetValue } from '../replay/index.js';
 import type { Property } from '../task/index.js';
 import { verify, type Resolved } from '../verify/index.js';
@@ -203,7 +204,7 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   // 2. Houdini over the witness's invariants.
   let proved = false;
   if (candidates.length > 0) {
-    const lowered = lowerProgram(c, { property: kind, dataModel: resolved.dataModel });
+    const lowered = lowerProgram(c, { passes: passesOf(kind), dataModel: resolved.dataModel });
     // No wall-clock deadline: the budget is CPU time, and on a loaded machine
     // the wall clock would cut Houdini short long before it is spent.
     const sel = await selectCInvariants(c, lowered, candidates, { method: 'houdini', timeoutMs: 10000 });

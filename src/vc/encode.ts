@@ -182,7 +182,7 @@ export function assignedVars(ss: readonly Stmt[], mods: ReadonlyMap<string, Read
 export class LoopInEncodingError extends Error {}
 
 function isLiteral(t: Term): boolean {
-  return t.op === 'bv' || t.op === 'int' || t === TRUE || t === FALSE;
+  return t.op === 'bv' || t.op === 'int' || t.op === 'fplit' || t === TRUE || t === FALSE;
 }
 
 export function encodeProcedure(program: ImpProgram, procOrName: Procedure | string, options: EncodeOptions = {}): ProcedureEncoding {

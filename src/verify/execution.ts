@@ -11,28 +11,18 @@
 import { readFileSync } from 'node:fs';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { listProgramLocations, type CProgram } from '../c/index.js';
-import { executeOnePath, type AssertRole } from '../engines/index.js';
+import { executeOnePath, type GoalRoles } from '../engines/index.js';
 import type { LoweredProgram } from '../lower/index.js';
-import { goalAt, locKey, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
+import { goalOf, nondetAt, type GoalInfo, type GoalKind } from '../lower/source-map.js';
 import { HARNESS_EXIT, replayCounterexample, type ReplayResult } from '../replay/index.js';
 import type { DataModel } from '../task/index.js';
 
-/** Functions whose call ends a run in C or by the rules (an `assume` the lowering puts at such a call ends the run, it cuts no path). */
-const RUN_ENDING = new Set(['abort', 'exit', '_exit', '_Exit', '__assert_fail', '__assert_perror_fail', '__assert', 'assert', '__VERIFIER_assume', '__builtin_abort', '__builtin_trap', 'reach_error', '__VERIFIER_error']);
-
-/** The locations (locKey) of the calls that end a run where C (or the rules) end it. */
-export function runEndingCalls(program: CProgram): Set<string> {
-  return new Set(listProgramLocations(program).calls.filter((c) => c.callee !== undefined && RUN_ENDING.has(c.callee)).map((c) => locKey(c.loc)));
-}
-
 export interface OnePathInput {
-  readonly c: CProgram;
   /** The program lowered with recursion inlined once, and a lowering at any depth. */
   readonly first: LoweredProgram;
   readonly lowerAt: (depth: number) => LoweredProgram;
-  /** The goals that violate the property. */
-  readonly wanted: readonly GoalKind[];
+  /** The goals that violate the property (`error`) and those where the model is cut or inexact (`bound`). */
+  readonly roles: GoalRoles;
   /** Milliseconds of CPU time left for the run. */
   readonly deadline: () => number;
   readonly fileName: string;
@@ -56,15 +46,18 @@ const DEEPEST = 4096;
 
 /** Runs the one execution of the lowered program, lowering recursion deeper while the run reaches a recursion cut. */
 export function executeLowered(input: OnePathInput): OnePathOutcome {
-  const runEnds = runEndingCalls(input.c);
   let lowered = input.first;
   for (let depth = 1; ; ) {
-    const map = lowered.sourceMap;
+    const { sourceMap: map, assumptions } = lowered;
     const run = executeOnePath(lowered.imp, {
       deadline: input.deadline,
-      assertRole: (loc) => roleOf(map, input.wanted, loc),
-      nondetLocs: new Set(map.nondets.map((n) => locKey(n.loc))),
-      runEnds,
+      roles: input.roles,
+      isNondet: (s) => nondetAt(map, s.loc) !== undefined,
+      // Without the lowering's reasons every failing assume is taken for a cut path (never TRUE).
+      endsRun: (s) => {
+        const why = assumptions?.get(s);
+        return why === 'path-ends' || why === 'program';
+      },
     });
     input.log(`execution (recursion depth ${depth}): ${run.kind} after ${run.steps} steps${run.kind === 'undecided' ? `: ${run.reason}` : ''}`);
     switch (run.kind) {
@@ -74,14 +67,14 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
           reason: `the program has no nondeterminism and its only execution ${run.end === 'exit' ? 'stops at a call that ends the program' : 'ends'} without a violation (run with Tarsier's semantics of C, ${run.steps} steps)`,
         };
       case 'violated': {
-        const goal = goalAt(map, run.loc);
+        const goal = goalOf(map, run.goal);
         if (goal) return { kind: 'violated', goal, lowered };
         return { kind: 'undecided', reason: `the only execution fails an assertion at ${formatLocation(run.loc)} that is no goal`, tooLong: false };
       }
       case 'cut':
         return { kind: 'undefined', reason: `the only execution reaches behaviour C leaves undefined at ${where(run.loc, input.fileName)}: the model ends the path there, so nothing after it was checked` };
       case 'undecided': {
-        const cut = run.bound && goalAt(map, run.bound)?.kind === 'recursion';
+        const cut = run.bound?.goal?.kind === 'recursion';
         if (!cut || depth >= DEEPEST) return { kind: 'undecided', reason: run.reason, tooLong: cut || run.reason.startsWith('time limit') };
         depth = depth < SHALLOW ? SHALLOW : DEEPEST;
         try {
@@ -94,14 +87,6 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
       }
     }
   }
-}
-
-/** What a failing assert of the lowering means on the one path. */
-function roleOf(map: SourceMap, wanted: readonly GoalKind[], loc: SourceLocation): AssertRole {
-  const g = goalAt(map, loc);
-  if (!g) return 'error';
-  if (g.kind === 'recursion' || g.kind === 'memory-unknown') return 'bound';
-  return wanted.includes(g.kind) ? 'error' : 'assume';
 }
 
 /** `file:line:column (`the C text there`)`. */

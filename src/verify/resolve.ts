@@ -4,7 +4,8 @@
 
 import { basename, resolve } from 'node:path';
 import { TarsierError, usageError } from '../common/errors.js';
-import { builtInProperty, PROPERTY_KINDS, readPropertyFile, readTaskFile, type DataModel, type Property, type PropertyKind } from '../task/index.js';
+import { builtInProperty, PROPERTY_KINDS, readPropertyFile, readTaskFile, type DataModel, type Property } from '../task/index.js';
+import { defaultProperty } from '../properties/index.js';
 import type { VerifyOptions } from './verify.js';
 
 export interface Resolved {
@@ -14,9 +15,6 @@ export interface Resolved {
   property: Property;
   dataModel: DataModel;
 }
-
-/** The properties a task's default choice prefers. */
-const SUPPORTED: readonly PropertyKind[] = ['unreach-call', 'no-overflow'];
 
 /** The program, property and data model a task file or a program with `--prop` stands for (shared with `validate`). */
 export function resolveInput(input: string, options: Pick<VerifyOptions, 'property' | 'prp' | 'dataModel' | 'propertyDetails'>): Resolved {
@@ -38,7 +36,7 @@ export function resolveInput(input: string, options: Pick<VerifyOptions, 'proper
       }
       chosen = p;
     } else {
-      chosen = task.properties.find((x) => SUPPORTED.includes(x.property)) ?? chosen;
+      chosen = defaultProperty(task.properties) ?? chosen;
     }
     return {
       program: task.inputFiles[0]!,

@@ -25,17 +25,17 @@
 import type { CProgram, Expr as CExpr, FunctionDecl, Stmt as CStmt, BlockItem } from '../c/index.js';
 import { childExprs, forEachStatement } from '../c/index.js';
 import { integerRange, unqualified, type DataModel } from '../c/types.js';
-import type { SourceLocation } from '../common/location.js';
-import { bmc, type AssertRole } from '../engines/index.js';
-import { goalAt } from '../lower/source-map.js';
+import { bmc, type GoalRoles } from '../engines/index.js';
+import { goalOf, type GoalKind } from '../lower/source-map.js';
 import { createSolver, type Solver } from '../smt/index.js';
 import { intKindOf } from '../lower/memory.js';
-import type { RecursionSummaries, SummaryCondition } from '../lower/types.js';
+import type { InstrumentationPass, RecursionSummaries, SummaryCondition } from '../lower/types.js';
 import { lowerC } from './frontend.js';
 
 export interface SummaryOptions {
-  /** The property: its violations (calls of reach_error, or signed overflows) are the errors. */
-  readonly property: 'unreach-call' | 'no-overflow';
+  /** The instrumentation the property needs, and the goal kinds that violate it (the errors). */
+  readonly passes: readonly InstrumentationPass[];
+  readonly errorKinds: readonly GoalKind[];
   readonly dataModel: DataModel;
   /** Budget ms left (on the verifier's clock); the search stops when it is spent. */
   readonly left: () => number;
@@ -72,18 +72,14 @@ export async function proveBySummaries(c: CProgram, options: SummaryOptions): Pr
 async function houdini(c: CProgram, recursive: readonly FunctionDecl[], conditions: Map<string, readonly SummaryCondition[]>, solver: Solver, options: SummaryOptions): Promise<{ proof?: SummaryProof; reason: string }> {
   const log = options.log ?? (() => {});
   const check = async (summaries: RecursionSummaries) => {
-    const lowered = lowerC(c, { property: options.property, dataModel: options.dataModel, recursionDepth: 1, summaries });
+    const lowered = lowerC(c, { passes: options.passes, dataModel: options.dataModel, recursionDepth: 1, summaries });
     if (lowered.unsupported) return { kind: 'unsupported' as const, why: `${lowered.unsupported.construct}` };
-    const role = (loc: SourceLocation): AssertRole => {
-      const g = goalAt(lowered.sourceMap, loc);
-      if (!g || g.kind === 'summary' || g.kind === (options.property === 'unreach-call' ? 'reach_error' : 'overflow')) return 'error';
-      // Under no-overflow, reach_error ends the execution: no violation.
-      return g.kind === 'recursion' || g.kind === 'memory-unknown' ? 'bound' : 'assume';
-    };
-    const r = await bmc(lowered.imp, { deadline: options.left, assertRole: role, solver });
+    // The summary's conditions and the property's goals are the errors (another property's goals end the execution: no violation).
+    const roles: GoalRoles = { error: ['summary', ...options.errorKinds], bound: ['recursion', 'memory-unknown'] };
+    const r = await bmc(lowered.imp, { deadline: options.left, roles, solver });
     if (r.verdict === 'true') return { kind: 'holds' as const };
     if (r.verdict === 'unknown') return { kind: 'unknown' as const, why: r.reason };
-    const goal = goalAt(lowered.sourceMap, r.counterexample.goal.loc);
+    const goal = goalOf(lowered.sourceMap, r.counterexample.goal.goal);
     return goal?.kind === 'summary' ? { kind: 'summary-fails' as const, index: r.counterexample.goal.loc.column - 1 } : { kind: 'error' as const };
   };
   // Houdini over every function's conditions: a failing one is dropped and the checks start again.

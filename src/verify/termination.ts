@@ -7,12 +7,13 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CProgram } from '../c/index.js';
-import type { SourceLocation } from '../common/location.js';
-import { formatLocation } from '../common/location.js';
+import { forEachStatement, type CProgram } from '../c/index.js';
+import { formatLocation, type SourceLocation } from '../common/location.js';
 import { EncodeError, findLasso, provedBounded, provedByRanking, type Lasso, type TerminationOptions } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
-import { goalAt, loopAt, type SourceMap } from '../lower/source-map.js';
+import { loopAt, type SourceMap } from '../lower/source-map.js';
+import type { InstrumentationPass } from '../lower/index.js';
+import { violationOf } from '../properties/index.js';
 import { replayCounterexample } from '../replay/index.js';
 import { availableProcessSolver, createSolver } from '../smt/index.js';
 import type { DataModel, Property } from '../task/index.js';
@@ -55,12 +56,12 @@ const MAX_RECURSION_DEPTH = 32;
 const MAX_STATEMENTS = 200_000;
 
 /**
- * The program lowered for `property`, with recursion inlined deeper on demand
- * (per bound), and the goal kind at an IMP location (of the last lowering;
- * keys are C locations, the same at every depth).
+ * The program lowered with the instrumentation `passes`, with recursion inlined deeper on demand
+ * (per bound), and the source map of the last lowering (its loops' keys are
+ * C locations, the same at every depth).
  */
-function loweredFamily(t: TerminationTask, property: 'termination' | 'no-overflow') {
-  const lowerAt = (depth: number) => lowerC(t.c, { property, dataModel: t.dataModel, recursionDepth: depth });
+function loweredFamily(t: TerminationTask, passes: readonly InstrumentationPass[]) {
+  const lowerAt = (depth: number) => lowerC(t.c, { passes, dataModel: t.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
   let sourceMap: SourceMap = first.sourceMap;
   const programs = new Map<number, ImpProgram>([[1, first.imp]]);
@@ -77,24 +78,23 @@ function loweredFamily(t: TerminationTask, property: 'termination' | 'no-overflo
     }
     return p;
   };
-  return { first, programAt, sourceMap: () => sourceMap, goalKind: (loc: SourceLocation) => goalAt(sourceMap, loc)?.kind };
+  return { first, programAt, sourceMap: () => sourceMap };
 }
 
 export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   // Ranking functions and lassos work on the program as it runs (signed
   // arithmetic wraps; the bit-vector check of a ranking function sees that;
   // a call of the error function goes on, as in C).
-  const wrapping = loweredFamily(t, 'termination');
+  const wrapping = loweredFamily(t, []);
   const first = wrapping.first;
   if (first.unsupported) return unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
   const programAt = wrapping.programAt;
-  const isCut = (loc: SourceLocation) => wrapping.goalKind(loc) === 'recursion';
   const solverName = availableProcessSolver(['z3']) ?? 'z3-wasm';
   // The budget is CPU time of this process; the solver runs in another process, so also bound the wall-clock time.
   const wall0 = Date.now();
   const budget = t.deadline();
   const deadline = () => Math.min(t.deadline(), budget - (Date.now() - wall0));
-  const base: TerminationOptions = { deadline, solver: () => createSolver(solverName), isCut, log: t.log };
+  const base: TerminationOptions = { deadline, solver: () => createSolver(solverName), cutKinds: ['recursion'], log: t.log };
   // __VERIFIER_assume(0) loops forever by the rules: an execution the model cuts there does not end.
   const text = readFileSync(t.program, 'utf8');
   const cutsByAssume = /\b__VERIFIER_assume\s*\(/.test(text);
@@ -104,10 +104,10 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   // overflow, which would not be a way to end: lowered with the overflow
   // checks, no goal is wanted, so one that fails is undefined behaviour), every execution does.
   if (!cutsByAssume) {
-    const lowerChecked = (depth: number) => lowerC(t.c, { property: 'no-overflow', dataModel: t.dataModel, recursionDepth: depth });
+    const lowerChecked = (depth: number) => lowerC(t.c, { passes: ['overflow'], dataModel: t.dataModel, recursionDepth: depth });
     const checked = lowerChecked(1);
     const executionEnd = deadline() * 0.75;
-    const run = checked.unsupported ? undefined : executeLowered({ c: t.c, first: checked, lowerAt: lowerChecked, wanted: [], deadline: () => deadline() - executionEnd, fileName: t.programAsWritten, log: t.log });
+    const run = checked.unsupported ? undefined : executeLowered({ first: checked, lowerAt: lowerChecked, roles: { error: [], bound: ['recursion', 'memory-unknown'] }, deadline: () => deadline() - executionEnd, fileName: t.programAsWritten, log: t.log });
     if (run?.kind === 'holds') return { verdict: { kind: 'true' }, reason: `every execution ends: ${run.reason}` };
   }
 
@@ -153,20 +153,33 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   if (!cutsByAssume) {
     // The bounded proof is lowered with the overflow checks: a signed overflow
     // (undefined in C) must not count as the way an execution ends.
-    const checked = loweredFamily(t, 'no-overflow');
+    const checked = loweredFamily(t, ['overflow']);
     const bounded = checked.first.unsupported
       ? undefined
-      : await provedBounded(checked.programAt, {
-          ...base,
-          isCut: (loc) => checked.goalKind(loc) === 'recursion',
-          isViolation: (loc) => checked.goalKind(loc) === 'overflow',
-        });
+      : await provedBounded(checked.programAt, { ...base, violationKinds: ['overflow'] });
     if (bounded !== undefined) {
       return { verdict: { kind: 'true' }, reason: `every execution ends: none runs longer than the unrolling bound ${bounded} (BMC, complete unrolling)`, bound: bounded };
     }
     reasons.push('BMC found executions longer than the bounds tried');
   }
   return unknown(`termination not proved: ${reasons.join('; ')}`);
+}
+
+/**
+ * A loop made of a `goto` back to a label (the front end turns it into a
+ * loop of its own, at the label): the statement after the label, which each
+ * iteration passes, and its function.
+ */
+function labelledHead(c: CProgram, loc: SourceLocation): { kind: 'label'; loc: SourceLocation; function: string } | undefined {
+  for (const d of c.declarations) {
+    if (d.kind !== 'FunctionDefinition') continue;
+    let found: SourceLocation | undefined;
+    forEachStatement(d.body, (s) => {
+      if (!found && s.kind === 'Label' && s.loc.line === loc.line && s.loc.column === loc.column) found = s.body.loc;
+    });
+    if (found) return { kind: 'label', loc: found, function: d.decl.name };
+  }
+  return undefined;
 }
 
 /** Whether the lowering cut a recursive call (the recursion may go deeper than it was inlined). */
@@ -177,11 +190,14 @@ function hasRecursionCut(lowered: { sourceMap: SourceMap }): boolean {
 /** FALSE(termination) for a lasso that gcc confirms too, with its witness; UNKNOWN otherwise. */
 function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, text: string): Outcome {
   const loop = loopAt(sourceMap, lasso.loopLoc);
-  if (!loop) return unknown('a lasso was found at a loop without C location');
+  const head = loop ? { kind: 'loop' as const, loc: loop.loc, function: loop.function } : labelledHead(t.c, lasso.loopLoc);
+  if (!head) return unknown(`a lasso was found at a loop without C location (${formatLocation(lasso.loopLoc)})`);
+  const violation = violationOf(t.property.kind, 'lasso');
+  if (!violation) return unknown(`a lasso is no violation of ${t.property.kind}`);
   const stem = nondetStepsOf(lasso.stem, sourceMap);
   const cycle = nondetStepsOf(lasso.cycle, sourceMap);
   const replay = replayCounterexample(t.program, replayValues([...stem, ...cycle]), {
-    property: 'termination',
+    property: violation.replay,
     dataModel: t.dataModel,
     cycleStart: stem.length,
     timeoutMs: 3000,
@@ -193,7 +209,7 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, te
   if (t.options.witnessPath !== null) {
     const metadata = makeMetadata({
       formatVersion: '2.1',
-      producer: { name: t.toolName, version: t.options.toolVersion ?? '0.1.0', configuration: 'termination' },
+      producer: { name: t.toolName, version: t.options.toolVersion ?? '0.1.0', configuration: t.property.kind },
       task: {
         inputFiles: [t.programAsWritten],
         inputFileHashes: { [t.programAsWritten]: sha256OfFile(t.program) },
@@ -203,17 +219,17 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, te
       },
       creationTime: t.options.creationTime,
     });
-    const entry = buildLassoWitness({ stem, cycle, loop, fileName: t.programAsWritten, metadata });
+    const entry = buildLassoWitness({ stem, cycle, head, fileName: t.programAsWritten, metadata });
     const witness = writeWitness({ format: 'yaml', entries: [entry] });
     const problems = lintAgainstProgram(witness, t.programAsWritten, text);
     if (problems.length > 0) return unknown(`the non-termination witness does not lint clean: ${problems[0]}`, { replay });
     witnessPath = resolve(t.options.witnessPath ?? 'witness.yml');
     writeFileSync(witnessPath, witness);
   }
-  const where = formatLocation({ ...loop.loc, file: t.programAsWritten });
+  const where = formatLocation({ ...head.loc, file: t.programAsWritten });
   return {
-    verdict: { kind: 'false', property: 'termination' },
-    reason: `the loop at ${where} runs forever after a stem of ${stem.length} nondet values (${lasso.proof}; ${replay.reason})`,
+    verdict: { kind: 'false', property: violation.name },
+    reason: `the ${head.kind === 'loop' ? 'loop' : 'goto loop'} at ${where} runs forever after a stem of ${stem.length} nondet values (${lasso.proof}; ${replay.reason})`,
     replay,
     witnessPath,
   };

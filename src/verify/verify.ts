@@ -11,14 +11,15 @@ import { TarsierError, usageError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { assertionCandidates, bmc, candidateSources, EncodeError, type AssertRole, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, EncodeError, type GoalRoles, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
-import { goalAt, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
-import type { LowerProperty } from '../lower/index.js';
-import { replayCounterexample, type MemoryProperty, type NondetValue, type ReplayResult } from '../replay/index.js';
+import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
+import { replayCounterexample, type NondetValue, type ReplayResult } from '../replay/index.js';
+import { goalRolesOf, propertyRow, violationKinds, violationOf, violationWitnessFormat } from '../properties/index.js';
 import type { DataModel, Property, PropertyKind, Verdict } from '../task/index.js';
 import { processTreeCpuMs } from '../smt/index.js';
 import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
+import type { CProgram } from '../c/index.js';
 import { lowerC, parseC, lintAgainstProgram } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } from './witness.js';
 import { verifyTermination, type RankingFunctionReport } from './termination.js';
@@ -83,22 +84,8 @@ import { timeLimitReason } from './time-limit.js';
 
 const MAX_PROGRAM_SIZE = 400_000;
 
-/** Properties the lowering instruments. */
-const LOWERED: readonly LowerProperty[] = ['unreach-call', 'no-overflow', 'valid-memsafety', 'valid-memcleanup'];
-
-/** The lowering's goals that violate a property. */
-function goalKindsOf(kind: PropertyKind): readonly GoalKind[] {
-  switch (kind) {
-    case 'unreach-call':
-      return ['reach_error'];
-    case 'no-overflow':
-      return ['overflow'];
-    case 'valid-memsafety':
-      return ['valid-deref', 'valid-free', 'valid-memtrack'];
-    default:
-      return kind === 'valid-memcleanup' ? ['valid-memcleanup'] : [];
-  }
-}
+/** The error functions the lowering knows (SV-COMP's, and the one of older tasks). */
+const ERROR_FUNCTIONS = ['reach_error', '__VERIFIER_error'];
 
 function cpuSeconds(startMs: number): number {
   return (processTreeCpuMs() - startMs) / 1000;
@@ -163,6 +150,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
   if (!(timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');
   const r = resolveInput(input, options);
   const kind = r.property.kind;
+  const row = propertyRow(kind);
   // What the lowering says about its model of the program, appended to the reason once.
   let notes = '';
   const done = (verdict: Verdict, reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
@@ -189,7 +177,8 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     }
     throw e;
   }
-  if (kind === 'termination' && r.property.entryFunction === 'main') {
+  if (row.notSupported) return unknown(row.notSupported);
+  if (row.strategy.includes('termination') && r.property.entryFunction === 'main') {
     const reserve = Math.min(15000, Math.max(500, timeoutS * 1000 * 0.1));
     const o = await verifyTermination({
       ...r,
@@ -202,9 +191,8 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     profile.mark('termination');
     return done(o.verdict, o.reason, o);
   }
-  if (!LOWERED.includes(kind as LowerProperty)) return unknown(`property ${kind} is not supported yet`);
-  if (kind === 'unreach-call' && r.property.errorFunction !== 'reach_error' && r.property.errorFunction !== '__VERIFIER_error') {
-    return unknown(`unreach-call of '${r.property.errorFunction}' is not supported (only reach_error and __VERIFIER_error)`);
+  if (r.property.errorFunction !== undefined && !ERROR_FUNCTIONS.includes(r.property.errorFunction)) {
+    return unknown(`${kind} of '${r.property.errorFunction}' is not supported (only ${ERROR_FUNCTIONS.join(' and ')})`);
   }
   if (r.property.entryFunction !== 'main') return unknown(`entry function '${r.property.entryFunction}' is not supported (only main)`);
 
@@ -213,7 +201,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
   // The budget is CPU time (of this process and its solver processes).
   const deadline = () => timeoutS * 1000 - reserveMs - cpuSeconds(cpu0) * 1000;
 
-  const lowerAt = (depth: number) => lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel, recursionDepth: depth });
+  const lowerAt = (depth: number) => lowerC(c, { passes: row.passes, dataModel: r.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
   profile.mark('lower');
   if (first.notes?.length) notes = ` (${first.notes.join('; ')})`;
@@ -280,14 +268,9 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       },
       creationTime: options.creationTime,
     });
-  const wanted = goalKindsOf(kind);
-  const assertRole = (loc: SourceLocation): AssertRole => {
-    const g = goalAt(sourceMap, loc);
-    if (!g) return 'error'; // not made for a goal: treat as a claim; replay guards FALSE
-    if (g.kind === 'recursion' || g.kind === 'memory-unknown') return 'bound';
-    // A goal of the other property: the program stops there (reach_error aborts), it is no violation.
-    return wanted.includes(g.kind) ? 'error' : 'assume';
-  };
+  const wanted = violationKinds(kind);
+  // An assert made for no goal is a claim (replay guards FALSE).
+  const roles: GoalRoles = goalRolesOf(kind);
   // Z3 measures wall time: on a loaded machine give it the CPU time left
   // scaled by how much slower than CPU time the wall clock has run so far.
   const solverTimeoutMs = () => {
@@ -307,7 +290,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     return growthPerStep >= 1.4 ? bound + 1 : bound * 2;
   };
   /** FALSE(violated), replayed already, with its violation witness (the nondet values of `steps`, and the target `goal`). */
-  const refuted = (goal: GoalInfo, violated: PropertyKind | MemoryProperty, steps: ReturnType<typeof nondetSteps>, replay: ReplayResult, configuration: string, how: string, bound?: number): VerifyResult => {
+  const refuted = (goal: GoalInfo, violated: string, steps: ReturnType<typeof nondetSteps>, replay: ReplayResult, configuration: string, how: string, bound?: number): VerifyResult => {
     let witnessPath: string | undefined;
     let witnessError: string | undefined;
     if (options.witnessPath !== null) {
@@ -317,13 +300,13 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       // fall back to the target alone (valid, only less guiding).
       let text = '';
       let problems: string[] = [];
-      // Leaks have no location of their own: the rules ask for GraphML there.
-      const graphml = violated === 'valid-memtrack' || violated === 'valid-memcleanup';
+      const format = violationWitnessFormat(kind, violated, { concurrent: usesThreads(c) });
+      const graphml = format.version === '1.0';
       for (const withValues of [true, false]) {
         const entry = buildViolationWitness({ steps: withValues ? steps : [], goal, fileName: r.programAsWritten, metadata });
         const callees = (withValues ? steps : []).filter((x) => x.info.closeParenLoc).map((x) => x.info.callee);
         text = graphml ? violationGraphml(entry, r.programAsWritten, callees) : writeWitness({ format: 'yaml', entries: [entry] });
-        problems = lintAgainstProgram(text, r.programAsWritten, programText, graphml ? 'witness.graphml' : 'witness.yml');
+        problems = lintAgainstProgram(text, r.programAsWritten, programText, format.file);
         if (problems.length > 0) log(`witness${withValues ? '' : ' (target only)'}: ${problems.join('; ')}`);
         if (problems.length === 0) break;
       }
@@ -331,7 +314,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       if (problems.length > 0) {
         return unknown(`the violation witness does not lint clean: ${problems[0]}`, { bound, replay });
       }
-      const path = resolve(options.witnessPath ?? (graphml ? 'witness.graphml' : 'witness.yml'));
+      const path = resolve(options.witnessPath ?? format.file);
       try {
         writeFileSync(path, text);
         witnessPath = path;
@@ -358,7 +341,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       const w = await buildCorrectnessWitness({
         program: c,
         // Without recursion every depth lowers to the same program: the first one serves.
-        lowered: recursive ? lowerC(c, { property: kind as LowerProperty, dataModel: r.dataModel }) : first,
+        lowered: recursive ? lowerC(c, { passes: row.passes, dataModel: r.dataModel }) : first,
         fileName: r.programAsWritten,
         metadata: metadataFor(configuration),
         // What is left of the hard CPU limit (the verdict is lost if the witness overruns it).
@@ -394,23 +377,25 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     });
   };
   // A program without nondeterminism: its one execution, with the model's semantics, decides (a third of the budget).
-  const executionEnd = deadline() * (2 / 3);
-  const run = executeLowered({ c, first, lowerAt, wanted, deadline: () => deadline() - executionEnd, fileName: r.programAsWritten, log });
-  profile.mark('execution');
-  if (run.kind === 'holds') return proved(`no violation: ${run.reason}`, 'execution', null);
-  if (run.kind === 'undefined') return unknown(run.reason);
-  const gccRun = run.kind === 'undecided' && run.tooLong && (kind === 'unreach-call' || kind === 'no-overflow')
-    ? violationByGccRun(r.program, { property: kind, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(timeoutS * 1000) })
-    : undefined;
-  const violation = run.kind === 'violated' ? run : gccRun && violatedGoal(first.sourceMap, wanted, gccRun);
-  if (violation) {
-    const goal = 'goal' in violation ? violation.goal : violation;
-    const violated = kind === 'unreach-call' || kind === 'no-overflow' ? kind : (goal.kind as MemoryProperty);
-    const replay = gccRun ?? replayCounterexample(r.program, [], { property: violated, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error' });
-    profile.mark('replay');
-    // Without nondet values the witness is its target alone.
-    if (replay.status === 'confirmed') return refuted(goal, violated, [], replay, 'execution', 'the only execution of a program without nondeterminism');
-    return unknown(`the only execution violates the property at ${formatLocation({ ...goal.loc, file: r.programAsWritten })} (${goal.description}), but the replay does not show it: ${replay.reason}`);
+  if (row.strategy.includes('execution')) {
+    const executionEnd = deadline() * (2 / 3);
+    const run = executeLowered({ first, lowerAt, roles, deadline: () => deadline() - executionEnd, fileName: r.programAsWritten, log });
+    profile.mark('execution');
+    if (run.kind === 'holds') return proved(`no violation: ${run.reason}`, 'execution', null);
+    if (run.kind === 'undefined') return unknown(run.reason);
+    // Where the one execution is too long to run, gcc's run may still show a violation.
+    const gccRun = run.kind === 'undecided' && run.tooLong && (kind === 'unreach-call' || kind === 'no-overflow')
+      ? violationByGccRun(r.program, { property: kind, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(timeoutS * 1000) })
+      : undefined;
+    const goal = run.kind === 'violated' ? run.goal : gccRun && violatedGoal(first.sourceMap, wanted, gccRun);
+    if (goal) {
+      const violated = violationOf(kind, goal.kind)!;
+      const replay = gccRun ?? replayCounterexample(r.program, [], { property: violated.replay, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error' });
+      profile.mark('replay');
+      // Without nondet values the witness is its target alone.
+      if (replay.status === 'confirmed') return refuted(goal, violated.name, [], replay, 'execution', 'the only execution of a program without nondeterminism');
+      return unknown(`the only execution violates the property at ${formatLocation({ ...goal.loc, file: r.programAsWritten })} (${goal.description}), but the replay does not show it: ${replay.reason}`);
+    }
   }
   /** BMC (with k-induction) until `left` ms are spent; its solver calls get the share of their usual limit that `left` is of the budget. */
   const runBmc = (left: () => number) =>
@@ -418,17 +403,17 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
       nextBound,
       // A block lost in a run that never ends is a memtrack violation no goal
       // sees: with heap blocks, TRUE only when every run ends within the bound.
-      induction: !(kind === 'valid-memsafety' && first.allocates),
+      induction: !(row.induction === 'without-heap' && first.allocates),
       deadline: left,
       solverTimeoutMs: () => (solverTimeoutMs() * Math.max(1, left())) / Math.max(1, deadline()),
-      assertRole,
+      roles,
       log,
       solver: options.solver,
       // The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants.
       loopCandidates: candidateSources(profiled(profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, timeoutS * 50)) })), assertionCandidates()),
     });
   let result: Awaited<ReturnType<typeof bmc>> | undefined;
-  if (recursive && (kind === 'unreach-call' || kind === 'no-overflow')) {
+  if (recursive && row.strategy.includes('summaries')) {
     // Bounded recursion is decided by BMC at once: a tenth of the budget
     // (at most 1 s) for it, then recursion summaries (a quarter of what is
     // left), then BMC again with the rest if its time share stopped it.
@@ -437,7 +422,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     profile.mark('bmc');
     if (result.verdict === 'unknown') {
       const stopAt = deadline() * 0.75;
-      const s = await proveBySummaries(c, { property: kind, dataModel: r.dataModel, left: () => deadline() - stopAt, solver: options.solver, log });
+      const s = await proveBySummaries(c, { passes: row.passes, errorKinds: wanted, dataModel: r.dataModel, left: () => deadline() - stopAt, solver: options.solver, log });
       profile.mark('summaries');
       log(`summaries: ${s.reason}`);
       if (s.proof) return proved(s.proof.reason, 'summaries', null);
@@ -465,16 +450,18 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
   }
 
   const cex = result.counterexample;
-  const goal = goalAt(sourceMap, cex.goal.loc);
+  // The goals and nondets of the lowering BMC checked at that bound.
+  const cexMap = lowerings.get(result.program)?.sourceMap ?? sourceMap;
+  const goal = goalOf(cexMap, cex.goal.goal);
   if (!goal || !wanted.includes(goal.kind)) {
     return unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${wanted.join('/')} goal`, { bound: result.bound });
   }
-  // The violated (sub-)property: for memory safety the goal's kind.
-  const violated = kind === 'unreach-call' || kind === 'no-overflow' ? kind : (goal.kind as MemoryProperty);
-  const steps = nondetSteps(cex, sourceMap);
+  // The violated (sub-)property (for memory safety the goal's sub-property) and its replay.
+  const violated = violationOf(kind, goal.kind)!;
+  const steps = nondetSteps(cex, cexMap);
   const counterexample = replayValues(steps);
   const replay = replayCounterexample(r.program, counterexample, {
-    property: violated,
+    property: violated.replay,
     dataModel: r.dataModel,
     errorFunction: r.property.errorFunction ?? 'reach_error',
   });
@@ -484,7 +471,7 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     return unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
   }
 
-  return refuted(goal, violated, steps, replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+  return refuted(goal, violated.name, steps, replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
 }
 
 /**
@@ -497,6 +484,11 @@ function violatedGoal(map: SourceMap, wanted: readonly GoalKind[], replay: Repla
   const at = replay.overflowAt;
   const goals = map.goals.filter((g) => wanted.includes(g.kind) && (!at || (g.loc.line <= at.line && at.line <= (g.loc.end?.line ?? g.loc.line))));
   return goals.length === 1 ? goals[0] : undefined;
+}
+
+/** Whether the program starts threads (the rules' witness formats differ for concurrent programs). */
+function usesThreads(c: CProgram): boolean {
+  return c.functions.some((f) => f.name === 'pthread_create');
 }
 
 /** The places where the memory model is not exact (a TRUE is impossible once one is reached), for an UNKNOWN's reason. */

@@ -45,6 +45,8 @@ export interface LintOptions {
 
 const KNOWN_SPECS = [
   'CHECK( init(main()), LTL(G ! call(reach_error())) )',
+  // unreach-call of the tasks written before 2020, whose error function is __VERIFIER_error.
+  'CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )',
   'CHECK( init(main()), LTL(G valid-free) )',
   'CHECK( init(main()), LTL(G valid-deref) )',
   'CHECK( init(main()), LTL(G valid-memtrack) )',

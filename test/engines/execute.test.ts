@@ -2,30 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseImp } from '../../src/ivl/index.js';
 import { executeOnePath, type ExecutionVerdict } from '../../src/engines/index.js';
-import type { SourceLocation } from '../../src/common/location.js';
-import { locKey } from '../../src/lower/source-map.js';
 
-/** Runs `body` (statements of main over the declared variables); `nondet`/`ends`: line numbers of nondet havocs and run-ending assumes. */
-function run(decls: string, body: string, opts: { nondet?: number[]; ends?: number[]; bound?: number[]; deadline?: () => number } = {}): ExecutionVerdict {
+/** Runs `body` (statements of main over the declared variables); `nondet`/`ends`: line numbers of nondet havocs and run-ending assumes. Asserts of goal kind `cut` are unwinding assertions. */
+function run(decls: string, body: string, opts: { nondet?: number[]; ends?: number[]; deadline?: () => number } = {}): ExecutionVerdict {
   const text = `procedure main() {\n  var ${decls};\n${body}\n}\n`;
   const program = parseImp(text, 'p.imp');
-  const keysAt = (lines: number[] = []) => {
-    const keys = new Set<string>();
-    const visit = (ss: readonly import('../../src/ivl/ast.js').Stmt[]): void => {
-      for (const s of ss) {
-        if (lines.includes(s.loc.line)) keys.add(locKey(s.loc));
-        if (s.kind === 'if') (visit(s.then), visit(s.else));
-        if (s.kind === 'while' || s.kind === 'block') visit(s.body);
-      }
-    };
-    visit(program.procedures[0]!.body!);
-    return keys;
-  };
   return executeOnePath(program, {
     deadline: opts.deadline ?? (() => 60_000),
-    assertRole: (loc: SourceLocation) => ((opts.bound ?? []).includes(loc.line) ? 'bound' : 'error'),
-    nondetLocs: keysAt(opts.nondet),
-    runEnds: keysAt(opts.ends),
+    roles: { error: ['err'], bound: ['cut'] },
+    isNondet: (s) => (opts.nondet ?? []).includes(s.loc.line),
+    endsRun: (s) => (opts.ends ?? []).includes(s.loc.line),
   });
 }
 // Line numbers: line 1 is `procedure`, line 2 the declarations, the body starts at line 3.
@@ -84,9 +70,11 @@ test('a failing assume ends the run where C ends it, and cuts a path (undefined 
 });
 
 test('a failing assert of role bound (a recursion cut) is undecided with its location; the time limit stops a long run', () => {
-  const b = run('x: bv32', '  x := 0bv32;\n  assert false;', { bound: [4] });
+  const b = run('x: bv32', '  x := 0bv32;\n  assert {:goal cut 0} false;');
   assert.equal(b.kind, 'undecided');
-  assert.equal(b.kind === 'undecided' && b.bound?.line, 4);
+  assert.equal(b.kind === 'undecided' && b.bound?.loc.line, 4);
+  // A goal of another kind: the model ends the path there, which C need not (never TRUE).
+  assert.equal(run('x: bv32', '  x := 0bv32;\n  assert {:goal other 0} false;').kind, 'cut');
   const t = run('x: bv32', '  x := 0bv32;\n  while (true) { x := x + 1bv32; }', { deadline: () => 0 });
   assert.equal(t.kind, 'undecided');
   assert.match(t.kind === 'undecided' ? t.reason : '', /^time limit reached/);

@@ -16,6 +16,7 @@ import { lowerProgram } from '../../src/lower/index.js';
 import { provedByRanking } from '../../src/engines/index.js';
 import { createSolver } from '../../src/smt/index.js';
 import { linVar, linConst, le, eq, lt, linAdd, synthesizeRanking, type LinearConstraint } from '../../src/analysis/index.js';
+import { passesOf } from '../../src/properties/index.js';
 
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'termination', name);
 const prp = join(repoRoot, 'test', 'fixtures', 'verify', 'termination.prp');
@@ -71,7 +72,7 @@ for (const [file, loops, components] of [
 
 test('wrap.c: the integer ranking function fails on bit-vectors (unsigned char wraps), so never TRUE', async () => {
   const c = parseCFile(fx('wrap.c'), { dataModel: 'ILP32' });
-  const l = lowerProgram(c, { property: 'unreach-call', dataModel: 'ILP32', recursionDepth: 1 });
+  const l = lowerProgram(c, { passes: passesOf('unreach-call'), dataModel: 'ILP32', recursionDepth: 1 });
   const proof = await provedByRanking(l.imp, { deadline: () => 60000, solver: () => createSolver() });
   assert.equal(proof.proved, false);
   assert.match(proof.proved ? '' : proof.reason, /does not hold with bit-vector semantics/);

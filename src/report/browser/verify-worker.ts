@@ -10,6 +10,7 @@
 import { needsPreprocessing, parseCProgram } from '../../c/index.js';
 import { cCandidatesFromWitness, selectCInvariants } from '../../invariants/index.js';
 import { lowerProgram } from '../../lower/index.js';
+import { passesOf } from '../../properties/index.js';
 import { verify } from '../../verify/verify.js';
 import { validate } from '../../validate/validate.js';
 import { readWitness } from '../../witness/index.js';
@@ -92,7 +93,7 @@ async function runSelect(req: Extract<WorkerRequest, { kind: 'select' }>): Promi
     return { id: req.id, error: 'select: the program has preprocessor directives, and there is no preprocessor in the browser' };
   }
   const program = parseCProgram(req.programText, req.programName, { dataModel: req.dataModel });
-  const lowered = lowerProgram(program, { property: req.property, dataModel: req.dataModel });
+  const lowered = lowerProgram(program, { passes: passesOf(req.property), dataModel: req.dataModel });
   const candidates = cCandidatesFromWitness(readWitness(req.witnessText, req.witnessName), program);
   const r = await selectCInvariants(program, lowered, candidates, { method: 'houdini', timeoutMs: req.timeoutS * 1000 });
   const selection = r.verdicts.map((v) => {
