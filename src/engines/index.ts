@@ -25,3 +25,5 @@ export { provedBounded, provedByRanking, findLasso, confirmLasso } from './termi
 export type { TerminationOptions, TerminationProof, LoopRanking, Lasso } from './termination.js';
 export { executeOnePath } from './execute.js';
 export type { ExecuteOptions, ExecutionVerdict } from './execute.js';
+export { vacuityOf } from './vacuity.js';
+export type { VacuityOptions } from './vacuity.js';

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
 import { executeOnePath, type GoalRoles } from '../engines/index.js';
+import type { AssumeStmt } from '../ivl/ast.js';
 import type { LoweredProgram } from '../lower/index.js';
 import { goalOf, nondetAt, type GoalInfo, type GoalKind } from '../lower/source-map.js';
 import { HARNESS_EXIT, replayCounterexample, type ReplayResult } from '../replay/index.js';
@@ -48,16 +49,12 @@ const DEEPEST = 4096;
 export function executeLowered(input: OnePathInput): OnePathOutcome {
   let lowered = input.first;
   for (let depth = 1; ; ) {
-    const { sourceMap: map, assumptions } = lowered;
+    const map = lowered.sourceMap;
     const run = executeOnePath(lowered.imp, {
       deadline: input.deadline,
       roles: input.roles,
       isNondet: (s) => nondetAt(map, s.loc) !== undefined,
-      // Without the lowering's reasons every failing assume is taken for a cut path (never TRUE).
-      endsRun: (s) => {
-        const why = assumptions?.get(s);
-        return why === 'path-ends' || why === 'program';
-      },
+      endsRun: endsRunOf(lowered),
     });
     input.log(`execution (recursion depth ${depth}): ${run.kind} after ${run.steps} steps${run.kind === 'undecided' ? `: ${run.reason}` : ''}`);
     switch (run.kind) {
@@ -87,6 +84,23 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
       }
     }
   }
+}
+
+/**
+ * Whether a failing assume of the lowering ends the run where C (or the
+ * rules) end it (`abort`, `exit`, `__VERIFIER_assume`), rather than cutting
+ * a path on undefined behaviour. Without the lowering's reasons, none does.
+ */
+export function endsRunOf(lowered: LoweredProgram): (s: AssumeStmt) => boolean {
+  return (s) => {
+    const why = lowered.assumptions?.get(s);
+    return why === 'path-ends' || why === 'program';
+  };
+}
+
+/** `endsRunOf` for the statements of several lowerings (one per recursion depth; more may come). */
+export function endsRunOfAll(lowerings: () => Iterable<LoweredProgram>): (s: AssumeStmt) => boolean {
+  return (s) => [...lowerings()].some((l) => endsRunOf(l)(s));
 }
 
 /** `file:line:column (`the C text there`)`. */

@@ -11,7 +11,7 @@ import { TarsierError, usageError } from '../common/errors.js';
 import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { assertionCandidates, bmc, candidateSources, EncodeError, type GoalRoles, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, EncodeError, vacuityOf, type GoalRoles, type LoopCandidateSource, type LoopInvariants } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import { replayCounterexample, type NondetValue, type ReplayResult } from '../replay/index.js';
@@ -24,7 +24,7 @@ import { lowerC, parseC, lintAgainstProgram } from './frontend.js';
 import { buildViolationWitness, nondetSteps, replayValues, violationGraphml } from './witness.js';
 import { verifyTermination, type RankingFunctionReport } from './termination.js';
 import { buildCorrectnessWitness } from './correctness-witness.js';
-import { executeLowered, executionLimitMs, violationByGccRun } from './execution.js';
+import { endsRunOfAll, executeLowered, executionLimitMs, violationByGccRun } from './execution.js';
 import { proveBySummaries } from './summaries.js';
 import { analysisCandidates } from '../analysis/index.js';
 import type { LoweredProgram } from '../lower/index.js';
@@ -441,6 +441,11 @@ async function verifyProfiled(input: string, options: VerifyOptions, profile: Ph
     return unknown(reason, { bound: timedOut ? established : result.bound });
   }
   if (result.verdict === 'true') {
+    // The vacuity guard: a model that admits no execution proves nothing.
+    const vacuityEnd = deadline() * 0.75;
+    const vacuous = await vacuityOf(programAt, { bound: 1, endsRun: endsRunOfAll(() => lowerings.values()), deadline: () => deadline() - vacuityEnd, solver: options.solver, log, nextBound });
+    profile.mark('vacuity');
+    if (vacuous) return unknown(vacuous, { bound: result.bound });
     const how =
       result.method === 'k-induction'
         ? `no violation: proved by ${result.bound}-induction`
