@@ -2,21 +2,30 @@
  * Goto elimination: a function body with arbitrary jumps (goto forwards,
  * backwards, into blocks and loops, out of loops; a switch whose case labels
  * sit inside nested statements, as in Duff's device) becomes an equivalent
- * body without goto, built of the structured statements and int flags,
+ * body without goto, built of the structured statements and one variable,
  * after Erosa and Hendren ("Taming control flow", ICCL 1994). A goto is
- * moved one level at a time: outwards (set its label's flag, leave the
- * statement by `break` or by skipping the rest of the block, test the flag
- * after the statement) and inwards (enter the statement that holds the label
- * while the flag is set, without evaluating its condition or initialiser),
- * until it is a sibling of its label; then a forward jump becomes a
- * conditional and a backward one a do-while loop. A flag is true exactly
- * while its jump is under way: set by the goto, cleared at the label.
+ * moved one level at a time: outwards (start the jump, leave the statement
+ * by `break` or by skipping the rest of the block, carry the jump on after
+ * the statement) and inwards (enter the statement that holds the label while
+ * the jump is under way, without evaluating its condition or initialiser),
+ * until it is a sibling of its label; then a forward jump skips what lies
+ * between and a backward one becomes a do-while loop.
+ *
+ * `jump` says which jump is under way: 0 none, else the number of its label
+ * (labels are numbered in source order). The goto sets it, the label clears
+ * it. What a jump skips is guarded by `jump` not being that label's number,
+ * one guard for each run of statements between labels (labels stay at the
+ * level of their block, so nothing nests deeper for them; the guards of
+ * several jumps over one run merge into one test). Tests of sets of labels
+ * are written as ranges of numbers, so that a state machine of a hundred
+ * labels (CIL's switch into `if (0) { ... }`) costs a few comparisons a test.
  *
  * The engines consume structured IMP, so the lowering lowers this goto-free
  * body (docs/ARCHITECTURE.md says why this and not a control-flow graph).
  * What the pass makes is marked `synthetic` (blocks that open no scope,
- * branches and loops that are not the program's, flags that are not its
- * variables), so that the source map and witnesses only see the C program.
+ * branches and loops that are not the program's, the jump variable and
+ * temporaries that are not its variables), so that the source map and
+ * witnesses only see the C program.
  */
 import { TarsierError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
@@ -52,20 +61,28 @@ interface Seq {
 interface Leaf {
   readonly k: 'leaf';
   readonly s: BlockItem;
-  /** A `break` the pass made for a jump under way, whose flag this is. */
-  readonly flight?: VarDecl;
+  /** A `break` the pass made for the jump under way to this label. */
+  readonly flight?: string;
 }
+/**
+ * An if. Its test, as emitted: `skip`: `jump` is not one of those labels'
+ * (a guard); `test`: `jump` is that label's; else `jump` is one of `enter`'s,
+ * or (`jump` is none of `enterElse`'s and `cond`).
+ */
 interface IfN {
   readonly k: 'if';
-  cond: Expr;
+  cond?: Expr;
   readonly then: Seq;
   readonly else?: Seq;
-  /** The C if statement; absent for a test of the pass's flags. */
+  /** The C if statement; absent for a test of the pass. */
   readonly src?: IfStmt;
   readonly loc: L;
-  /** The then part of a split if (splitIf): the saved condition, set when a jump enters the then part. */
-  readonly saved?: VarDecl;
+  readonly skip?: Set<string>;
+  readonly test?: string;
+  enter?: Set<string>;
+  enterElse?: Set<string>;
 }
+/** A loop; its test `jump` is one of `enter`'s, or `cond` (`again`: `jump` is that label's, a loop of the pass). */
 interface LoopN {
   readonly k: 'while' | 'do' | 'for';
   cond?: Expr;
@@ -75,6 +92,8 @@ interface LoopN {
   /** The C loop; absent for a loop of a backward jump. */
   readonly src?: LoopStmt;
   readonly loc: L;
+  enter?: Set<string>;
+  readonly again?: string;
 }
 interface SwitchN {
   readonly k: 'switch';
@@ -91,11 +110,12 @@ interface CaseN {
   readonly k: 'case';
   readonly src: CaseStmt | DefaultStmt;
 }
-/** `if (cond) goto label` (cond absent: unconditional). */
+/** `if (cond) goto label` (no cond: unconditional; `flight`: the jump is under way, the test is `jump` being the label's). */
 interface GotoN {
   readonly k: 'goto';
   readonly label: string;
   readonly cond?: Expr;
+  readonly flight?: true;
   readonly loc: L;
 }
 type Node = Seq | Leaf | IfN | LoopN | SwitchN | LabelN | CaseN | GotoN;
@@ -144,28 +164,43 @@ function topLevelCases(body: Stmt): Set<Stmt> {
   return top;
 }
 
-/** Labels that a goto of the body jumps to. */
-function gotoTargets(body: CompoundStmt): Set<string> {
-  const out = new Set<string>();
-  walkStmts(body, (s) => {
-    if (s.kind === 'Goto') out.add(s.label);
-  });
-  return out;
-}
-
-/** Switches the pass turns into jumps: a case label inside a nested statement, or a label a goto jumps to inside the body. */
+/**
+ * Switches the pass turns into jumps: a case label inside a nested
+ * statement; a label inside the body that a goto from outside jumps to; a
+ * backward jump inside the body over one of its case labels (the loop it
+ * becomes would hold the case label).
+ */
 function irregularSwitches(body: CompoundStmt): Set<SwitchStmt> {
-  const targets = gotoTargets(body);
+  const order = new Map<BlockItem, number>();
+  const within = new Map<BlockItem, SwitchStmt[]>();
+  const labels = new Map<string, BlockItem>();
+  const gotos: Array<Extract<BlockItem, { kind: 'Goto' }>> = [];
+  const switches: SwitchStmt[] = [];
+  const visit = (s: BlockItem, around: SwitchStmt[]): void => {
+    order.set(s, order.size);
+    within.set(s, around);
+    if (s.kind === 'Label') labels.set(s.name, s);
+    if (s.kind === 'Goto') gotos.push(s);
+    if (s.kind === 'Switch') switches.push(s);
+    const inner = s.kind === 'Switch' ? [...around, s] : around;
+    if (s.kind === 'Compound') for (const x of s.items) visit(x, inner);
+    else for (const c of childStmts(s)) visit(c, inner);
+  };
+  visit(body, []);
   const out = new Set<SwitchStmt>();
-  walkStmts(body, (s) => {
-    if (s.kind !== 'Switch') return;
+  for (const s of switches) {
     const top = topLevelCases(s.body);
-    let irregular = s.cases.some((c) => !top.has(c));
-    walkStmts(s.body, (x) => {
-      if (x.kind === 'Label' && targets.has(x.name)) irregular = true;
-    });
-    if (irregular) out.add(s);
-  });
+    if (s.cases.some((c) => !top.has(c))) out.add(s);
+  }
+  for (const g of gotos) {
+    const l = labels.get(g.label);
+    if (!l) continue;
+    const gs = within.get(g)!;
+    for (const s of within.get(l)!) {
+      if (!gs.includes(s)) out.add(s);
+      else if (order.get(l)! < order.get(g)! && s.cases.some((c) => order.get(l)! < order.get(c)! && order.get(c)! < order.get(g)!)) out.add(s);
+    }
+  }
   return out;
 }
 
@@ -184,8 +219,8 @@ export function needsGotoElimination(body: CompoundStmt): boolean {
 
 /**
  * The body of a function without goto: the same behaviour, in structured
- * statements and flags. Throws an unsupported-construct error for a jump it
- * cannot follow (into a statement expression).
+ * statements and a jump variable. Throws an unsupported-construct error for
+ * a jump it cannot follow (into a statement expression).
  */
 export function eliminateGotos(body: CompoundStmt, dm: DataModel, ids: IdSource): CompoundStmt {
   if (!needsGotoElimination(body)) return body;
@@ -194,13 +229,19 @@ export function eliminateGotos(body: CompoundStmt, dm: DataModel, ids: IdSource)
 
 class GotoEliminator {
   private readonly sema: Sema;
-  private readonly flags = new Map<string, VarDecl>();
+  private jump?: VarDecl;
+  /** Label numbers, in source order (labels the pass makes later come after). */
+  private readonly labelNumbers = new Map<string, bigint>();
+  /** Labels that a jump went to: they clear `jump`. */
+  private readonly jumpedTo = new Set<string>();
   private readonly temps: VarDecl[] = [];
   private fresh = 0;
   /** Fresh labels that a `break` of a loop or switch becomes (after that statement). */
   private readonly breakLabels = new Map<Node, string>();
   /** Fresh labels that a `continue` of a loop becomes (at the end of its body). */
   private readonly continueLabels = new Map<Node, string>();
+  private readonly switchCaseLabels = new Map<Stmt, string>();
+  private readonly rebuiltCases = new Map<CaseStmt | DefaultStmt, CaseStmt | DefaultStmt>();
 
   constructor(
     dm: DataModel,
@@ -212,11 +253,12 @@ class GotoEliminator {
   run(body: CompoundStmt): CompoundStmt {
     const irregular = irregularSwitches(body);
     const root = this.seqOf(body, irregular, []);
+    for (const label of labelsIn(root.items)) this.labelNumber(label);
     this.shortcuts(root);
-    for (let g = firstGoto(root); g; g = firstGoto(root)) this.eliminate(root, g);
+    for (let g = lastGoto(root); g; g = lastGoto(root)) this.eliminate(root, g);
     this.finishLabels(root);
     const out = this.emitSeq(root);
-    const decls: BlockItem[] = [...this.flags.values(), ...this.temps].map((decl) => this.declStmt(decl));
+    const decls: BlockItem[] = [...(this.jump ? [this.jump] : []), ...this.temps].map((decl) => this.declStmt(decl));
     return { ...out, items: [...decls, ...out.items] };
   }
 
@@ -236,7 +278,7 @@ class GotoEliminator {
         return [{ k: 'label', name: s.name, loc: s.loc }, ...this.nodes(s.body, irregular, breaks)];
       case 'Case':
       case 'Default': {
-        const label = this.caseLabelOf(s);
+        const label = this.switchCaseLabels.get(s);
         const mark: Node = label !== undefined ? { k: 'label', name: label, loc: s.loc } : { k: 'case', src: s };
         return [mark, ...this.nodes(s.body, irregular, breaks)];
       }
@@ -262,11 +304,6 @@ class GotoEliminator {
     }
   }
 
-  private readonly switchCaseLabels = new Map<Stmt, string>();
-  private caseLabelOf(s: CaseStmt | DefaultStmt): string | undefined {
-    return this.switchCaseLabels.get(s);
-  }
-
   /**
    * `switch (e) body` as jumps: `t = e; if (t == v1) goto c1; ...; goto
    * default (or end); body with its case labels as labels; end:`, its
@@ -276,7 +313,7 @@ class GotoEliminator {
     const n = ++this.fresh;
     const end = `switch#${n}#end`;
     const t = this.temp(unqualified(s.condition.type), `switch#${n}`, s.loc);
-    const out: Node[] = [this.leafExpr(this.sema.assign('=', this.ref(t, s.loc), s.condition, s.loc), s.loc)];
+    const out: Node[] = [this.assignLeaf(t, s.condition, s.loc)];
     let fallback = end;
     s.cases.forEach((c, k) => {
       const label = `switch#${n}#case${k}`;
@@ -298,7 +335,7 @@ class GotoEliminator {
     return [{ k: 'seq', items: out, scoped: false, loc: s.loc }];
   }
 
-  // ---- expressions and declarations the pass makes ------------------------------------------------
+  // ---- statements and expressions the pass makes ------------------------------------------------
 
   private temp(type: CType, name: string, loc: L): VarDecl {
     const decl: VarDecl = { kind: 'Var', id: this.ids.value++, name, type, storage: 'none', scope: 'block', loc, defined: true, synthetic: true };
@@ -306,14 +343,19 @@ class GotoEliminator {
     return decl;
   }
 
-  private flag(label: string, loc: L): VarDecl {
-    let f = this.flags.get(label);
-    if (!f) {
-      f = { kind: 'Var', id: this.ids.value++, name: `goto#${label}`, type: intType('int'), storage: 'none', scope: 'block', loc, defined: true, synthetic: true };
-      f.init = this.lit(0n, loc);
-      this.flags.set(label, f);
+  /** The variable that says which jump is under way (0: none). */
+  private jumpVar(loc: L): VarDecl {
+    this.jump ??= { kind: 'Var', id: this.ids.value++, name: 'goto#jump', type: intType('int'), storage: 'none', scope: 'block', loc, defined: true, synthetic: true, init: this.lit(0n, loc) };
+    return this.jump;
+  }
+
+  private labelNumber(label: string): bigint {
+    let n = this.labelNumbers.get(label);
+    if (n === undefined) {
+      n = BigInt(this.labelNumbers.size + 1);
+      this.labelNumbers.set(label, n);
     }
-    return f;
+    return n;
   }
 
   private lit(v: bigint, loc: L): Expr {
@@ -324,20 +366,57 @@ class GotoEliminator {
     return { kind: 'Identifier', name: d.name, decl: d, type: d.type, loc };
   }
 
-  private leafExpr(e: Expr, loc: L): Leaf {
-    return { k: 'leaf', s: { kind: 'ExprStmt', loc, expr: e } };
+  private assignLeaf(d: VarDecl, value: Expr, loc: L): Leaf {
+    return { k: 'leaf', s: { kind: 'ExprStmt', loc, expr: this.sema.assign('=', this.ref(d, loc), value, loc) } };
   }
 
-  private setFlag(f: VarDecl, value: Expr, loc: L): Leaf {
-    return this.leafExpr(this.sema.assign('=', this.ref(f, loc), value, loc), loc);
+  /** What starts the jump of `g`: `jump = n`, under its condition; nothing when the jump is under way already. */
+  private start(g: GotoN): Node[] {
+    if (g.flight) return [];
+    this.jumpedTo.add(g.label);
+    const set = this.assignLeaf(this.jumpVar(g.loc), this.lit(this.labelNumber(g.label), g.loc), g.loc);
+    return [g.cond ? this.synthIf({ cond: g.cond }, [set], g.loc) : set];
   }
 
-  private not(e: Expr, loc: L): Expr {
-    return this.sema.unary('!', e, loc);
+  /** The goto that carries a jump under way on. */
+  private carry(g: GotoN): GotoN {
+    return { k: 'goto', label: g.label, flight: true, loc: g.loc };
   }
 
-  private guardIf(cond: Expr, items: Node[], loc: L): IfN {
-    return { k: 'if', cond, then: { k: 'seq', items, scoped: false, loc }, loc };
+  private synthIf(test: { cond?: Expr; skip?: Set<string>; test?: string }, items: Node[], loc: L): IfN {
+    return { k: 'if', ...test, then: { k: 'seq', items, scoped: false, loc }, loc };
+  }
+
+  /** `if (jump == n) break;` for the jump to `label`, leaving a loop or switch. */
+  private breakFor(label: string, loc: L): IfN {
+    return this.synthIf({ test: label }, [{ k: 'leaf', s: { kind: 'Break', loc }, flight: label }], loc);
+  }
+
+  /**
+   * The items as the jump to `label` skips them: each run of statements
+   * between labels (and case labels) under one guard; a guard among them
+   * gets the label among those it skips for (so guards never nest for
+   * jumps over the same statements).
+   */
+  private skipped(items: Node[], label: string, loc: L): Node[] {
+    const out: Node[] = [];
+    let run: Node[] = [];
+    const flush = () => {
+      if (run.length) out.push(this.synthIf({ skip: new Set([label]) }, run, loc));
+      run = [];
+    };
+    for (const n of items) {
+      if (n.k === 'label' || n.k === 'case') {
+        flush();
+        out.push(n);
+      } else if (n.k === 'if' && n.skip) {
+        flush();
+        n.skip.add(label);
+        out.push(n);
+      } else run.push(n);
+    }
+    flush();
+    return out;
   }
 
   private declStmt(decl: VarDecl): BlockItem {
@@ -380,8 +459,8 @@ class GotoEliminator {
   private eliminate(root: Seq, g0: GotoN): void {
     let g = g0;
     for (;;) {
-      const gp = pathTo(root, (n) => n === g)!;
-      const lp = pathTo(root, (n) => n.k === 'label' && n.name === g.label);
+      const [gp, lp] = pathsTo(root, g);
+      if (!gp) throw new Error(`goto elimination: goto '${g.label}' lost`);
       if (!lp) throw unsupported(`goto into a statement expression (label '${g.label}')`, g.loc);
       let t = 0;
       while (t + 1 < gp.length && t + 1 < lp.length && gp[t + 1].seq === lp[t + 1].seq) t++;
@@ -406,51 +485,45 @@ class GotoEliminator {
   /** The goto is in `seq`, its label is too: a forward jump skips what lies between, a backward one loops. */
   private siblings(g: GotoN, seq: Seq, i: number, j: number, gp: Step[]): void {
     if (j > i) {
-      const between = seq.items.splice(i + 1, j - i - 1);
-      if (between.length === 0 || (!g.cond && !hasMark(between))) {
-        seq.items.splice(i, 1);
+      const between = seq.items.slice(i + 1, j);
+      if (between.length === 0 || (!g.cond && !g.flight && !hasMark(between))) {
+        seq.items.splice(i, j - i);
         return;
       }
-      if (g.cond) {
-        seq.items.splice(i, 1, this.guardIf(this.not(g.cond, g.loc), between, g.loc));
-        return;
-      }
-      const f = this.flag(g.label, g.loc);
-      seq.items.splice(i, 1, this.setFlag(f, this.lit(1n, g.loc), g.loc), this.guardIf(this.not(this.ref(f, g.loc), g.loc), between, g.loc));
+      seq.items.splice(i, j - i, ...this.start(g), ...this.skipped(between, g.label, g.loc));
       return;
     }
     const label = seq.items[j] as LabelN;
-    const f = this.flag(g.label, label.loc);
     const escaping = this.captureJumps(seq, j, i, gp);
-    const body = seq.items.slice(j, i);
-    if (!this.isFlag(g.cond, f)) body.push(this.setFlag(f, g.cond ?? this.lit(1n, g.loc), g.loc));
-    seq.items.splice(j, i - j + 1, this.backLoop(f, body, label.loc), ...this.breakOnAfter(escaping, label.loc));
+    const body = [...seq.items.slice(j, i), ...this.start(g)];
+    seq.items.splice(j, i - j + 1, this.backLoop(g.label, body, label.loc), ...this.breaksAfter(escaping, label.loc));
   }
 
-  private backLoop(f: VarDecl, items: Node[], loc: L): LoopN {
-    return { k: 'do', cond: this.ref(f, loc), body: { k: 'seq', items, scoped: false, loc }, loc };
+  /** `do { items } while (jump == n)`: a loop of the pass for a backward jump. */
+  private backLoop(label: string, items: Node[], loc: L): LoopN {
+    return { k: 'do', again: label, body: { k: 'seq', items, scoped: false, loc }, loc };
   }
 
-  private isFlag(e: Expr | undefined, f: VarDecl): boolean {
-    return e?.kind === 'Identifier' && e.decl === f;
-  }
-
-  /** Out of the statement around it: set the flag, leave the statement, and test the flag after it. */
+  /** Out of the statement around it: start the jump, leave the statement, and carry the jump on after it. */
   private outward(g: GotoN, gp: Step[]): GotoN {
     const { seq, index: i } = gp[gp.length - 1];
     const outer = gp[gp.length - 2];
     const parent = outer.seq.items[outer.index];
-    const f = this.flag(g.label, g.loc);
-    const set = this.isFlag(g.cond, f) ? [] : [this.setFlag(f, g.cond ?? this.lit(1n, g.loc), g.loc)];
     if (isBreakable(parent)) {
-      const brk: Node = { k: 'leaf', s: { kind: 'Break', loc: g.loc }, flight: f };
-      seq.items.splice(i, 1, ...set, g.cond ? this.guardIf(this.ref(f, g.loc), [brk], g.loc) : brk);
+      const brk: Leaf = { k: 'leaf', s: { kind: 'Break', loc: g.loc }, flight: g.label };
+      const isBreakFor = (n: Node | undefined) => n?.k === 'if' && n.test === g.label && n.then.items[0]?.k === 'leaf' && n.then.items[0].flight === g.label;
+      // A jump under way to the same label leaves here already.
+      if (g.flight && (isBreakFor(seq.items[i - 1]) || isBreakFor(seq.items[i + 1]))) seq.items.splice(i, 1);
+      else seq.items.splice(i, 1, ...this.start(g), g.cond || g.flight ? this.breakFor(g.label, g.loc) : brk);
     } else {
       const rest = seq.items.splice(i + 1);
-      seq.items.splice(i, 1, ...set);
-      if (rest.length && (g.cond || hasMark(rest))) seq.items.push(this.guardIf(this.not(this.ref(f, g.loc), g.loc), rest, g.loc));
+      seq.items.splice(i, 1, ...this.start(g));
+      if (rest.length && (g.cond || g.flight || hasMark(rest))) seq.items.push(...this.skipped(rest, g.label, g.loc));
     }
-    const next: GotoN = { k: 'goto', label: g.label, cond: this.ref(f, g.loc), loc: g.loc };
+    // Another jump to the same label is carried on from here already: one goto carries both.
+    const after = outer.seq.items[outer.index + 1];
+    if (after?.k === 'goto' && after.flight && after.label === g.label) return after;
+    const next = this.carry(g);
     outer.seq.items.splice(outer.index + 1, 0, next);
     return next;
   }
@@ -459,59 +532,53 @@ class GotoEliminator {
   private inward(g: GotoN, gp: Step[], j: number, inner: Seq): GotoN {
     const { seq, index: i } = gp[gp.length - 1];
     const target = seq.items[j];
-    const lp = pathTo(target.k === 'seq' ? target : inner, (n) => n.k === 'label' && n.name === g.label);
-    const labelLoc = lp ? (lp[lp.length - 1].seq.items[lp[lp.length - 1].index] as LabelN).loc : g.loc;
-    const f = this.flag(g.label, labelLoc);
     if (j < i) {
-      // Backward: loop over the items from the statement to the goto, entering the statement again while the flag is set.
+      // Backward: loop over the items from the statement to the goto, entering the statement again while the jump is under way.
       const escaping = this.captureJumps(seq, j, i, gp);
-      const enter: GotoN = { k: 'goto', label: g.label, cond: this.ref(f, g.loc), loc: g.loc };
-      const body: Node[] = [enter, ...seq.items.slice(j, i)];
-      if (!this.isFlag(g.cond, f)) body.push(this.setFlag(f, g.cond ?? this.lit(1n, g.loc), g.loc));
-      seq.items.splice(j, i - j + 1, this.backLoop(f, body, labelLoc), ...this.breakOnAfter(escaping, labelLoc));
+      const enter = this.carry(g);
+      const body: Node[] = [enter, ...seq.items.slice(j, i), ...this.start(g)];
+      seq.items.splice(j, i - j + 1, this.backLoop(g.label, body, g.loc), ...this.breaksAfter(escaping, g.loc));
       return enter;
     }
-    const between = seq.items.splice(i + 1, j - i - 1);
-    const set = this.isFlag(g.cond, f) ? [] : [this.setFlag(f, g.cond ?? this.lit(1n, g.loc), g.loc)];
-    const guard = between.length && (g.cond || hasMark(between)) ? [this.guardIf(this.not(this.ref(f, g.loc), g.loc), between, g.loc)] : [];
-    seq.items.splice(i, 1, ...set, ...guard);
-    const at = i + set.length + guard.length;
-    const next: GotoN = { k: 'goto', label: g.label, cond: this.ref(f, g.loc), loc: g.loc };
-    const flagRef = () => this.ref(f, g.loc);
+    const between = seq.items.slice(i + 1, j);
+    const skip = between.length && (g.cond || g.flight || hasMark(between)) ? this.skipped(between, g.label, g.loc) : [];
+    const set = this.start(g);
+    seq.items.splice(i, j - i, ...set, ...skip);
+    const at = i + set.length + skip.length;
+    const next = this.carry(g);
     switch (target.k) {
       case 'seq':
         target.items.unshift(next);
         break;
       case 'if':
-        target.cond = target.then === inner ? this.sema.binary('||', flagRef(), target.cond, g.loc) : this.sema.binary('&&', this.not(flagRef(), g.loc), target.cond, g.loc);
+        if (target.then === inner) (target.enter ??= new Set()).add(g.label);
+        else (target.enterElse ??= new Set()).add(g.label);
         inner.items.unshift(next);
-        // Entered by a jump, the then part of a split if must keep its else part (the next if) from running.
-        if (target.saved && target.then === inner) inner.items.unshift(this.setFlag(target.saved, this.lit(1n, g.loc), g.loc));
         break;
       case 'while':
-        target.cond = this.sema.binary('||', flagRef(), target.cond!, g.loc);
+        (target.enter ??= new Set()).add(g.label);
         target.body.items.unshift(next);
         break;
       case 'do':
         target.body.items.unshift(next);
         break;
       case 'for': {
-        if (target.cond) target.cond = this.sema.binary('||', flagRef(), target.cond, g.loc);
+        if (target.cond) (target.enter ??= new Set()).add(g.label);
         target.body.items.unshift(next);
         const init = target.init;
         if (init) {
           // The initialiser runs only when the loop is entered from its start.
           target.init = undefined;
-          const initNode: Node = init.kind === 'Declaration' ? { k: 'leaf', s: { kind: 'DeclStmt', loc: init.loc, declaration: init } } : this.leafExpr(init, init.loc);
-          const skip = this.guardIf(this.not(flagRef(), g.loc), [initNode], g.loc);
+          const initNode: Node = init.kind === 'Declaration' ? { k: 'leaf', s: { kind: 'DeclStmt', loc: init.loc, declaration: init } } : { k: 'leaf', s: { kind: 'ExprStmt', loc: init.loc, expr: init } };
+          const skipInit = this.skipped([initNode], g.label, g.loc);
           // A declared loop variable keeps the scope of the loop statement.
-          seq.items[at] = init.kind === 'Declaration' ? { k: 'seq', items: [skip, target], scoped: true, loc: target.loc } : target;
-          if (init.kind !== 'Declaration') seq.items.splice(at, 0, skip);
+          if (init.kind === 'Declaration') seq.items[at] = { k: 'seq', items: [...skipInit, target], scoped: true, loc: target.loc };
+          else seq.items.splice(at, 0, ...skipInit);
         }
         break;
       }
       case 'switch':
-        // Labels a goto jumps to make a switch into jumps before the elimination starts.
+        // Labels a goto from outside jumps to make a switch into jumps before the elimination starts.
         throw new Error('goto elimination: a jump into a switch that was not turned into jumps');
       default:
         throw new Error(`goto elimination: label inside a ${target.k}`);
@@ -521,21 +588,21 @@ class GotoEliminator {
 
   /**
    * `if (c) A else B` with the goto at the top of A and its label in B:
-   * `t = c; if (t) A; if (!t || flag) B` (the flag set by the goto), so a
-   * forward jump makes no loop. A later jump into A sets t.
+   * `t = !!c; if (t) { A; t = 1; } if (jump == n || !t) B`, so a forward
+   * jump makes no loop. (A run that leaves A at its end, also one that a
+   * jump entered A for, must not run B.) The jumps the if let in already
+   * decide t as they decided the if.
    */
   private splitIf(seq: Seq, index: number, node: IfN, g: GotoN, at: Step): GotoN {
     const t = this.temp(intType('int'), `if#${++this.fresh}`, node.loc);
-    const f = this.flag(g.label, g.loc);
     const rest = at.seq.items.splice(at.index + 1);
-    const set = this.isFlag(g.cond, f) ? [] : [this.setFlag(f, g.cond ?? this.lit(1n, g.loc), g.loc)];
-    at.seq.items.splice(at.index, 1, ...set);
-    if (rest.length && (g.cond || hasMark(rest))) at.seq.items.push(this.guardIf(this.not(this.ref(f, g.loc), g.loc), rest, g.loc));
-    const save = this.leafExpr(this.sema.assign('=', this.ref(t, node.loc), this.not(this.not(node.cond, node.loc), node.loc), node.loc), node.loc);
-    const first: IfN = { ...node, cond: this.ref(t, node.loc), else: undefined, saved: t };
-    const secondCond = this.sema.binary('||', this.ref(f, g.loc), this.not(this.ref(t, node.loc), node.loc), g.loc);
-    const second: IfN = { k: 'if', cond: secondCond, then: node.else!, loc: g.loc };
-    const next: GotoN = { k: 'goto', label: g.label, cond: this.ref(f, g.loc), loc: g.loc };
+    at.seq.items.splice(at.index, 1, ...this.start(g));
+    if (rest.length && (g.cond || g.flight || hasMark(rest))) at.seq.items.push(...this.skipped(rest, g.label, g.loc));
+    const save = this.assignLeaf(t, this.sema.unary('!', this.sema.unary('!', this.condOf(node), node.loc), node.loc), node.loc);
+    node.then.items.push(this.assignLeaf(t, this.lit(1n, node.loc), node.loc));
+    const first: IfN = { k: 'if', cond: this.ref(t, node.loc), then: node.then, ...(node.src ? { src: node.src } : {}), loc: node.loc };
+    const second: IfN = { k: 'if', cond: this.sema.unary('!', this.ref(t, node.loc), node.loc), enter: new Set([g.label]), then: node.else!, loc: g.loc };
+    const next = this.carry(g);
     node.else!.items.unshift(next);
     seq.items.splice(index, 1, save, first, second);
     return next;
@@ -546,12 +613,11 @@ class GotoEliminator {
    * `break` and `continue` that belong to an enclosing loop or switch become
    * gotos to fresh labels after that statement or at the end of the loop's
    * body. A `break` of a jump under way stays (it leaves the new loop) and
-   * is repeated after the loop: the flags of those jumps are returned. (A
-   * goto of its own would make two jumps under way at once, and the first to
-   * arrive could leave the other's flag set.)
+   * is repeated after the loop: the labels of those jumps are returned. (A
+   * goto of its own would start a second jump while one is under way.)
    */
-  private captureJumps(seq: Seq, j: number, i: number, gp: Step[]): Set<VarDecl> {
-    const escaping = new Set<VarDecl>();
+  private captureJumps(seq: Seq, j: number, i: number, gp: Step[]): Set<string> {
+    const escaping = new Set<string>();
     const owners = gp.slice(0, -1).map((s) => s.seq.items[s.index]);
     const breakOwner = [...owners].reverse().find(isBreakable);
     const loopOwner = [...owners].reverse().find(isLoop);
@@ -576,17 +642,17 @@ class GotoEliminator {
   }
 
   /** After a loop of the pass: the jumps under way that left it leave the statement around it too. */
-  private breakOnAfter(escaping: Set<VarDecl>, loc: L): Node[] {
-    return [...escaping].map((f) => this.guardIf(this.ref(f, loc), [{ k: 'leaf', s: { kind: 'Break', loc }, flight: f }], loc));
+  private breaksAfter(escaping: Set<string>, loc: L): Node[] {
+    return [...escaping].map((label) => this.breakFor(label, loc));
   }
 
   private breakLabel(gp: Step[], owner: Node): string {
     let label = this.breakLabels.get(owner);
     if (!label) {
       label = `break#${++this.fresh}`;
+      this.labelNumber(label);
       this.breakLabels.set(owner, label);
-      const k = gp.findIndex((s) => s.seq.items[s.index] === owner);
-      const at = gp[k];
+      const at = gp[gp.findIndex((s) => s.seq.items[s.index] === owner)];
       at.seq.items.splice(at.index + 1, 0, { k: 'label', name: label, loc: at.seq.loc });
     }
     return label;
@@ -596,18 +662,19 @@ class GotoEliminator {
     let label = this.continueLabels.get(owner);
     if (!label) {
       label = `continue#${++this.fresh}`;
+      this.labelNumber(label);
       this.continueLabels.set(owner, label);
       owner.body.items.push({ k: 'label', name: label, loc: owner.body.loc });
     }
     return label;
   }
 
-  /** Every label with a flag clears it; the labels themselves go. */
+  /** A label some jump went to ends that jump (`if (jump == n) jump = 0`); the labels themselves go. */
   private finishLabels(seq: Seq): void {
     seq.items = seq.items.flatMap((n): Node[] => {
       if (n.k === 'label') {
-        const f = this.flags.get(n.name);
-        return f ? [this.setFlag(f, this.lit(0n, n.loc), n.loc)] : [];
+        if (!this.jumpedTo.has(n.name)) return [];
+        return [this.synthIf({ test: n.name }, [this.assignLeaf(this.jumpVar(n.loc), this.lit(0n, n.loc), n.loc)], n.loc)];
       }
       for (const c of childSeqs(n)) this.finishLabels(c);
       return [n];
@@ -615,6 +682,37 @@ class GotoEliminator {
   }
 
   // ---- back to the C AST -----------------------------------------------------------------------------
+
+  /** `jump` is one of the labels' numbers: ranges of consecutive numbers are one comparison each. */
+  private jumpIn(labels: ReadonlySet<string>, loc: L): Expr {
+    const nums = [...labels].map((l) => this.labelNumber(l)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const jump = () => this.ref(this.jumpVar(loc), loc);
+    const parts: Expr[] = [];
+    for (let k = 0; k < nums.length; ) {
+      let e = k;
+      while (e + 1 < nums.length && nums[e + 1] === nums[e] + 1n) e++;
+      if (e === k) parts.push(this.sema.binary('==', jump(), this.lit(nums[k], loc), loc));
+      else parts.push(this.sema.binary('&&', this.sema.binary('>=', jump(), this.lit(nums[k], loc), loc), this.sema.binary('<=', jump(), this.lit(nums[e], loc), loc), loc));
+      k = e + 1;
+    }
+    return parts.reduce((a, b) => this.sema.binary('||', a, b, loc));
+  }
+
+  /** The test of an if of the tree. */
+  private condOf(n: IfN): Expr {
+    if (n.skip) return this.sema.unary('!', this.jumpIn(n.skip, n.loc), n.loc);
+    if (n.test !== undefined) return this.jumpIn(new Set([n.test]), n.loc);
+    let c = n.cond!;
+    if (n.enterElse?.size) c = this.sema.binary('&&', this.sema.unary('!', this.jumpIn(n.enterElse, n.loc), n.loc), c, n.loc);
+    if (n.enter?.size) c = this.sema.binary('||', this.jumpIn(n.enter, n.loc), c, n.loc);
+    return c;
+  }
+
+  private loopCond(n: LoopN): Expr | undefined {
+    if (n.again !== undefined) return this.jumpIn(new Set([n.again]), n.loc);
+    if (n.cond && n.enter?.size) return this.sema.binary('||', this.jumpIn(n.enter, n.loc), n.cond, n.loc);
+    return n.cond;
+  }
 
   private emitSeq(s: Seq): CompoundStmt {
     return { kind: 'Compound', loc: s.loc, items: this.emitItems(s.items), ...(s.scoped ? {} : { synthetic: true as const }) };
@@ -654,7 +752,6 @@ class GotoEliminator {
     return out;
   }
 
-  private readonly rebuiltCases = new Map<CaseStmt | DefaultStmt, CaseStmt | DefaultStmt>();
   private rebuildCase(c: CaseStmt | DefaultStmt, body: Stmt): Stmt {
     const made = { ...c, body };
     this.rebuiltCases.set(c, made);
@@ -670,19 +767,20 @@ class GotoEliminator {
       case 'if': {
         const then = this.emitBody(n.then);
         const els = n.else ? { else: this.emitBody(n.else) } : {};
-        if (n.src) return { kind: 'If', loc: n.src.loc, condition: n.cond, then, ...els };
-        return { kind: 'If', loc: n.loc, condition: n.cond, then, ...els, synthetic: true };
+        if (n.src) return { kind: 'If', loc: n.src.loc, condition: this.condOf(n), then, ...els };
+        return { kind: 'If', loc: n.loc, condition: this.condOf(n), then, ...els, synthetic: true };
       }
       case 'while':
-        return { ...(n.src as Extract<LoopStmt, { kind: 'While' }>), condition: n.cond!, body: this.emitBody(n.body) };
+        return { ...(n.src as Extract<LoopStmt, { kind: 'While' }>), condition: this.loopCond(n)!, body: this.emitBody(n.body) };
       case 'do': {
         if (n.src) return { ...(n.src as DoWhileStmt), body: this.emitBody(n.body) };
-        return { kind: 'DoWhile', loc: n.loc, keywordLoc: n.loc, whileLoc: n.loc, body: this.emitBody(n.body), condition: n.cond!, synthetic: true };
+        return { kind: 'DoWhile', loc: n.loc, keywordLoc: n.loc, whileLoc: n.loc, body: this.emitBody(n.body), condition: this.loopCond(n)!, synthetic: true };
       }
       case 'for': {
         const src = n.src as Extract<LoopStmt, { kind: 'For' }>;
         const { init: _i, condition: _c, ...rest } = src;
-        return { ...rest, ...(n.init ? { init: n.init } : {}), ...(n.cond ? { condition: n.cond } : {}), body: this.emitBody(n.body) };
+        const cond = this.loopCond(n);
+        return { ...rest, ...(n.init ? { init: n.init } : {}), ...(cond ? { condition: cond } : {}), body: this.emitBody(n.body) };
       }
       case 'switch': {
         const body = this.emitBody(n.body);
@@ -718,27 +816,48 @@ function childSeqs(n: Node): Seq[] {
   }
 }
 
-/** The path from the root to the first node (depth first, in order) that satisfies `pred`. */
-function pathTo(root: Seq, pred: (n: Node) => boolean): Step[] | undefined {
+/** The paths from the root to a goto and to its label (one walk of the tree, which stops once it has both). */
+function pathsTo(root: Seq, g: GotoN): [Step[] | undefined, Step[] | undefined] {
   const path: Step[] = [];
+  let gp: Step[] | undefined;
+  let lp: Step[] | undefined;
   const visit = (seq: Seq): boolean => {
     for (let i = 0; i < seq.items.length; i++) {
       const n = seq.items[i];
       path.push({ seq, index: i });
-      if (pred(n)) return true;
+      if (n === g) gp = [...path];
+      else if (n.k === 'label' && n.name === g.label) lp = [...path];
+      if (gp && lp) return true;
       for (const c of childSeqs(n)) if (visit(c)) return true;
       path.pop();
     }
     return false;
   };
-  return visit(root) ? path : undefined;
+  visit(root);
+  return [gp, lp];
 }
 
-function firstGoto(root: Seq): GotoN | undefined {
-  const path = pathTo(root, (n) => n.k === 'goto');
-  if (!path) return undefined;
-  const last = path[path.length - 1];
-  return last.seq.items[last.index] as GotoN;
+/**
+ * The last goto (in source order). Taking the jumps from the last makes
+ * fewer jumps wrapped by others' guards: in `if (c1) goto L1; if (c2) goto
+ * L2; ... L1: ... L2:`, taking the first would wrap all the later gotos,
+ * which would then have to move out of it.
+ */
+function lastGoto(root: Seq): GotoN | undefined {
+  let found: GotoN | undefined;
+  const visit = (seq: Seq): void => {
+    for (const n of seq.items) {
+      if (n.k === 'goto') found = n;
+      for (const c of childSeqs(n)) visit(c);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+/** The labels at any depth, in source order. */
+function labelsIn(items: readonly Node[]): string[] {
+  return items.flatMap((n) => (n.k === 'label' ? [n.name] : childSeqs(n).flatMap((c) => labelsIn(c.items))));
 }
 
 /** Labels and case labels, at any depth. */
@@ -767,4 +886,3 @@ function labelsAtEnd(body: Seq): string[] {
   }
   return out;
 }
-

@@ -133,6 +133,11 @@ export class CallLowering {
         case 'nondet': {
           for (const a of e.args) this.rv(a, true);
           const t = unqualified(b.type);
+          if (t.kind === 'float') {
+            const { name, val } = this.floatNondet(t.name, e.loc);
+            this.map.addNondet({ loc: e.loc, closeParenLoc: e.rparenLoc, statementLoc: this.stmtLoc, callee: fn.name, function: this.fnName, cType: cTypeToString(t), width: t.name === 'float' ? 32 : 64, signed: false, isBool: false, isFloat: true, variable: name });
+            return val;
+          }
           const k = intKindOf(t);
           if (k === undefined) throw new UnsupportedError(`${fn.name} returning ${cTypeToString(t)}`, e.loc);
           const w = intWidth(k, this.dm, e.loc);
@@ -190,6 +195,9 @@ export class CallLowering {
         if (typed) return typed;
         throw new UnsupportedError(`${fn.name} whose result is not converted to a typed pointer`, e.loc);
       }
+      const fenv = fn.name === 'fesetround' || fn.name === 'fegetround' ? this.roundingCall(fn.name, e.args, e.loc) : undefined;
+      const math = fenv ?? this.mathCall(fn.name, e.args, fn.type.returnType, e.loc);
+      if (math) return math;
       throw new UnsupportedError(`call of undefined function '${fn.name}'`, e.loc);
     }
     if (fn.type.variadic) throw new UnsupportedError(`variadic function '${fn.name}'`, e.loc);
@@ -298,6 +306,8 @@ export class CallLowering {
         this.emit(assign(t, val.e, loc));
         return { ...val, e: v(t, loc) };
       }
+      case 'float':
+        return val.e.kind === 'float_lit' ? val : { ...val, e: this.tempOf(this.floatType(val.fk), val.e, loc) };
       case 'ptr': {
         const b = simple(val.base) ? val.base : this.tempOf(bvType(32), val.base, loc);
         const o = simple(val.off) ? val.off : this.tempOf(bvType(this.pw), val.off, loc);

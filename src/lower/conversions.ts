@@ -128,6 +128,8 @@ export class ConversionLowering {
       }
       throw new UnsupportedError('conversion of an integer to a pointer', loc);
     }
+    const floating = this.floatConvert(val, t, loc);
+    if (floating) return floating;
     const k = intKindOf(t);
     if (k === undefined) throw new UnsupportedError(`conversion to ${cTypeToString(t)}`, loc);
     const w = intWidth(k, this.dm, loc);
@@ -159,6 +161,7 @@ export class ConversionLowering {
       return un('!', eq(e, bv(0n, intWidth(val.ik, this.dm, loc), loc), loc), loc);
     }
     if (val.k === 'ptr') return un('!', eq(val.base, bv(0n, 32, loc), loc), loc);
+    if (val.k === 'float') return this.floatTruthy(val, loc);
     throw new UnsupportedError('condition of non-scalar type', loc);
   }
 }

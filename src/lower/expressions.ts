@@ -35,6 +35,7 @@ import { type LValue, type Region, UnsupportedError, type Val, intKindOf, intWid
 import { LIBRARY_FUNCTIONS } from './library.js';
 import { VOID, stripCasts } from './common.js';
 import type { Lowerer } from './lower.js';
+import { floatKindOf } from './float-lowering.js';
 
 function promote(k: IntegerKind, dm: DataModel): IntegerKind {
   switch (k) {
@@ -118,6 +119,7 @@ export class ExpressionLowering {
         }
       }
     }
+    if (l.k === 'float' || r.k === 'float') return this.floatCompare(e.op, l, r, loc);
     if (l.k !== 'int' || r.k !== 'int') throw new UnsupportedError('comparison of non-scalars', loc);
     const sg = isSignedKind(l.ik);
     switch (e.op) {
@@ -140,7 +142,7 @@ export class ExpressionLowering {
         return { k: 'int', e: bv(e.value, intWidth(k, this.dm, e.loc), e.loc), ik: k };
       }
       case 'FloatLiteral':
-        throw new UnsupportedError('floating-point constant', e.loc);
+        return this.floatLiteral(e);
       case 'StringLiteral':
         // A literal whose value is discarded (`("tag", f(x))`) has no effect; elsewhere it decays to a pointer first.
         if (discard) return VOID;
@@ -236,6 +238,8 @@ export class ExpressionLowering {
         if (name.startsWith('__builtin_') && LIBRARY_FUNCTIONS.has(name.slice(10))) return this.library.call(name.slice(10), args, returnType, loc);
         break;
     }
+    const math = this.mathCall(name, args, returnType, loc);
+    if (math) return math;
     throw new UnsupportedError(`built-in '${name}'`, loc);
   }
 
@@ -264,7 +268,7 @@ export class ExpressionLowering {
       case 'FloatingToIntegral':
       case 'FloatingToBoolean':
       case 'FloatingCast':
-        throw new UnsupportedError('floating-point conversion', e.loc);
+        return this.convert(this.rv(e.operand), e.type, e.loc);
       case 'IntegralToPointer':
       case 'NullToPointer':
       case 'PointerCast':
@@ -297,6 +301,7 @@ export class ExpressionLowering {
       case '-':
       case '~': {
         const x = this.rv(e.operand);
+        if (x.k === 'float' && e.op === '-') return this.floatNegate(x, loc);
         if (x.k !== 'int') throw new UnsupportedError(`'${e.op}' on a non-integer`, loc);
         const w = intWidth(x.ik, this.dm, loc);
         if (e.op === '-' && isSignedKind(x.ik) && this.checksOverflow()) {
@@ -376,6 +381,7 @@ export class ExpressionLowering {
     }
     const l = this.rv(e.left);
     const r = this.rv(e.right);
+    if (floatKindOf(e.type)) return this.floatArith(e.op, l, r, e.type, loc);
     if (l.k === 'ptr' || r.k === 'ptr') return this.pointerArith(e, l, r);
     if (l.k !== 'int' || r.k !== 'int') throw new UnsupportedError(`operator ${e.op} on non-integers`, loc);
     const k = intKindOf(e.type);
@@ -452,6 +458,8 @@ export class ExpressionLowering {
       if (op !== '+' && op !== '-') throw new UnsupportedError(`${e.op} on a pointer`, loc);
       const i = this.index(val, loc);
       result = { ...old, off: this.step(old, op as '+' | '-', i, loc) };
+    } else if (floatKindOf(ct)) {
+      result = this.floatArith(op, old, val, ct, loc);
     } else {
       const a = this.convert(old, ct, loc);
       const shift = op === '<<' || op === '>>';
@@ -474,6 +482,8 @@ export class ExpressionLowering {
     let next: Val;
     if (old.k === 'ptr') {
       next = { ...old, off: this.step(old, op, bv(1n, this.pw, loc), loc) };
+    } else if (old.k === 'float') {
+      next = this.floatStep(old, op, loc);
     } else if (old.k === 'int') {
       // The operand is promoted (C11 6.5.3.1: E += 1), then converted back.
       const pk = promote(old.ik, this.dm);
@@ -521,6 +531,12 @@ export class ExpressionLowering {
       const t = this.temp(bvType(intWidth(a.ik, this.dm, loc)));
       this.emit(ifs(c, [...preA, assign(t, a.e, loc)], [...preB, assign(t, b.e, loc)], loc));
       return { k: 'int', e: v(t, loc), ik: a.ik };
+    }
+    if (a.k === 'float' && b.k === 'float') {
+      if (!preA.length && !preB.length) return { k: 'float', e: ite(c, a.e, b.e, loc), fk: a.fk };
+      const t = this.floatTemp(a.fk);
+      this.emit(ifs(c, [...preA, assign(t, a.e, loc)], [...preB, assign(t, b.e, loc)], loc));
+      return { k: 'float', e: v(t, loc), fk: a.fk };
     }
     if (a.k === 'ptr' && b.k === 'ptr') {
       if (!preA.length && !preB.length) return { k: 'ptr', base: ite(c, a.base, b.base, loc), off: ite(c, a.off, b.off, loc), pointee: a.pointee };

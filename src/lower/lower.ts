@@ -9,7 +9,7 @@ import type { CProgram, Expr as CExpr, FunctionDecl } from '../c/ast.js';
 import type { CType, DataModel } from '../c/types.js';
 import { isSignedKind, typeToString as cTypeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpProgram, ImpType, Stmt, VarDecl } from '../ivl/ast.js';
-import { bvType } from '../ivl/ast.js';
+import { bvType, rmodeType } from '../ivl/ast.js';
 import { assert, assign, assume, havoc, type L, v } from './imp-build.js';
 import {
   type Region,
@@ -37,13 +37,14 @@ import { CallLowering } from './calls.js';
 import { StatementLowering } from './statements.js';
 import { ConversionLowering } from './conversions.js';
 import { ExpressionLowering } from './expressions.js';
+import { FloatLowering, ROUNDING_VAR } from './float-lowering.js';
 
 /**
  * The lowering's state and its entry (`run`). Its methods live in one module per
  * concern (TypeScript mixins: each module's class holds methods whose `this` is the
  * Lowerer; they are copied onto the Lowerer's prototype below).
  */
-export interface Lowerer extends MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, StatementLowering, ConversionLowering, ExpressionLowering {}
+export interface Lowerer extends MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering {}
 
 export class Lowerer {
   out: Stmt[] = [];
@@ -112,6 +113,8 @@ export class Lowerer {
   readonly addressTaken: readonly FunctionDecl[];
   /** The C library's memory and string functions. */
   readonly library: Library;
+  /** The program calls fesetround: the rounding mode is the variable ROUNDING_VAR (else round-to-nearest-even). */
+  readonly changesRounding: boolean;
 
   constructor(
     readonly program: CProgram,
@@ -128,6 +131,13 @@ export class Lowerer {
     this.addressTaken = addressTakenFunctions(program);
     const fopen = program.functions.find((f) => f.name === 'fopen' && !f.body);
     this.opensStreams = fopen !== undefined && usesDecl(program, fopen);
+    const fesetround = program.functions.find((f) => f.name === 'fesetround' && !f.body);
+    this.changesRounding = fesetround !== undefined && usesDecl(program, fesetround);
+    if (this.changesRounding) {
+      const start = { file: program.file, line: 1, column: 1, offset: 0 };
+      this.declare(ROUNDING_VAR, rmodeType);
+      this.prologue.push(assign(ROUNDING_VAR, { kind: 'rm_lit', mode: 'RNE', loc: start }, start));
+    }
     this.maxKnownId = Math.max(0, ...[...(knownRegions?.values() ?? [])].map((r) => r.id));
     this.map = new SourceMapBuilder(program.file);
     this.stmtLoc = { file: program.file, line: 1, column: 1, offset: 0 };
@@ -274,7 +284,8 @@ export class Lowerer {
         return { k: 'int', e: v(t, p.loc), ik: k } as Val;
       });
       this.inline(main, args, mainLoc, mainLoc);
-      if (this.mem) this.leakGoal(main, mainLoc);
+      // Each `return` of main has its goal (statements.ts); this one is for falling off the end.
+      if (this.mem && main.body?.items.at(-1)?.kind !== 'Return') this.leakGoal(mainLoc);
     });
     const locals: VarDecl[] = [...this.decls.entries()].map(([name, type]) => ({ kind: 'var_decl', name, type, loc: mainLoc }));
     return {
@@ -309,7 +320,7 @@ export class Lowerer {
   }
 }
 
-for (const mixin of [MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, StatementLowering, ConversionLowering, ExpressionLowering]) {
+for (const mixin of [MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering]) {
   for (const name of Object.getOwnPropertyNames(mixin.prototype)) {
     if (name !== 'constructor') Object.defineProperty(Lowerer.prototype, name, Object.getOwnPropertyDescriptor(mixin.prototype, name)!);
   }

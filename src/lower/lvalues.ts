@@ -45,6 +45,7 @@ import {
   type View,
 } from './memory.js';
 import { NOWHERE, ZERO_FILL_LIMIT, STREAM_ID, stripPointer } from './common.js';
+import { floatKindOf } from './float-lowering.js';
 import type { Lowerer } from './lower.js';
 
 export class LvalueLowering {
@@ -293,6 +294,7 @@ export class LvalueLowering {
       return acc!;
     };
     if (t.kind === 'pointer') return { k: 'ptr', base: pick('.base'), off: pick('.off'), pointee: t.pointee };
+    if (t.kind === 'float') return { k: 'float', e: pick(''), fk: t.name };
     const k = intKindOf(t);
     if (k === undefined) throw new UnsupportedError(`value of type ${cTypeToString(t)}`, loc);
     intWidth(k, this.dm, loc);
@@ -301,6 +303,7 @@ export class LvalueLowering {
 
   dummyVal(this: Lowerer, t: CType, loc: L): Val {
     if (t.kind === 'pointer') return { k: 'ptr', base: bv(0n, 32, loc), off: bv(0n, this.pw, loc), pointee: t.pointee };
+    if (t.kind === 'float') return this.floatZero(t.name, loc);
     const k = intKindOf(t);
     if (k === undefined) throw new UnsupportedError(`value of type ${cTypeToString(t)}`, loc);
     return { k: 'int', e: bv(0n, intWidth(k, this.dm, loc), loc), ik: k };
@@ -314,9 +317,13 @@ export class LvalueLowering {
     if (a.view) return this.viewBytes(a, a.view, loc);
     const place = unionPlace(a.root.type, a.path, this.dm, loc);
     if (!place) return undefined;
-    const k = intKindOf(typeAtPath(a.root.type, a.path, loc).type);
-    if (k === undefined) throw new UnsupportedError('a union member that is not an integer', loc);
-    const w = intWidth(k, this.dm, loc);
+    const member = typeAtPath(a.root.type, a.path, loc).type;
+    const fk = floatKindOf(member);
+    const k = intKindOf(member);
+    if (k === undefined && fk === undefined) throw new UnsupportedError('a union member that is not an integer or a float', loc);
+    if (fk === 'longdouble') throw new UnsupportedError('a long double in a union', loc);
+    // A float member: its IEEE bits in the bytes.
+    const w = fk === 'float' ? 32 : fk === 'double' ? 64 : intWidth(k!, this.dm, loc);
     const pw = this.pw;
     const c = (n: number | bigint) => bv(BigInt(n), pw, loc);
     // The linear index splits into the union's index and the index inside it (mixed radix, last array fastest).
@@ -336,7 +343,9 @@ export class LvalueLowering {
     for (let j = 1; j < w / 8; j++) {
       read = bin('|', read, bin('<<', resize(select(v(name, loc), at(j), loc), 8, w, false, loc), bv(BigInt(8 * j), w, loc), loc), loc);
     }
-    const write = (value: Expr): Stmt => {
+    if (fk !== undefined) read = this.floatOfBits(read, fk, loc);
+    const write = (written: Expr): Stmt => {
+      const value = fk !== undefined ? this.floatBits(written, fk, loc) : written;
       let m: Expr = v(name, loc);
       for (let j = 0; j < w / 8; j++) {
         const byte = w === 8 ? value : app('trunc8', [j === 0 ? value : app('lshr', [value, bv(BigInt(8 * j), w, loc)], loc)], loc);
@@ -405,9 +414,9 @@ export class LvalueLowering {
         this.writePart(a, [], '.base', s.base, loc);
         this.writePart(a, [], '.off', s.off, loc);
       }
-    } else if (c.k === 'int') {
+    } else if (c.k === 'int' || c.k === 'float') {
       const s = lv.alts.length > 1 ? this.snapshot(c, loc) : c;
-      if (s.k !== 'int') return;
+      if (s.k !== 'int' && s.k !== 'float') return;
       for (const a of lv.alts) this.writePart(a, [], '', s.e, loc);
     }
   }

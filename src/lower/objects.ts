@@ -19,6 +19,7 @@ import {
   leavesOf,
   scalarParts,
   stripArrays,
+  zeroOf,
 } from './memory.js';
 import { ZERO_FILL_LIMIT, ALLOCATORS } from './common.js';
 import type { Lowerer } from './lower.js';
@@ -77,7 +78,7 @@ export class ObjectLowering {
     for (const leaf of leaves) {
       for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
         const name = leafName(root, leaf.path) + suffix;
-        const zero = bv(0n, (t as { width: BvWidth }).width, loc);
+        const zero = zeroOf(t, loc);
         if (!leaf.mapped) {
           this.emit(isStatic || init ? assign(name, zero, loc) : havoc(name, loc));
           continue;

@@ -105,6 +105,8 @@ export interface NondetInfo {
   readonly signed: boolean;
   /** For `_Bool`: the havocked bit-vector is constrained to 0/1 by an assume right after the havoc. */
   readonly isBool: boolean;
+  /** For `float` and `double`: the havocked variable is a float; its value is given as its IEEE bits (`width` of them). */
+  readonly isFloat?: boolean;
   /** The IMP variable the havoc writes. */
   readonly variable: string;
 }

@@ -295,6 +295,8 @@ export class StatementLowering {
           const val = this.rv(s.value);
           if (f.retRoot) this.store({ type: f.fn.type.returnType, alts: [{ root: f.retRoot, path: [] }] }, val, s.loc);
         }
+        // Leaving main: the blocks lost are lost at this return (the goal's target is where the run ends).
+        if (this.mem && this.frames.length === 1 && f.fn.name === 'main' && this.entryArgs === undefined) this.leakGoal(s.loc, 'when main returns');
         f.retFlag ??= this.temp(boolType, '$ret');
         this.setFlag(f.retFlag, s.loc);
         return { may: new Set([f.retFlag]), always: true };

@@ -62,7 +62,7 @@ export const NONDET_FLOAT_TYPES: Readonly<Record<string, { readonly type: string
  * program's own wins) give IEEE's correctly rounded results through SSE.
  */
 export const I386_MATH_OVERRIDES = [
-  '#if defined(__i386__)',
+  '#if defined(__i386__) && defined(__SSE2_MATH__)',
   '__attribute__((weak, no_instrument_function)) double sqrt(double x) { double r; __asm__("sqrtsd %1, %0" : "=x"(r) : "x"(x)); return r; }',
   '__attribute__((weak, no_instrument_function)) float sqrtf(float x) { float r; __asm__("sqrtss %1, %0" : "=x"(r) : "x"(x)); return r; }',
   '#endif',

@@ -6,7 +6,7 @@ import { basename, resolve } from 'node:path';
 import { TarsierError, usageError } from '../common/errors.js';
 import { builtInProperty, PROPERTY_KINDS, readPropertyFile, readTaskFile, type DataModel, type Property } from '../task/index.js';
 import { defaultProperty } from '../properties/index.js';
-import type { VerifyOptions } from './verify.js';
+import type { VerifyOptions } from './types.js';
 
 export interface Resolved {
   program: string;

@@ -5,32 +5,24 @@
 // Order: complete unrolling (BMC: no execution longer than the bound), then
 // ranking functions per loop (checked on bit-vectors), then the lasso search.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { forEachStatement, type CProgram } from '../c/index.js';
 import { formatLocation, type SourceLocation } from '../common/location.js';
 import { EncodeError, findLasso, provedBounded, provedByRanking, type Lasso, type TerminationOptions } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { loopAt, type SourceMap } from '../lower/source-map.js';
 import type { InstrumentationPass } from '../lower/index.js';
-import { violationOf } from '../properties/index.js';
+import { violationOf, violationWitnessFormat } from '../properties/index.js';
 import { replayCounterexample } from '../replay/index.js';
 import { availableProcessSolver, createSolver } from '../smt/index.js';
 import type { DataModel, Property } from '../task/index.js';
-import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
-import { lintAgainstProgram, lowerC } from './frontend.js';
+import { writeWitness } from '../witness/index.js';
+import { lowerC } from './frontend.js';
 import { recursionMeasures } from './recursion-termination.js';
 import { buildLassoWitness, nondetStepsOf, replayValues } from './witness.js';
 import { executeLowered } from './execution.js';
-import type { VerifyOptions, VerifyResult } from './verify.js';
-
-/** A loop's ranking function as reported (`--verbose`, JSON `rankingFunctions`). */
-export interface RankingFunctionReport {
-  /** The C loop, `file:line:column`. */
-  readonly loop: string;
-  /** Lexicographic components, most significant first, over the IMP variables (`name@function`). */
-  readonly components: readonly string[];
-}
+import type { RankingFunctionReport, VerifyOptions, VerifyResult } from './types.js';
+import { emitWitness, witnessContext, witnessFields, witnessMetadata } from './witness-output.js';
 
 export interface TerminationTask {
   readonly c: CProgram;
@@ -42,7 +34,6 @@ export interface TerminationTask {
   readonly deadline: () => number;
   readonly log: (message: string) => void;
   readonly options: VerifyOptions;
-  readonly toolName: string;
 }
 
 type Outcome = Pick<VerifyResult, 'verdict' | 'reason'> & Partial<VerifyResult>;
@@ -148,7 +139,7 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   // Half of what is left for lassos, the rest for a complete unrolling (recursion, loops without ranking function).
   const lassoUntil = deadline() * 0.5;
   const lasso = await findLasso(programAt, { ...base, deadline: () => deadline() - lassoUntil });
-  if (!('reason' in lasso)) return lassoVerdict(t, lasso, wrapping.sourceMap(), text);
+  if (!('reason' in lasso)) return lassoVerdict(t, lasso, wrapping.sourceMap());
   reasons.push(`non-termination not found (${lasso.reason})`);
   if (!cutsByAssume) {
     // The bounded proof is lowered with the overflow checks: a signed overflow
@@ -188,7 +179,7 @@ function hasRecursionCut(lowered: { sourceMap: SourceMap }): boolean {
 }
 
 /** FALSE(termination) for a lasso that gcc confirms too, with its witness; UNKNOWN otherwise. */
-function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, text: string): Outcome {
+function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap): Outcome {
   const loop = loopAt(sourceMap, lasso.loopLoc);
   const head = loop ? { kind: 'loop' as const, loc: loop.loc, function: loop.function } : labelledHead(t.c, lasso.loopLoc);
   if (!head) return unknown(`a lasso was found at a loop without C location (${formatLocation(lasso.loopLoc)})`);
@@ -205,32 +196,17 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, te
   t.log(`replay: ${replay.status}: ${replay.reason}`);
   if (replay.status !== 'confirmed') return unknown(`lasso not confirmed by gcc: ${replay.reason}`, { replay });
 
-  let witnessPath: string | undefined;
-  if (t.options.witnessPath !== null) {
-    const metadata = makeMetadata({
-      formatVersion: '2.1',
-      producer: { name: t.toolName, version: t.options.toolVersion ?? '0.1.0', configuration: t.property.kind },
-      task: {
-        inputFiles: [t.programAsWritten],
-        inputFileHashes: { [t.programAsWritten]: sha256OfFile(t.program) },
-        specification: t.property.specification,
-        dataModel: t.dataModel,
-        language: 'C',
-      },
-      creationTime: t.options.creationTime,
-    });
-    const entry = buildLassoWitness({ stem, cycle, head, fileName: t.programAsWritten, metadata });
-    const witness = writeWitness({ format: 'yaml', entries: [entry] });
-    const problems = lintAgainstProgram(witness, t.programAsWritten, text);
-    if (problems.length > 0) return unknown(`the non-termination witness does not lint clean: ${problems[0]}`, { replay });
-    witnessPath = resolve(t.options.witnessPath ?? 'witness.yml');
-    writeFileSync(witnessPath, witness);
-  }
+  const format = violationWitnessFormat(t.property.kind, violation.name, witnessContext(t.c));
+  const metadata = witnessMetadata(t, t.options, '2.1', t.property.kind);
+  const emitted = emitWitness(t, { ...t.options, log: t.log }, format, [
+    { label: 'non-termination witness', text: () => writeWitness({ format: 'yaml', entries: [buildLassoWitness({ stem, cycle, head, fileName: t.programAsWritten, metadata })] }) },
+  ]);
+  if (emitted.kind === 'not-clean') return unknown(`the non-termination witness does not lint clean: ${emitted.problem}`, { replay });
   const where = formatLocation({ ...head.loc, file: t.programAsWritten });
   return {
     verdict: { kind: 'false', property: violation.name },
     reason: `the ${head.kind === 'loop' ? 'loop' : 'goto loop'} at ${where} runs forever after a stem of ${stem.length} nondet values (${lasso.proof}; ${replay.reason})`,
     replay,
-    witnessPath,
+    ...witnessFields(emitted),
   };
 }

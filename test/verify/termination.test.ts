@@ -110,3 +110,15 @@ test('stem.c: FALSE(termination) only through x == 7, with a 2.1 cycle witness t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('stem.c: a non-termination witness that cannot be written leaves FALSE(termination) standing, saying why', { skip: noGcc }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-termination-test-'));
+  try {
+    const r = await verify(fx('stem.c'), { prp, timeoutS: 60, witnessPath: join(dir, 'gone', 'witness.yml') });
+    assert.deepEqual(r.verdict, { kind: 'false', property: 'termination' });
+    assert.equal(r.witnessPath, undefined);
+    assert.match(r.witnessError ?? '', /^cannot write the witness .*gone\/witness\.yml: no such file$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,7 +1,7 @@
 // The memory-safety instrumentation (passes `memory-safety` and `memory-cleanup`): object lifetimes,
 // the valid-deref check of every access, valid-free, and the leak goals at the end of main
 // (valid-memtrack, valid-memcleanup). Methods of the Lowerer (lower.ts).
-import type { Call, FunctionDecl } from '../../c/ast.js';
+import type { Call } from '../../c/ast.js';
 import { sizeOf as sizeOfElem, unqualified } from '../../c/types.js';
 import type { Expr } from '../../ivl/ast.js';
 import { bvType, boolType } from '../../ivl/ast.js';
@@ -116,19 +116,16 @@ export class MemorySafetyChecks {
    * valid-memtrack a block still allocated is lost when no global variable
    * can hold a pointer (main's locals end with main); otherwise not judged.
    */
-  leakGoal(this: Lowerer, main: FunctionDecl, loc: L): void {
-    const last = main.body?.items[main.body.items.length - 1];
-    // The goal sits at main's last `return` (no other goal starts at that keyword), else at main.
-    const target = last?.kind === 'Return' ? last.loc : loc;
+  leakGoal(this: Lowerer, target: L, where = 'at the end of main'): void {
     const cond = this.noLiveBlock(target);
     if (this.passes.has('memory-cleanup')) {
-      this.memGoal('valid-memcleanup', cond, target, 'a heap block is still allocated at the end of main', target);
+      this.memGoal('valid-memcleanup', cond, target, `a heap block is still allocated ${where}`, target);
       return;
     }
     const staticRoots = [...this.globals.values(), ...this.statics.values()];
-    const pointers = staticRoots.flatMap((r) => leavesOf(r.type, loc).filter((l) => unqualified(l.type).kind === 'pointer').map((l) => ({ root: r, leaf: l })));
+    const pointers = staticRoots.flatMap((r) => leavesOf(r.type, target).filter((l) => unqualified(l.type).kind === 'pointer').map((l) => ({ root: r, leaf: l })));
     if (pointers.length === 0) {
-      this.memGoal('valid-memtrack', cond, target, 'a heap block is lost at the end of main', target);
+      this.memGoal('valid-memtrack', cond, target, `a heap block is lost ${where}`, target);
       return;
     }
     // Global pointers may still track blocks. Judged exactly only for the
@@ -147,7 +144,7 @@ export class MemorySafetyChecks {
     if (otherHolders) {
       const closure = this.trackedByChains(pointers, heap, regions, target);
       if (closure) {
-        this.memGoal('valid-memtrack', un('!', orAll(closure.lost, target), target), target, 'a heap block is lost at the end of main', target);
+        this.memGoal('valid-memtrack', un('!', orAll(closure.lost, target), target), target, `a heap block is lost ${where}`, target);
         this.uncertain(andAll([...closure.exact, un('!', orAll(closure.untracked, target), target)], target), target, 'a heap block is still allocated at the end of main (a pointer may still track it)');
         return;
       }
@@ -166,7 +163,7 @@ export class MemorySafetyChecks {
       lost.push(and(live, un('!', into, target), target));
       untracked.push(and(live, un('!', atStart, target), target));
     }
-    if (!otherHolders) this.memGoal('valid-memtrack', un('!', orAll(lost, target), target), target, 'a heap block is lost at the end of main', target);
+    if (!otherHolders) this.memGoal('valid-memtrack', un('!', orAll(lost, target), target), target, `a heap block is lost ${where}`, target);
     this.uncertain(un('!', orAll(untracked, target), target), target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
   }
 
