@@ -17,7 +17,7 @@ const vacuous = (body: string, ends: number[] = []) =>
 
 test('vacuity: a program whose every path is cut before a goal or its end admits no execution', async () => {
   // Line 3 is the first statement of the body.
-  assert.match((await vacuous('  x := havoc;\n  assume false;\n  assert x == 0bv32;')) ?? '', /admits no execution up to bound 4/);
+  assert.match((await vacuous('  x := havoc;\n  assume false;\n  assert x == 0bv32;')) ?? '', /admits no execution.*bound 4\b/);
   assert.match((await vacuous('  x := havoc;\n  if (slt(x, 0bv32)) { assume false; } else { assume false; }')) ?? '', /admits no execution/);
   // After a loop that ends within the bound.
   assert.match((await vacuous('  i := 0bv32;\n  while (ult(i, 2bv32)) { i := i + 1bv32; }\n  assume false;')) ?? '', /admits no execution/);
