@@ -35,7 +35,7 @@ export type OnePathOutcome =
   | { readonly kind: 'holds'; readonly reason: string }
   /** The one execution violates `goal` (of `lowered`'s source map); it still has to be replayed. */
   | { readonly kind: 'violated'; readonly goal: GoalInfo; readonly lowered: LoweredProgram }
-  /** The one execution reaches behaviour C leaves undefined, where the model ends the path: UNKNOWN. */
+  /** The one execution reaches behaviour C leaves undefined, or a place the model does not know exactly: never TRUE. */
   | { readonly kind: 'undefined'; readonly reason: string }
   /** Not decided (nondeterminism, an indeterminate value, the model's bounds, the time). */
   /** `tooLong`: the one execution may be deterministic but longer than the model could run (time, recursion beyond the lowering's budget). */
@@ -71,6 +71,9 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
       case 'cut':
         return { kind: 'undefined', reason: `the only execution reaches behaviour C leaves undefined at ${where(run.loc, input.fileName)}: the model ends the path there, so nothing after it was checked` };
       case 'undecided': {
+        // A place where the model is not exact, or C leaves the behaviour undefined (Lowerer.undefinedUnless).
+        const inexact = run.bound?.goal?.kind === 'memory-unknown' ? goalOf(map, run.bound.goal) : undefined;
+        if (inexact) return { kind: 'undefined', reason: `the only execution reaches ${inexact.description} at ${where(inexact.targetLoc, input.fileName)}` };
         const cut = run.bound?.goal?.kind === 'recursion';
         if (!cut || depth >= DEEPEST) return { kind: 'undecided', reason: run.reason, tooLong: cut || run.reason.startsWith('time limit') };
         depth = depth < SHALLOW ? SHALLOW : DEEPEST;

@@ -77,14 +77,17 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const outcome = executeLowered({ first: family!.first, lowerAt: family!.lowerAt, roles: goalRolesOf(kind), deadline: () => run.deadline() - executionEnd, fileName: r.programAsWritten, log: run.log });
       run.profile.mark('execution');
       if (outcome.kind === 'holds') return run.proved(`no violation: ${outcome.reason}`, 'execution', null);
-      if (outcome.kind === 'undefined') return run.unknown(outcome.reason);
+      const byGcc = kind === 'unreach-call' || kind === 'no-overflow';
+      // Behaviour C leaves undefined on the one path: never TRUE. gcc's run
+      // may still show a violation after it; for memory safety BMC may.
+      if (outcome.kind === 'undefined' && !byGcc) return undefined;
       const errorFunction = r.property.errorFunction ?? 'reach_error';
       const gccRun =
-        outcome.kind === 'undecided' && outcome.tooLong && (kind === 'unreach-call' || kind === 'no-overflow')
+        (outcome.kind === 'undefined' || (outcome.kind === 'undecided' && outcome.tooLong)) && byGcc
           ? violationByGccRun(r.program, { property: kind, dataModel: r.dataModel, errorFunction, timeoutMs: executionLimitMs(run.timeoutS * 1000) })
           : undefined;
       const goal = outcome.kind === 'violated' ? outcome.goal : gccRun && violatedGoal(family!.first.sourceMap, violationKinds(kind), gccRun);
-      if (!goal) return undefined;
+      if (!goal) return outcome.kind === 'undefined' ? run.unknown(outcome.reason) : undefined;
       const violated = violationOf(kind, goal.kind)!;
       const replay = gccRun ?? replayCounterexample(r.program, [], { property: violated.replay, dataModel: r.dataModel, errorFunction });
       run.profile.mark('replay');
@@ -236,11 +239,11 @@ function violatedGoal(map: SourceMap, wanted: readonly GoalKind[], replay: Repla
   return goals.length === 1 ? goals[0] : undefined;
 }
 
-/** The places where the memory model is not exact (a TRUE is impossible once one is reached), for an UNKNOWN's reason. */
+/** The places where the model is not exact or C leaves the behaviour undefined (a TRUE is impossible once one is reached), for an UNKNOWN's reason. */
 function inexactPlaces(map: SourceMap): string {
   const seen = new Map<string, { line: number; column: number }>();
   for (const g of map.goals) if (g.kind === 'memory-unknown' && !seen.has(g.description)) seen.set(g.description, g.targetLoc);
   if (seen.size === 0) return '';
   const list = [...seen].slice(0, 3).map(([d, l]) => `${d} at ${l.line}:${l.column}`);
-  return `; places where the memory model is not exact: ${list.join('; ')}${seen.size > 3 ? ` (and ${seen.size - 3} more)` : ''}`;
+  return `; places where the model is not exact: ${list.join('; ')}${seen.size > 3 ? ` (and ${seen.size - 3} more)` : ''}`;
 }
