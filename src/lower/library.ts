@@ -1,7 +1,7 @@
 /**
  * The C library's memory and string functions (`memset`, `memcpy`,
  * `memmove`, `memcmp`, `strlen`, `strcmp`, `strncmp`, `strcpy`, `strcat`,
- * `strncpy`) on the typed memory model.
+ * `strncpy`) on the typed memory model, and `abs`, `labs`, `llabs`.
  *
  * A call is lowered as its loop unrolled element by element through the
  * ordinary lvalue machinery, so every element access is a dereference with
@@ -48,13 +48,18 @@ export interface LibraryHost {
   temp(t: ImpType, prefix?: string): string;
   /** Where the model is not exact: if cond can fail, the answer is UNKNOWN. */
   uncertain(cond: Expr, loc: L, description: string): void;
+  /** A signed overflow the no-overflow property checks (nothing when it is not checked): cond says there is none. */
+  overflowCheck(cond: Expr, loc: L, description: string): void;
   /** Inside an allocation wrapper (see Lowerer.typedRv): the element type its blocks get. */
   allocationType(): CType | undefined;
   /** The largest element count of the objects a pointer to `elem` may designate, undefined when one is not a constant. */
   regionBound(elem: CType, loc: L): number | undefined;
 }
 
-export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy', 'strcat', 'strncpy']);
+export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy', 'strcat', 'strncpy', 'abs', 'labs', 'llabs']);
+
+/** The integer kind `abs`, `labs` and `llabs` compute in. */
+const ABS_KINDS: Readonly<Record<string, IntegerKind>> = { abs: 'int', labs: 'long', llabs: 'longlong' };
 
 type Ptr = Extract<Val, { k: 'ptr' }>;
 /** A byte count of elements of `es` bytes; `constant`: their number when it is known. */
@@ -69,7 +74,7 @@ export class Library {
 
   /** Lowers a call of one of LIBRARY_FUNCTIONS (its name without `__builtin_`). */
   call(name: string, args: readonly CExpr[], returnType: CType, loc: L): Val {
-    const arity: Record<string, number> = { memset: 3, memcpy: 3, memmove: 3, memcmp: 3, strlen: 1, strcmp: 2, strncmp: 3, strcpy: 2, strcat: 2, strncpy: 3 };
+    const arity: Record<string, number> = { memset: 3, memcpy: 3, memmove: 3, memcmp: 3, strlen: 1, strcmp: 2, strncmp: 3, strcpy: 2, strcat: 2, strncpy: 3, abs: 1, labs: 1, llabs: 1 };
     if (args.length !== arity[name]) throw new UnsupportedError(`${name} with ${args.length} arguments`, loc);
     const ret = unqualified(returnType);
     switch (name) {
@@ -89,8 +94,28 @@ export class Library {
         return this.strcpy(name, args, ret, loc);
       case 'strncpy':
         return this.strncpy(args, ret, loc);
+      case 'abs':
+      case 'labs':
+      case 'llabs':
+        return this.abs(name, args[0]!, loc);
     }
     throw new UnsupportedError(name, loc);
+  }
+
+  /**
+   * `abs(x)` (`labs`, `llabs`): x converted to the function's type, then
+   * `x < 0 ? -x : x` wrapping as gcc's code does (the most negative value
+   * stays itself); that value is a signed overflow for no-overflow.
+   */
+  private abs(name: string, arg: CExpr, loc: L): Val {
+    const x = this.h.snapshot(this.h.rv(arg), loc);
+    if (x.k !== 'int') throw new UnsupportedError(`${name} of a value that is not an integer`, loc);
+    const k = ABS_KINDS[name];
+    const w = intWidth(k, this.h.dm, loc);
+    const e = resize(x.e, intWidth(x.ik, this.h.dm, loc), w, isSignedKind(x.ik), loc);
+    const min = bv(1n << BigInt(w - 1), w, loc);
+    this.h.overflowCheck(un('!', eq(e, min, loc), loc), loc, `signed overflow in ${name}`);
+    return { k: 'int', e: ite(app('slt', [e, bv(0n, w, loc)], loc), un('-', e, loc), e, loc), ik: k };
   }
 
   // ---- arguments ---------------------------------------------------------------------
@@ -213,7 +238,9 @@ export class Library {
     if (c.k !== 'int') throw new UnsupportedError('memset with a non-integer value', loc);
     const byte = resize(c.e, intWidth(c.ik, this.h.dm, loc), 8, false, loc);
     const count = this.elements('memset', this.size(args[2]!, loc), p.pointee, loc);
-    this.repeat('memset', count, this.bound(loc, p), loc, (j) => this.fill(this.at(p, j, loc), byte, loc));
+    // Writes are goals of their own, at the destination argument (reads stay at the call).
+    const to = args[0]!.loc;
+    this.repeat('memset', count, this.bound(loc, p), loc, (j) => this.fill(this.at(p, j, to), byte, to));
     return this.result(p, ret);
   }
 
@@ -258,7 +285,8 @@ export class Library {
     if (!sameType(d.pointee, s.pointee)) throw new UnsupportedError(`${name} from ${cTypeToString(s.pointee)} to ${cTypeToString(d.pointee)} elements`, loc);
     const count = this.elements(name, this.size(args[2]!, loc), d.pointee, loc);
     const bound = this.bound(loc, d, s);
-    const copy = (j: number) => this.h.store(this.at(d, j, loc), this.h.readLv(this.at(s, j, loc), loc), loc);
+    const to = args[0]!.loc;
+    const copy = (j: number) => this.h.store(this.at(d, j, to), this.h.readLv(this.at(s, j, loc), loc), to);
     const sameObject = eq(d.base, s.base, loc);
     if (name === 'memcpy') {
       const n = count.constant !== undefined ? bv(BigInt(count.constant), this.h.pw, loc) : app('udiv', [count.bytes, bv(BigInt(count.es), this.h.pw, loc)], loc);
@@ -359,7 +387,7 @@ export class Library {
     this.scan(name, running, this.bound(loc, d, s), loc, (j) => {
       const c = this.h.snapshot(this.h.readLv(this.at(s, j, loc), loc), loc);
       if (c.k !== 'int') throw new UnsupportedError(name, loc);
-      this.h.store(this.at(to, j, loc), c, loc);
+      this.h.store(this.at(to, j, args[0]!.loc), c, args[0]!.loc);
       this.h.emit(ifs(eq(c.e, bv(0n, intWidth(ck, this.h.dm, loc), loc), loc), [assign(running, boolLit(false, loc), loc)], [], loc));
     });
     return this.result(d, ret);
@@ -384,7 +412,7 @@ export class Library {
         this.h.emit(assign(c, resize(x.e, intWidth(x.ik, this.h.dm, loc), w, false, loc), loc), ifs(eq(v(c, loc), bv(0n, w, loc), loc), [assign(running, boolLit(false, loc), loc)], [], loc));
       });
       this.h.emit(ifs(v(running, loc), read, [assign(c, bv(0n, w, loc), loc)], loc));
-      this.h.store(this.at(d, j, loc), { k: 'int', e: v(c, loc), ik: dk }, loc);
+      this.h.store(this.at(d, j, args[0]!.loc), { k: 'int', e: v(c, loc), ik: dk }, args[0]!.loc);
     });
     return this.result(d, ret);
   }

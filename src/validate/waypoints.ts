@@ -28,7 +28,8 @@
 //   (dropping widens the search; a confirmation is still a replayed run).
 
 import { parseExpressionAt, type CProgram, type Expr, typeToString } from '../c/index.js';
-import { NONDET_TYPES } from '../replay/harness.js';
+import { NONDET_FLOAT_TYPES, NONDET_TYPES } from '../replay/harness.js';
+import { floatValueCondition, pinnedFloat } from '../c/float-literal.js';
 import type { NondetValue } from '../replay/index.js';
 import { toOneBasedColumn, type ViolationSequenceEntry, type Waypoint } from '../witness/model.js';
 import { beforeStatement, ProgramEdits } from './instrument.js';
@@ -233,13 +234,20 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
         return { key: `enter:${call.start}`, place };
       }
       const type = call.callee && NONDET_TYPES[call.callee] ? NONDET_TYPES[call.callee]! : typeToString(call.call.type);
-      const c = typeof value === 'string' ? resultConstraint(value) : undefined;
-      if (c === undefined || type === 'void' || /\*/.test(type)) return { drop: `constraint '${String(value)}' is not '\\result <op> <integer>'` };
       const place = (chain: string) => {
         const name = `__tarsier_ret_${helpers++}`;
         edits.declare(`static ${type} ${name}(${type} r) { ${chain} return r; }`);
         edits.wrap(call.start, call.end, `${name}(`, ')');
       };
+      // A float nondet's value: `\result == <constant>` (its bits), or NaN.
+      const floating = call.callee ? NONDET_FLOAT_TYPES[call.callee]?.type : undefined;
+      if (floating) {
+        const bits = typeof value === 'string' ? pinnedFloat(value, floating) : undefined;
+        if (bits === undefined) return { drop: `constraint '${String(value)}' is not '\\result == <float constant>'` };
+        return { key: `call:${call.start}`, place, cond: floatValueCondition('r', bits, floating === 'float' ? 'float' : 'double'), pin: { function: call.callee!, value: bits } };
+      }
+      const c = typeof value === 'string' ? resultConstraint(value) : undefined;
+      if (c === undefined || type === 'void' || /\*/.test(type)) return { drop: `constraint '${String(value)}' is not '\\result <op> <integer>'` };
       const pin = c.op === '==' && call.callee && NONDET_TYPES[call.callee] ? { function: call.callee, value: c.value } : undefined;
       return { key: `call:${call.start}`, place, cond: `r ${c.op} (${type})(${cLiteral(c.value)})`, ...(pin ? { pin } : {}) };
     }

@@ -16,7 +16,8 @@ import type { AssumeStmt } from '../ivl/ast.js';
 import type { LoweredProgram } from '../lower/index.js';
 import { goalOf, nondetAt, type GoalInfo, type GoalKind } from '../lower/source-map.js';
 import { HARNESS_EXIT, replayCounterexample, type ReplayResult } from '../replay/index.js';
-import type { DataModel } from '../task/index.js';
+import { concreteRunOf } from '../properties/index.js';
+import type { DataModel, PropertyKind } from '../task/index.js';
 
 export interface OnePathInput {
   /** The program lowered with recursion inlined once, and a lowering at any depth. */
@@ -119,22 +120,14 @@ function where(loc: SourceLocation, fileName: string): string {
   return `${formatLocation({ ...loc, file: fileName })}${text ? ` (\`${text}\`)` : ''}`;
 }
 
-/**
- * Undefined behaviour the gcc run must not show for its violation to count.
- * Under unreach-call signed arithmetic wraps, as in the model.
- */
-const SANITIZERS = {
-  'unreach-call': ['-fsanitize=address,undefined', '-fno-sanitize=signed-integer-overflow', '-fno-sanitize-recover=all'],
-  'no-overflow': ['-fsanitize=address,undefined', '-fno-sanitize-recover=all'],
-};
-
 /** The CPU time the gcc run may take: 30 % of the budget, at most 2 s. */
 export function executionLimitMs(budgetMs: number): number {
   return Math.min(2000, 0.3 * budgetMs);
 }
 
 export interface GccRunOptions {
-  readonly property: 'unreach-call' | 'no-overflow';
+  /** A property with a concrete run in the property table (its replay, and the sanitizers under which the run must show no undefined behaviour). */
+  readonly property: PropertyKind;
   readonly dataModel: DataModel;
   readonly errorFunction: string;
   /** CPU time limit of the run (rounded up to whole seconds); the wall-clock limit is ten times that. */
@@ -148,13 +141,14 @@ export interface GccRunOptions {
  */
 export function violationByGccRun(programPath: string, options: GccRunOptions): ReplayResult | undefined {
   const cpuS = Math.max(1, Math.ceil(options.timeoutMs / 1000));
+  const check = concreteRunOf(options.property);
   const replay = replayCounterexample(programPath, [], {
-    property: options.property,
+    property: check.replay,
     dataModel: options.dataModel,
     errorFunction: options.errorFunction,
     timeoutMs: 10_000 * cpuS,
     runUnder: ['/bin/sh', '-c', 'ulimit -t "$0" && exec "$@"', String(cpuS)],
-    extraFlags: SANITIZERS[options.property],
+    extraFlags: [...check.sanitizers],
   });
   // A harness exit (a nondet call after all) shows no violation of the program.
   if (replay.status !== 'confirmed' || replay.exitCode === HARNESS_EXIT.diverged) return undefined;
