@@ -38,7 +38,8 @@ const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'verify', name);
 test('a loop-free float program: the sampling step finds nothing, the interval step proves it; BMC does not run', async () => {
   const r = await phases(fx('float-range-safe.c'), 'unreach-call');
   assert.equal(r.verdict, 'true');
-  assert.deepEqual(r.phases.slice(2, 5), ['lower', 'sampling', 'intervals'], r.phases.join(', '));
+  // The execution step stops at the first nondet value.
+  assert.deepEqual(r.phases.filter((p) => p !== 'execution').slice(2, 5), ['lower', 'sampling', 'intervals'], r.phases.join(', '));
   assert.ok(!r.phases.includes('bmc'), r.phases.join(', '));
 });
 
