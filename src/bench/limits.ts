@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { processTree, readProcStat, ticksPerSecond, parseProcStat } from './proc.js';
+import { processTree, readProcStat, ticksPerSecond, parseProcStat, type ProcStat } from './proc.js';
 
 export interface Limits {
   /** CPU seconds of the whole process tree. */
@@ -92,7 +92,10 @@ export function runLimited(command: string, args: readonly string[], limits: Lim
     let termination: Termination | undefined;
     let peakMemory = 0;
     let polledTicks = 0;
-    let retiredTicks = 0;
+    /** CPU of processes that ended outside the tree's care (re-parented, reaped by init): no member's cutime holds it. */
+    let orphanTicks = 0;
+    /** CPU of the processes alive at the last poll. */
+    let liveTicks = 0;
     let lastSeen = new Map<number, { ticks: number; ppid: number }>();
     const everSeen = new Set<number>();
     let spawnError: string | undefined;
@@ -116,29 +119,31 @@ export function runLimited(command: string, args: readonly string[], limits: Lim
 
     const poll = () => {
       if (pid === undefined) return;
-      const tree = processTree(pid, pid, everSeen);
       const now = new Map<number, { ticks: number; ppid: number }>();
       let ticks = 0;
       let rss = 0;
-      for (const p of tree) {
-        if (p.pid === pid) {
-          // The wrapper shell: count only what its children used.
-          const s = readProcStat(pid);
-          if (s) ticks += s.cpuTicks;
-        } else ticks += p.cpuTicks;
-        rss += p.rssBytes;
-        now.set(p.pid, { ticks: p.cpuTicks, ppid: p.ppid });
-        everSeen.add(p.pid);
+      // Each process's time is its own plus that of the children it reaped:
+      // read parents before their children, so a child reaped between the
+      // two reads is missed for one poll instead of counted twice.
+      for (const p of parentsFirst(processTree(pid, pid, everSeen))) {
+        const s = readProcStat(p.pid);
+        if (!s) continue;
+        ticks += s.cpuTicks;
+        rss += s.rssBytes;
+        now.set(s.pid, { ticks: s.cpuTicks, ppid: s.ppid });
+        everSeen.add(s.pid);
       }
       // A process that vanished while its parent was outside the tree (an
       // orphan adopted by init) was not reaped by the tree, so its time
       // reaches no tree member's cutime: keep it. A process whose parent was in
-      // the tree was reaped by it; its time moved up.
+      // the tree was reaped by it; its time moved up. The wrapper shell is
+      // reaped by this process: its time is the report's (never added twice).
       for (const [p, info] of lastSeen) {
-        if (!now.has(p) && !lastSeen.has(info.ppid)) retiredTicks += info.ticks;
+        if (!now.has(p) && p !== pid && !lastSeen.has(info.ppid)) orphanTicks += info.ticks;
       }
       lastSeen = now;
-      polledTicks = Math.max(polledTicks, ticks + retiredTicks);
+      liveTicks = ticks;
+      polledTicks = Math.max(polledTicks, ticks + orphanTicks);
       peakMemory = Math.max(peakMemory, rss);
       if (termination) return;
       if (polledTicks / hz >= limits.cpuTime) termination = 'cputime';
@@ -174,12 +179,14 @@ export function runLimited(command: string, args: readonly string[], limits: Lim
       let cpuTicks = polledTicks;
       const st = report.trim() ? parseProcStat(report.trim().split('\n').pop()!) : undefined;
       if (st) {
-        // cutime + cstime of the wrapper = the tool's tree, as waited for.
+        // cutime + cstime of the wrapper = the tool's tree, as waited for;
+        // plus orphans that ended outside it and what is still running
+        // (the final poll saw no wrapper any more: only leftovers).
         const line = report.trim().split('\n').pop()!;
         const fields = line.slice(line.lastIndexOf(')') + 2).split(/\s+/);
         const childTicks = Number(fields[16 - 3]) + Number(fields[17 - 3]);
         if (Number.isFinite(childTicks)) {
-          cpuTicks = Math.max(cpuTicks, childTicks + retiredTicks);
+          cpuTicks = childTicks + orphanTicks + liveTicks;
           cpuExact = true;
         }
       }
@@ -191,7 +198,9 @@ export function runLimited(command: string, args: readonly string[], limits: Lim
         sig = signalName(code - 128);
         exitCode = null;
       }
-      let term: Termination = termination ?? (spawnError ? 'spawn-error' : sig ? 'signal' : 'exited');
+      // A report means the tool ended by itself (a kill ends the wrapper
+      // too): its own ending stands, unless its exact CPU time reached the limit.
+      let term: Termination = termination && !(st && termination !== 'aborted') ? termination : spawnError ? 'spawn-error' : sig ? 'signal' : 'exited';
       // The rules: TIME at or above the limit is a timeout even if the tool just finished.
       if (term !== 'memory' && term !== 'aborted' && cpuTime >= limits.cpuTime) term = 'cputime';
       const output = Buffer.concat(chunks).toString('utf8');
@@ -232,6 +241,22 @@ export function runLimited(command: string, args: readonly string[], limits: Lim
       }, 500);
     });
   });
+}
+
+/** The processes ordered so that each comes after its parent (when its parent is among them). */
+function parentsFirst(procs: readonly ProcStat[]): ProcStat[] {
+  const byPid = new Map(procs.map((p) => [p.pid, p]));
+  const depth = new Map<number, number>();
+  const depthOf = (p: ProcStat): number => {
+    let d = depth.get(p.pid);
+    if (d !== undefined) return d;
+    depth.set(p.pid, 0); // a cycle cannot happen, but never loop
+    const parent = byPid.get(p.ppid);
+    d = parent ? depthOf(parent) + 1 : 0;
+    depth.set(p.pid, d);
+    return d;
+  };
+  return [...procs].sort((a, b) => depthOf(a) - depthOf(b));
 }
 
 const SIGNALS: Record<number, string> = {

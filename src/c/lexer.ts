@@ -6,6 +6,7 @@
  * text still needs the preprocessor, which is an error here.
  */
 import { TarsierError } from '../common/errors.js';
+import { columnMapping } from './macro-columns.js';
 import { LineIndex, type SourceLocation, type SourcePosition } from '../common/location.js';
 
 export type TokenKind = 'ident' | 'number' | 'char' | 'string' | 'punct' | 'eof';
@@ -63,8 +64,22 @@ export class SourceMap {
     if (found < 0) return { file: this.file, pos: p };
     const s = this.segments[found];
     const line = s.originalLine + (p.line - s.fromLine);
-    const originalOffset = this.originalIndex && s.file === this.file ? (this.originalIndex.offsetOf(line, p.column) ?? -1) : -1;
-    return { file: s.file, pos: { line, column: p.column, offset: originalOffset } };
+    if (!this.originalIndex || s.file !== this.file) return { file: s.file, pos: { line, column: p.column, offset: -1 } };
+    // Macros expanded on the line move the columns: map them back to the original text's.
+    const column = this.originalColumn(p.line, line, p.column);
+    return { file: s.file, pos: { line, column, offset: this.originalIndex.offsetOf(line, column) ?? -1 } };
+  }
+
+  /** Column mappings of the lexed lines whose text differs from their original line (undefined: the same text). */
+  private readonly columnMaps = new Map<number, ((column: number) => number) | undefined>();
+
+  private originalColumn(lexedLine: number, originalLine: number, column: number): number {
+    if (!this.columnMaps.has(lexedLine)) {
+      const original = originalLine <= this.originalIndex!.lineCount ? this.originalIndex!.lineText(originalLine) : '';
+      this.columnMaps.set(lexedLine, columnMapping(this.index.lineText(lexedLine), original));
+    }
+    const map = this.columnMaps.get(lexedLine);
+    return map ? map(column) : column;
   }
 
   private lineStarts?: number[];

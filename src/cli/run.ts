@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import type { CommandRegistrar } from './command.js';
 import { describeFailure } from './command.js';
+import { describeIoError } from '../common/files.js';
 
 /** A sub-command: its name and how to load the module that registers it. */
 export interface CommandEntry {
@@ -16,22 +17,30 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
+/** Why standard output could not be written (a full disk, `> /dev/full`), once it failed. */
+let stdoutFailure: string | undefined;
+
 /**
  * A reader that stops early (`tarsier lint … | head`) closes stdout: from
  * then on output is dropped, quietly, and the command ends as it would
- * (its files written, its exit code kept).
+ * (its files written, its exit code kept). Any other failure to write it
+ * (`> /dev/full`) is one error line and exit status 3, never a stack trace.
  */
-function dropOutputOnClosedStdout(): void {
+function guardStdout(): void {
   if (process.stdout.listenerCount('error') > 0) return;
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
     process.stdout.write = (() => true) as typeof process.stdout.write;
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED' || stdoutFailure) return;
+    stdoutFailure = `tarsier: error: cannot write to standard output: ${e.code === 'ENOSPC' ? 'no space left on the device' : describeIoError(e)}`;
+    process.stderr.write(stdoutFailure + '\n');
+    // The failure may come after the command returned its status: it overrides it.
+    process.exitCode = 3;
   });
 }
 
 /** Runs the CLI on `argv` with the sub-commands `commands` (each module loaded only when it runs). */
 export async function runCli(argv: string[], commands: readonly CommandEntry[]): Promise<number> {
-  dropOutputOnClosedStdout();
+  guardStdout();
   let exitCode = 0;
   const program = new Command('tarsier')
     .description('A software verifier and witness toolkit for C programs (SV-COMP conventions).')
@@ -67,5 +76,5 @@ export async function runCli(argv: string[], commands: readonly CommandEntry[]):
     process.stderr.write(failure.message + '\n');
     return failure.exitCode;
   }
-  return exitCode;
+  return stdoutFailure ? 3 : exitCode;
 }

@@ -6,6 +6,9 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { TarsierError } from './errors.js';
 
+/** The worker thread's stack (Node's default is 4 MB). */
+const WORKER_STACK_MB = 256;
+
 type Message<T> =
   | { progress: number }
   | { log: string }
@@ -31,7 +34,8 @@ export function runWithHardLimit<T>(
   onProgress: (progress: number) => void = () => {},
 ): Promise<T | 'timeout'> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl, { workerData: { job: data } });
+    // A large stack: the lowering inlines calls recursively, one JS frame chain per C call level.
+    const worker = new Worker(workerUrl, { workerData: { job: data }, resourceLimits: { stackSizeMb: WORKER_STACK_MB } });
     let settled = false;
     const finish = (f: () => void) => {
       if (settled) return;

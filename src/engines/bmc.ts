@@ -12,6 +12,7 @@
 import type { SourceLocation } from '../common/location.js';
 import type { Expr, Goal, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
+import { someStmt } from '../ivl/walk.js';
 import { createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
 import { encodeProcedure, type EncodedGoal, type ProcedureEncoding } from '../vc/encode.js';
 import { checkOneByOne, loopCandidates, whilesOf, type LoopCandidateSource } from './candidates.js';
@@ -318,6 +319,10 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       await solver.pop();
     }
     bmcMs += used() - u0;
+    // The same loop-free program, without calls, unrolls the same at every
+    // bound: a bound goal that failed (a place where the model is not exact)
+    // fails at every deeper one.
+    if (p === lastProgram && unrollsAlike(p)) return { verdict: 'unknown', bound, reason: `a goal where the model is cut or not exact can fail, at every bound (the program has no loops)` };
     lastProgram = p;
     lastReason = `no violation up to bound ${bound}, but loops or recursion can run longer`;
     // Induction only where it can prove something (a loop), and never taking
@@ -336,6 +341,11 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     if (bound >= maxBound) return { verdict: 'unknown', bound, reason: lastReason };
     bound = Math.min(maxBound, bound === 0 ? 1 : Math.max(bound + 1, options.nextBound?.(bound) ?? bound * 2));
   }
+}
+
+/** Whether a program unrolls the same at every bound: no loops and no calls between procedures. */
+function unrollsAlike(p: ImpProgram): boolean {
+  return p.procedures.every((proc) => !someStmt(proc.body ?? [], (s) => s.kind === 'while' || s.kind === 'call'));
 }
 
 /** The least time (ms) one k-induction attempt may take, however little BMC has taken. */

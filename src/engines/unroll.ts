@@ -204,7 +204,10 @@ class Unroller {
   private goal(cond: Expr, tag: GoalTag, loc: SourceLocation): AssertStmt {
     const s: AssertStmt = { kind: 'assert', cond, loc };
     this.tags.set(s, tag);
-    if (tag.role === 'candidate') this.checkOnly.add(s);
+    // A program's assert of role bound (a recursion cut, a place where the
+    // model is not exact) marks the executions that reach it and does not
+    // end them: where the path ends, the program has an assume of its own.
+    if (tag.role === 'candidate' || (tag.role === 'bound' && tag.origin === 'assert')) this.checkOnly.add(s);
     return s;
   }
 

@@ -293,8 +293,10 @@ export class CallLowering {
     const [invalid] = this.buffer(() => {
       const unmodelled = this.addressTaken.filter((f) => !f.body || !fits(f));
       this.uncertain(un('!', orAll(unmodelled.map(isTarget), loc), loc), loc, 'a call through a pointer to a function without a body or of another type');
-      if (this.mem) this.memGoal('valid-deref', boolLit(false, loc), loc, 'call through an invalid function pointer');
-      this.assumeThat(boolLit(false, loc), loc, 'undefined-behaviour');
+      if (this.mem) {
+        this.memGoal('valid-deref', boolLit(false, loc), loc, 'call through an invalid function pointer');
+        this.assumeThat(boolLit(false, loc), loc, 'checked');
+      } else this.undefinedUnless(boolLit(false, loc), loc, 'a call through an invalid function pointer');
     });
     let tail = invalid;
     for (const f of [...this.addressTaken].reverse().filter((x) => x.body && fits(x))) {

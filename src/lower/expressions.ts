@@ -346,12 +346,12 @@ export class ExpressionLowering {
         if (this.passes.has('division-by-zero')) {
           this.goal('div-by-zero', nonzero, loc, `division by zero in ${integerKindName(ik)} ${op} ${integerKindName(ik)}`);
           this.assumeThat(nonzero, loc, 'checked');
-        } else this.assumeThat(nonzero, loc, 'undefined-behaviour');
+        } else this.undefinedUnless(nonzero, loc, `division by zero in ${op}`);
         if (sg) {
           const ovf = and(eq(a, MIN, loc), eq(b, MINUS1, loc), loc);
           if (checking) this.overflowGoal(un('!', ovf, loc), loc, what);
-          // INT_MIN / -1 traps on x86: no execution goes on.
-          else this.assumeThat(un('!', ovf, loc), loc, 'path-ends');
+          // INT_MIN / -1 traps on x86 at run time, but gcc may fold it away: not a certain end.
+          else this.undefinedUnless(un('!', ovf, loc), loc, `INT_MIN ${op} -1`);
         }
         return app(op === '/' ? (sg ? 'sdiv' : 'udiv') : sg ? 'srem' : 'urem', [a, b], loc);
       }
@@ -364,8 +364,8 @@ export class ExpressionLowering {
         // The amount has its own promoted type `bk`; it must be in [0, w).
         const bw = intWidth(bk, this.dm, loc);
         const bsg = isSignedKind(bk);
-        this.assumeThat(app(bsg ? 'slt' : 'ult', [b, bv(BigInt(w), bw, loc)], loc), loc, 'undefined-behaviour');
-        if (bsg) this.assumeThat(app('sge', [b, bv(0n, bw, loc)], loc), loc, 'undefined-behaviour');
+        const inRange = app(bsg ? 'slt' : 'ult', [b, bv(BigInt(w), bw, loc)], loc);
+        this.undefinedUnless(bsg ? and(inRange, app('sge', [b, bv(0n, bw, loc)], loc), loc) : inRange, loc, `a shift amount outside [0, ${w})`);
         const amount = resize(b, bw, w, false, loc);
         if (op === '>>') return app(sg ? 'ashr' : 'lshr', [a, amount], loc);
         if (checking) this.overflowGoal(this.shiftOk(a, amount, w, loc), loc, `signed overflow in ${integerKindName(ik)} << ${integerKindName(bk)}`);

@@ -245,6 +245,22 @@ export class Lowerer {
   }
 
   /**
+   * Behaviour C leaves undefined unless `cond` holds, where the property has
+   * no goal of its own for it (a division by zero under unreach-call): a
+   * place where the model is not exact, so an execution that reaches it
+   * makes TRUE impossible. `goesOn`: the path continues as gcc's code does
+   * (a VLA of size 0 is an object of no elements), so that what follows
+   * can still show a violation; otherwise the model has no meaning for the
+   * rest and the path ends after the check. Never a path silently dropped.
+   */
+  undefinedUnless(cond: Expr, loc: L, description: string, goesOn = false): void {
+    if (cond.kind === 'bool_lit' && cond.value) return;
+    const key = { ...loc, offset: -++this.memUnknowns };
+    this.goal('memory-unknown', cond, key, `${description} (undefined behaviour)`, loc);
+    if (!goesOn) this.assumeThat(cond, key, 'checked');
+  }
+
+  /**
    * The one place where the lowering adds an `assume`, saying what
    * guarantees it (AssumptionReason); `assumptions` records each.
    */

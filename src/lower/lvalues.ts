@@ -267,10 +267,10 @@ export class LvalueLowering {
       const others = all.filter((r) => !cands.includes(r)).map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
       if (this.opensStreams) others.push(eq(p.base, bv(BigInt(STREAM_ID), 32, loc), loc));
       this.uncertain(un('!', orAll(others, loc), loc), loc, `access to an object of another type through a ${cTypeToString(target)} pointer`);
-      // A valid program dereferences only valid pointers (the property is not
-      // memory safety). With no object of this type at all (the pass's
-      // regions are final once they settle, see lowerProgram) the path ends.
-      this.assumeThat(orAll(guards, loc), loc, 'undefined-behaviour');
+      // The property is not memory safety: a pointer to no object of this
+      // type (the pass's regions are final once they settle, see
+      // lowerProgram) is an invalid dereference, which C leaves undefined.
+      this.undefinedUnless(orAll(guards, loc), loc, `a dereference of a ${cTypeToString(target)} pointer to no object`);
       if (cands.length === 0) return nowhere;
     }
     return {

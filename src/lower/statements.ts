@@ -139,8 +139,8 @@ export class StatementLowering {
         if (val.k !== 'int') throw new UnsupportedError('variable-length array size', loc);
         const w = intWidth(val.ik, this.dm, loc);
         const positive = isSignedKind(val.ik) ? app('sgt', [val.e, bv(0n, w, loc)], loc) : un('!', eq(val.e, bv(0n, w, loc), loc), loc);
-        // A size <= 0 is undefined behaviour.
-        this.assumeThat(positive, loc, 'undefined-behaviour');
+        // A size <= 0 is undefined behaviour; gcc makes an object of no elements (or a huge one) and goes on.
+        this.undefinedUnless(positive, loc, 'a variable-length array of size 0 or less', true);
         const len = this.tempOf(bvType(this.pw), resize(val.e, w, this.pw, isSignedKind(val.ik), loc), loc);
         this.vlaLength.set(t, len);
       }

@@ -135,23 +135,23 @@ export interface LoweredProgram {
  * What guarantees an `assume` of the lowering (every one is made by
  * `Lowerer.assumeThat`):
  * - `checked`: the condition was just asserted, as a goal of the property
- *   or as a place where the model is not exact (`memory-unknown`): later
- *   goals concern only the executions where it held;
+ *   or as a place where the model is not exact (`memory-unknown`, which
+ *   includes behaviour C leaves undefined, `Lowerer.undefinedUnless`):
+ *   later goals concern only the executions where it held;
  * - `path-ends`: the C program stops here (`abort`, `exit`, an assert()
- *   failure, the error function, `INT_MIN / -1` which traps): `false`;
+ *   failure, the error function): `false`;
  * - `recursion-cut`: beyond the inlining depth, after the unwinding assertion;
  * - `summary`: a recursion summary proved separately holds at a cut call;
  * - `program`: `__VERIFIER_assume` (the rules' assumption);
  * - `c-value`: a value C guarantees (a `_Bool` nondet is 0 or 1);
  * - `blocked`: a thread waits here until the condition holds (a mutex is
  *   free); the other threads run meanwhile (threads/interleave.ts);
- * - `thread-bound`: more threads than the model's slots, after the bound goal;
- * - `undefined-behaviour`: C leaves the execution undefined here and the
- *   model drops the path (division by zero, a shift amount out of range, a
- *   VLA size below 1, a dereference of an invalid pointer or a call through
- *   one when memory safety is not the property).
+ * - `thread-bound`: more threads than the model's slots, after the bound goal.
+ * Behaviour C leaves undefined is never a reason of its own: it is checked
+ * first (`Lowerer.undefinedUnless`; docs/soundness.md lists every
+ * assumption and why it holds).
  */
-export type AssumptionReason = 'checked' | 'path-ends' | 'recursion-cut' | 'summary' | 'program' | 'c-value' | 'blocked' | 'thread-bound' | 'undefined-behaviour';
+export type AssumptionReason = 'checked' | 'path-ends' | 'recursion-cut' | 'summary' | 'program' | 'c-value' | 'blocked' | 'thread-bound';
 
 /** A thread slot of a program that starts threads. */
 export interface ThreadInfo {

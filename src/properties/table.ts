@@ -153,7 +153,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     violationWitness: (violated, program) => (program.concurrent || violated === 'valid-memtrack' ? GRAPHML : YAML_2_0),
     // Not supported by the rules: written, but not required.
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['sampling', 'intervals', 'bmc'],
+    strategy: ['execution', 'sampling', 'intervals', 'bmc'],
     induction: 'without-heap',
     defaultChoice: false,
     mayInclude: 'valid-memcleanup',
@@ -165,7 +165,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['sampling', 'intervals', 'bmc'],
+    strategy: ['execution', 'sampling', 'intervals', 'bmc'],
     induction: 'always',
     defaultChoice: false,
   },

@@ -119,6 +119,7 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
   const wrap = cycleStart !== undefined && cycleStart < values.length ? cycleStart : -1;
   lines.push(`static const int tarsier_cycle_start = ${wrap};`);
   lines.push(`NI static void tarsier_say(const char *s) { fputs(s, stderr); fputc('\\n', stderr); fflush(stderr); }`);
+  if (options.tracePath) lines.push('NI static void tarsier_segments_at_error(void);');
   lines.push(
     'NI static unsigned long long tarsier_next(const char *name) {',
     '  if (tarsier_next_index >= tarsier_count && tarsier_cycle_start >= 0) tarsier_next_index = (unsigned)tarsier_cycle_start;',
@@ -138,7 +139,7 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
   }
   // Weak definitions: used only when the program declares but does not define them.
   lines.push(
-    `__attribute__((weak)) NI void ${errorFunction}(void) { tarsier_say(${cString(REACHED_MARKER)}); _exit(${HARNESS_EXIT.reached}); }`,
+    `__attribute__((weak)) NI void ${errorFunction}(void) { ${options.tracePath ? 'tarsier_segments_at_error(); ' : ''}tarsier_say(${cString(REACHED_MARKER)}); _exit(${HARNESS_EXIT.reached}); }`,
   );
   // The other error functions of the rules, as SV-COMP defines them (abort).
   for (const other of ['reach_error', '__VERIFIER_error']) {
@@ -176,7 +177,11 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
     lines.push(
       'extern unsigned int __tarsier_seg __attribute__((weak));',
       `NI void __tarsier_target(void) { tarsier_say(${cString(TARGET_MARKER)}); }`,
-      `NI void __asan_on_error(void) { if (&__tarsier_seg) { fprintf(stderr, "${SEGMENT_AT_ERROR_MARKER} %u\\n", __tarsier_seg); fflush(stderr); } }`,
+      `NI static void tarsier_segments_at_error(void) { if (&__tarsier_seg) { fprintf(stderr, "${SEGMENT_AT_ERROR_MARKER} %u\\n", __tarsier_seg); fflush(stderr); } }`,
+      'NI void __asan_on_error(void) { tarsier_segments_at_error(); }',
+      // UBSan (an overflow) has no such hook: the sanitizers' death callback tells it.
+      'extern void __sanitizer_set_death_callback(void (*)(void)) __attribute__((weak));',
+      '__attribute__((constructor)) NI static void tarsier_trace_init(void) { if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(tarsier_segments_at_error); }',
       `__attribute__((destructor)) NI static void tarsier_segments_at_exit(void) { if (&__tarsier_seg) { fprintf(stderr, "${SEGMENT_AT_EXIT_MARKER} %u\\n", __tarsier_seg); fflush(stderr); } }`,
     );
   }
@@ -185,7 +190,7 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
     'extern void tarsier_function_hook(void *, int) __attribute__((weak));',
     'NI void __cyg_profile_func_enter(void *fn, void *site) {',
     '  (void)site;',
-    `  if (fn == (void *)${errorFunction}) { tarsier_say(${cString(REACHED_MARKER)}); _exit(${HARNESS_EXIT.reached}); }`,
+    `  if (fn == (void *)${errorFunction}) { ${options.tracePath ? 'tarsier_segments_at_error(); ' : ''}tarsier_say(${cString(REACHED_MARKER)}); _exit(${HARNESS_EXIT.reached}); }`,
     '  if (tarsier_function_hook) tarsier_function_hook(fn, 1);',
     '}',
     'NI void __cyg_profile_func_exit(void *fn, void *site) { (void)site; if (tarsier_function_hook) tarsier_function_hook(fn, 0); }',

@@ -35,9 +35,10 @@ export interface ReplayOptions {
   runUnder?: readonly string[];
   /**
    * The program is a validator's instrumented one: report its waypoint
-   * counter at a sanitizer error and at exit, and whether its target was
-   * passed (`path`). Memory properties only; compiled with -g, so an
-   * invalid access or free also gets its line (`violationLine`).
+   * counter at a violation (a sanitizer error, the error function's call)
+   * and at exit, and whether its target was passed (`path`). Memory
+   * properties are compiled with -g, so an invalid access or free also gets
+   * its line (`violationLine`).
    */
   tracePath?: boolean;
 }
@@ -146,7 +147,7 @@ export function replayCounterexample(
   try {
     const harness = join(dir, 'tarsier_harness.c');
     const memory = ([...MEMORY_PROPERTIES, 'valid-memsafety'] as readonly string[]).includes(options.property) ? (options.property as MemoryReplayProperty) : undefined;
-    const tracePath = memory !== undefined && options.tracePath === true;
+    const tracePath = options.tracePath === true;
     writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory === 'valid-memcleanup', cycleStart: options.cycleStart, tracePath, assertions: options.property === 'assert' }));
     const exe = join(dir, 'replay');
     const flags = ['-O0', '-w', '-fno-builtin', '-fcommon'];
@@ -227,6 +228,7 @@ export function replayCounterexample(
     if (memory) {
       return { ...base, ...memoryVerdict(memory, stderr, mode, run.status ?? run.signal, programPath), ...(tracePath ? { path: pathOf(stderr) } : {}) };
     }
+    const path = tracePath ? { path: pathOf(stderr) } : {};
     if (options.property === 'assert') {
       const failed = new RegExp(`${ASSERTION_MARKER} (.*):(\\d+): (.*)`).exec(stderr);
       if (run.status === HARNESS_EXIT.assertionFailed && failed) {
@@ -241,7 +243,7 @@ export function replayCounterexample(
     }
     if (options.property === 'unreach-call') {
       if (run.status === HARNESS_EXIT.reached && stderr.includes(REACHED_MARKER)) {
-        return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): ${options.errorFunction ?? 'reach_error'} was called` };
+        return { ...base, ...path, status: 'confirmed', reason: `replay (gcc ${mode}): ${options.errorFunction ?? 'reach_error'} was called` };
       }
       return { ...base, status: 'not-confirmed', reason: `replay: the error function was not called (exit ${run.status ?? run.signal})` };
     }
@@ -249,6 +251,7 @@ export function replayCounterexample(
     if (m) {
       return {
         ...base,
+        ...path,
         status: 'confirmed',
         overflowAt: { line: Number(m[1]), column: Number(m[2]) },
         reason: `replay (gcc ${mode} -fsanitize=signed-integer-overflow,shift-base): ${m[3]!.startsWith('signed') ? 'signed integer overflow' : m[3]} at line ${m[1]}`,
@@ -266,7 +269,7 @@ function pathOf(stderr: string): ReplayPath {
     const m = new RegExp(`${marker} (\\d+)`).exec(stderr);
     return m ? { n: Number(m[1]), at: m.index } : undefined;
   };
-  const report = stderr.search(/ERROR: (Address|Leak)Sanitizer/);
+  const report = stderr.search(/ERROR: (Address|Leak)Sanitizer|runtime error:|TARSIER-REPLAY: error function reached/);
   const target = stderr.indexOf(TARGET_MARKER);
   const atError = count(SEGMENT_AT_ERROR_MARKER);
   const atExit = count(SEGMENT_AT_EXIT_MARKER);

@@ -10,7 +10,7 @@ export * from './terms.js';
 export * from './solver.js';
 export { parseSExprs, sexprToString, type SExpr } from './sexpr.js';
 export { createZ3WasmSolver, shutdownZ3Wasm } from './z3wasm.js';
-export { createProcessSolver, findExecutable, processSolverSpec, processTreeCpuMs, killSolverProcesses, type ProcessSolverSpec } from './process.js';
+export { createProcessSolver, findExecutable, processSolverSpec, processTreeCpuMs, killSolverProcesses, killDescendants, type ProcessSolverSpec } from './process.js';
 
 /** The solver names every command accepts (besides a path to a solver binary). */
 export const SOLVER_NAMES = ['auto', 'z3-wasm', 'z3', 'cvc5'] as const;

@@ -32,15 +32,42 @@ function procCpuTicks(pid: number | string, withChildren: boolean): { ticks: num
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   let ticks = Number(f[11]) + Number(f[12]);
   if (withChildren) ticks += Number(f[13]) + Number(f[14]);
+  return { ticks, children: childPids(pid) };
+}
+
+/** The child processes of a process (of all its threads), from /proc; none without /proc. */
+function childPids(pid: number | string): string[] {
   const children: string[] = [];
   try {
     for (const t of readdirSync(`/proc/${pid}/task`)) {
       children.push(...readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean));
     }
   } catch {
-    // no children list on this kernel
+    // no children list on this kernel, or the process ended
   }
-  return { ticks, children };
+  return children;
+}
+
+/**
+ * Ends every process this process started, and their descendants (solvers,
+ * gcc and what gcc runs): all are listed first and then killed, so none is
+ * re-parented away before it is found.
+ */
+export function killDescendants(): void {
+  const all: string[] = [];
+  const todo = childPids('self');
+  while (todo.length > 0) {
+    const pid = todo.pop()!;
+    all.push(pid);
+    todo.push(...childPids(pid));
+  }
+  for (const pid of all) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // ended meanwhile
+    }
+  }
 }
 
 /**

@@ -25,7 +25,7 @@ import type { Resolved } from '../verify/index.js';
 import { verify } from '../verify/index.js';
 import type { ViolationSequenceEntry } from '../witness/model.js';
 import { programPoints } from './program-points.js';
-import { bindSequence, type BoundSequence, type WaypointReading } from './waypoints.js';
+import { bindSequence, type BindProperty, type BoundSequence, type WaypointReading } from './waypoints.js';
 
 export type Outcome = 'confirmed' | 'refuted' | 'unconfirmed';
 
@@ -84,22 +84,26 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
   if (memory && !bound.target && !bound.targetEndOf) return { ...base, outcome: 'unconfirmed', reason: 'the target is not at a statement of the program' };
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-validate-'));
   const file = join(dir, basename(resolved.program));
-  const traced = join(dir, 'traced');
-  const check = memory ? memoryRun(ctx, bound, traced) : (values: readonly NondetValue[]) => plainRun(ctx, bound, values);
+  const traced = tracedProgram(ctx, join(dir, 'traced'));
+  const check = memory ? memoryRun(ctx, bound, traced) : (values: readonly NondetValue[]) => plainRun(ctx, bound, traced, values);
 
   const search = async (program: string, timeoutS: number) => {
     writeFileSync(file, program);
     return verify(file, { propertyDetails: resolved.property, dataModel: resolved.dataModel, timeoutS: Math.max(1, timeoutS), witnessPath: null, log: ctx.log });
   };
-  const confirmed = (method: 'execution' | 'search', values: readonly NondetValue[], c: RunCheck, how: string): ViolationValidation => ({
-    ...base,
-    outcome: 'confirmed',
-    method,
-    inputs: values,
-    replay: c.replay,
-    ...(c.violated ? { violated: c.violated } : {}),
-    reason: `${how}${method === 'execution' ? ':' : ';'} ${c.reason}`,
-  });
+  const confirmed = (method: 'execution' | 'search', values: readonly NondetValue[], c: RunCheck, how: string): ViolationValidation =>
+    // A waypoint that could not be bound was not checked in the run: it may exclude every violating run.
+    bound.unbound
+      ? { ...base, outcome: 'unconfirmed', method, replay: c.replay, reason: `${how} violates the property, but ${bound.unbound} could not be read, so the run is not known to follow the witness` }
+      : {
+          ...base,
+          outcome: 'confirmed',
+          method,
+          inputs: values,
+          replay: c.replay,
+          ...(c.violated ? { violated: c.violated } : {}),
+          reason: `${how}${method === 'execution' ? ':' : ';'} ${c.reason}`,
+        };
   try {
     if (bound.pinnedValues) {
       const c = check(bound.pinnedValues);
@@ -132,7 +136,7 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
       if (bound.overApproximates) {
         return { ...base, outcome: 'refuted', method: 'search', reason: `no execution that follows the waypoints violates the property (${v.reason})` };
       }
-      return { ...base, outcome: 'unconfirmed', method: 'search', reason: `no execution follows the waypoints as read here (some entries were read leniently, so this does not refute the witness): ${v.reason}` };
+      return { ...base, outcome: 'unconfirmed', method: 'search', reason: `no execution follows the waypoints as read here (${bound.notRefuting ?? 'the reading does not admit every execution of the witness'}, so this does not refute the witness): ${v.reason}` };
     }
     return { ...base, outcome: 'unconfirmed', method: 'search', reason: v.reason };
   } finally {
@@ -140,16 +144,39 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
   }
 }
 
-/** unreach-call and no-overflow: the run of the original program violates the property (an overflow at the target statement, when there is one). */
-function plainRun(ctx: ViolationContext, bound: BoundSequence, values: readonly NondetValue[]): RunCheck {
+/** The program instrumented to tell, when replayed, how far along the waypoints a run got (`tracePath`); its file. */
+function tracedProgram(ctx: ViolationContext, dir: string): string {
+  const kind = ctx.resolved.property.kind as BindProperty;
+  const traced = bindSequence(ctx.c, ctx.text, programPoints(ctx.c, ctx.text), ctx.entry, { property: kind, errorFunction: ctx.resolved.property.errorFunction ?? 'reach_error', tracePath: true });
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, basename(ctx.resolved.program));
+  writeFileSync(file, traced.program);
+  return file;
+}
+
+/**
+ * unreach-call and no-overflow: the instrumented program, run with the
+ * values, passes every waypoint at its place and in its order and then
+ * violates the property at the target (an error call not at the target is
+ * cut off; an overflow must come after the target was passed); then the
+ * original program, run with them, violates it too (an overflow on the
+ * target statement's lines).
+ */
+function plainRun(ctx: ViolationContext, bound: BoundSequence, tracedFile: string, values: readonly NondetValue[]): RunCheck {
   const { resolved } = ctx;
   const kind = resolved.property.kind as 'unreach-call' | 'no-overflow';
-  const r = replayCounterexample(resolved.program, values, { property: kind, dataModel: resolved.dataModel, errorFunction: resolved.property.errorFunction ?? 'reach_error' });
-  if (r.status !== 'confirmed') return { ok: false, replay: r, reason: `its replay on the program failed: ${r.reason}` };
-  const at = r.overflowAt;
+  const opts = { property: kind, dataModel: resolved.dataModel, errorFunction: resolved.property.errorFunction ?? 'reach_error' };
   const t = bound.target;
-  if (kind === 'no-overflow' && t && at && !(t.loc.line <= at.line && at.line <= (t.loc.end?.line ?? t.loc.line))) {
-    return { ok: false, replay: r, reason: `the execution overflows at line ${at.line}, not at the target (line ${t.loc.line})` };
+  const w = replayCounterexample(tracedFile, values, { ...opts, tracePath: true });
+  const fail = (replay: ReplayResult, reason: string): RunCheck => ({ ok: false, replay, reason });
+  if (w.status !== 'confirmed') return fail(w, `the run along the waypoints shows no violation at the target: ${w.reason}`);
+  if (w.path?.atError !== bound.follows) return fail(w, `${w.path?.atError ?? 'no'} of the ${bound.follows} waypoints were passed at the violation; ${w.reason}`);
+  if (kind === 'no-overflow' && !(t && w.path.targetPassed)) return fail(w, `the overflow does not come after the target was passed (${t ? `line ${t.loc.line}` : 'no target statement'}); ${w.reason}`);
+  const r = replayCounterexample(resolved.program, values, opts);
+  if (r.status !== 'confirmed') return fail(r, `its replay on the program failed: ${r.reason}`);
+  const at = r.overflowAt;
+  if (kind === 'no-overflow' && t && !(at && t.loc.line <= at.line && at.line <= (t.loc.end?.line ?? t.loc.line))) {
+    return fail(r, `the execution overflows at line ${at?.line ?? '?'}, not at the target (line ${t.loc.line})`);
   }
   return { ok: true, replay: r, reason: r.reason };
 }
@@ -159,13 +186,9 @@ function plainRun(ctx: ViolationContext, bound: BoundSequence, values: readonly 
  * waypoints and violates a sub-property the witness's format can stand for
  * at its target; then the original program, run with them, violates it too.
  */
-function memoryRun(ctx: ViolationContext, bound: BoundSequence, dir: string): (values: readonly NondetValue[]) => RunCheck {
+function memoryRun(ctx: ViolationContext, bound: BoundSequence, tracedFile: string): (values: readonly NondetValue[]) => RunCheck {
   const { resolved } = ctx;
   const kind = resolved.property.kind as 'valid-memsafety' | 'valid-memcleanup';
-  const traced = bindSequence(ctx.c, ctx.text, programPoints(ctx.c, ctx.text), ctx.entry, { property: kind, errorFunction: resolved.property.errorFunction ?? 'reach_error', tracePath: true });
-  mkdirSync(dir, { recursive: true });
-  const tracedFile = join(dir, basename(resolved.program));
-  writeFileSync(tracedFile, traced.program);
   const t = bound.target;
   const lines = t ? `line${t.loc.end && t.loc.end.line !== t.loc.line ? `s ${t.loc.line}-${t.loc.end.line}` : ` ${t.loc.line}`}` : `the end of ${bound.targetEndOf}`;
   return (values) => {

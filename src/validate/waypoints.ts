@@ -60,8 +60,16 @@ export interface BoundSequence {
   readonly program: string;
   /** The nondet values the witness pins, in order, when every follow waypoint before the target is such a pin (none: a run that calls no nondet function). */
   readonly pinnedValues?: readonly NondetValue[];
-  /** True when the instrumentation admits every execution the witness represents (no lenient reading, every error call handled), so a proof on it refutes the witness. */
+  /** True when the instrumentation admits every execution the witness represents (nothing cut off, or no lenient reading), so a proof on it refutes the witness. */
   readonly overApproximates: boolean;
+  /** Why a proof on the instrumented program would not refute the witness (when it does not over-approximate). */
+  readonly notRefuting?: string;
+  /**
+   * A waypoint whose constraint could not be bound to the program (its
+   * location, what it says): no run can be checked against it, so the
+   * witness cannot be confirmed (a proof on the wider program still refutes).
+   */
+  readonly unbound?: string;
   /** The target statement (for checking where a no-overflow or memory violation happened). */
   readonly target?: StatementPoint;
   /** The target read as the end of this function (memory safety: a leak's target outside any statement). */
@@ -103,13 +111,30 @@ function assignedBy(st: StatementPoint): Set<string> {
   return out;
 }
 
-/** The integer a `\result == N` constraint pins, if it is that simple. */
-export function pinnedResult(text: string): bigint | undefined {
-  const m = /^\s*\\result\s*==\s*\(?\s*(-?)\s*(0[xX][0-9a-fA-F]+|\d+)\s*\)?\s*[uUlL]*\s*$/.exec(text) ??
-    /^\s*\(?\s*(-?)\s*(0[xX][0-9a-fA-F]+|\d+)\s*\)?\s*[uUlL]*\s*==\s*\\result\s*$/.exec(text);
-  if (!m) return undefined;
-  const v = BigInt(m[2]!);
-  return m[1] ? -v : v;
+/** Where a waypoint's guard is placed, and what it tests. */
+interface Place {
+  /** Guards with one key share one place (run in order there). */
+  readonly key: string;
+  readonly place: (chain: string) => void;
+  /** The condition under which the waypoint is passed (absent: whenever the place is). */
+  readonly cond?: string;
+  /** A nondet value the waypoint pins (`\result == N` on a nondet call). */
+  readonly pin?: NondetValue;
+  /** Why the place is read leniently. */
+  readonly lenient?: string;
+}
+
+const FLIPPED: Readonly<Record<string, string>> = { '==': '==', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/** `\result <op> N` (or `N <op> \result`) as an operator and an integer, if it is that simple. */
+export function resultConstraint(text: string): { op: string; value: bigint } | undefined {
+  const num = '\\(?\\s*(-?)\\s*(0[xX][0-9a-fA-F]+|\\d+)\\s*\\)?\\s*[uUlL]*';
+  const op = '(==|!=|<=|>=|<|>)';
+  const m = new RegExp(`^\\s*\\\\result\\s*${op}\\s*${num}\\s*$`).exec(text);
+  if (m) return { op: m[1]!, value: m[2] ? -BigInt(m[3]!) : BigInt(m[3]!) };
+  const r = new RegExp(`^\\s*${num}\\s*${op}\\s*\\\\result\\s*$`).exec(text);
+  if (r) return { op: FLIPPED[r[3]!]!, value: r[1] ? -BigInt(r[2]!) : BigInt(r[2]!) };
+  return undefined;
 }
 
 export type BindProperty = 'unreach-call' | 'no-overflow' | 'valid-memsafety' | 'valid-memcleanup';
@@ -119,7 +144,11 @@ export interface BindOptions {
   readonly errorFunction: string;
   /** Assume each constraint at the first passing of its place (fixes values early: a faster search, but not an over-approximation). */
   readonly strict?: boolean;
-  /** Memory safety: call the replay harness's `__tarsier_target` where the target is passed after the waypoints before it (a program to replay, not to verify). */
+  /**
+   * A program to replay, not to verify: call the replay harness's
+   * `__tarsier_target` where the target is passed after the waypoints before
+   * it (memory safety, no-overflow), so the run tells where it was.
+   */
   readonly tracePath?: boolean;
 }
 
@@ -142,21 +171,100 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
   const followAt: number[] = [];
   let targetSeen = false;
   let unsupported: string | undefined;
-  const drop = (w: Waypoint, note: string) => readings.push({ waypoint: w, reading: 'dropped', note });
+  let unbound: string | undefined;
+  const drop = (w: Waypoint, note: string) => {
+    readings.push({ waypoint: w, reading: 'dropped', note });
+    // A follow or avoid waypoint, or the target, constrains the run: without it a run cannot be checked against the witness.
+    if (!unbound && (w.type === 'target' || w.action === 'follow' || w.action === 'avoid')) unbound = `the ${w.type} waypoint at ${w.location.line}:${toOneBasedColumn(w.location) ?? '?'} (${note})`;
+  };
   // The counter advances past waypoint i at the first passing of its place
   // where its constraint holds (greedy matching: every execution the strict
   // reading admits is admitted, so a proof on this program still refutes).
   // Guards at one place run in order, so one passing may match consecutive
   // waypoints there (ESBMC puts `x1 == 0`, `x2 == 1` on one declaration).
-  const places = new Map<string, { place: (chain: string) => void; guards: string[] }>();
-  const guard = (key: string, place: (chain: string) => void, cond: string) => {
-    let p = places.get(key);
-    if (!p) places.set(key, (p = { place, guards: [] }));
-    p.guards.push(
-      options.strict
-        ? `if (${SEG} == ${follows}u) { __VERIFIER_assume(${cond}); ${SEG} = ${follows + 1}u; }`
-        : `if (${SEG} == ${follows}u && (${cond})) ${SEG} = ${follows + 1}u;`,
+  // Avoid guards run first at a place: a passing that matches a follow
+  // waypoint ends that waypoint's segment, so it is not in the next one's.
+  const places = new Map<string, { place: (chain: string) => void; avoids: string[]; guards: string[] }>();
+  /** A follow waypoint advances the counter where it is passed; an avoid waypoint passed in its segment cuts the run off. */
+  const guard = (w: Waypoint, at: Place) => {
+    let p = places.get(at.key);
+    if (!p) places.set(at.key, (p = { place: at.place, avoids: [], guards: [] }));
+    const cond = at.cond ?? '1';
+    (w.action === 'avoid' ? p.avoids : p.guards).push(
+      w.action === 'avoid'
+        ? `if (${SEG} == ${follows}u && (${cond})) __VERIFIER_assume(0);`
+        : options.strict
+          ? `if (${SEG} == ${follows}u) { __VERIFIER_assume(${cond}); ${SEG} = ${follows + 1}u; }`
+          : `if (${SEG} == ${follows}u && (${cond})) ${SEG} = ${follows + 1}u;`,
     );
+  };
+  /** Where a waypoint's guard goes and what it tests (`cond` over the place's value `r` or `b`), or why it does not bind. */
+  const bindPlace = (w: Waypoint, line: number, column: number, offset: number): Place | { drop: string } => {
+    const value = w.constraint?.value;
+    if (w.type === 'assumption') {
+      const cText = typeof value === 'string' ? value : String(value);
+      const exact = statementAt(points, offset);
+      const st = exact ?? statementContaining(points, offset);
+      if (!st) return { drop: 'no statement at this location' };
+      // A guard in front of a label would be jumped over (and then block the later waypoints).
+      if (isLabel(st)) return { drop: 'at a label: a constraint there would be jumped over' };
+      const assigned = assignedBy(st);
+      const after = [...identifiers(cText)].some((n) => assigned.has(n));
+      const parseAt = after ? points.lines.position(st.end) : { line, column };
+      const parsed = parseExpressionAt(program, parseAt, cText);
+      if ('error' in parsed) return { drop: `constraint '${cText}' is not a C expression here: ${parsed.error}` };
+      if (!exact && !after) return { drop: 'not at a statement start, and not at an assignment of a variable it names' };
+      const cond = `(${cText}) != 0`;
+      if (!after) return { key: `before:${st.start}`, place: (code) => beforeStatement(edits, st, code), cond };
+      const note = `at a statement that assigns ${[...identifiers(cText)].filter((n) => assigned.has(n)).join(', ')}: read as the state after it`;
+      if (st.stmt.kind === 'DeclStmt') return { key: `after:${st.end}`, place: (code) => edits.after(st.end, ` ${code}`), cond, lenient: note };
+      if (st.stmt.kind === 'ExprStmt') return { key: `after:${st.end}`, place: (code) => edits.wrap(st.start, st.end, '{ ', ` ${code} }`), cond, lenient: note };
+      return { drop: 'an assignment inside a condition: cannot place the assumption after it' };
+    }
+    if (w.type === 'function_return' || w.type === 'function_enter') {
+      const call = points.calls.find((c) => c.rparen.line === line && c.rparen.column === column);
+      if (!call) return { drop: 'no call ends at this location' };
+      if (w.type === 'function_enter') {
+        // Entered once its arguments are evaluated: the guard runs just before the call.
+        const place = (chain: string) => {
+          const name = `__tarsier_enter_${helpers++}`;
+          edits.declare(`static void ${name}(void) { ${chain} }`);
+          edits.wrap(call.start, call.end, `(${name}(), `, ')');
+        };
+        return { key: `enter:${call.start}`, place };
+      }
+      const type = call.callee && NONDET_TYPES[call.callee] ? NONDET_TYPES[call.callee]! : typeToString(call.call.type);
+      const place = (chain: string) => {
+        const name = `__tarsier_ret_${helpers++}`;
+        edits.declare(`static ${type} ${name}(${type} r) { ${chain} return r; }`);
+        edits.wrap(call.start, call.end, `${name}(`, ')');
+      };
+      // A float nondet's value: `\result == <constant>` (its bits), or NaN.
+      const floating = call.callee ? NONDET_FLOAT_TYPES[call.callee]?.type : undefined;
+      if (floating) {
+        const bits = typeof value === 'string' ? pinnedFloat(value, floating) : undefined;
+        if (bits === undefined) return { drop: `constraint '${String(value)}' is not '\\result == <float constant>'` };
+        return { key: `call:${call.start}`, place, cond: floatValueCondition('r', bits, floating === 'float' ? 'float' : 'double'), pin: { function: call.callee!, value: bits } };
+      }
+      const c = typeof value === 'string' ? resultConstraint(value) : undefined;
+      if (c === undefined || type === 'void' || /\*/.test(type)) return { drop: `constraint '${String(value)}' is not '\\result <op> <integer>'` };
+      const pin = c.op === '==' && call.callee && NONDET_TYPES[call.callee] ? { function: call.callee, value: c.value } : undefined;
+      return { key: `call:${call.start}`, place, cond: `r ${c.op} (${type})(${cLiteral(c.value)})`, ...(pin ? { pin } : {}) };
+    }
+    if (w.type === 'branching') {
+      const b = points.branches.find((x) => x.loc.line === line && x.loc.column === column);
+      const want = value === true || value === 'true' ? 1 : value === false || value === 'false' ? 0 : undefined;
+      if (!b || !b.condition) return { drop: 'no if, while, for or do with a condition at this location' };
+      if (want === undefined) return { drop: `branch value '${String(value)}' is not true or false` };
+      const cnd = b.condition;
+      const place = (chain: string) => {
+        const name = `__tarsier_branch_${helpers++}`;
+        edits.declare(`static int ${name}(int b) { ${chain} return b; }`);
+        edits.wrap(cnd.start, cnd.end, `${name}(!!(`, '))');
+      };
+      return { key: `branch:${cnd.start}`, place, cond: `b == ${want}` };
+    }
+    return { drop: `${w.type} waypoints are not enforced` };
   };
 
   for (const segment of entry.content) {
@@ -191,101 +299,38 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
         }
         continue;
       }
-      if (w.action !== 'follow') {
-        drop(w, `${w.action} waypoints are not enforced (the search is wider, never narrower)`);
+      const at = bindPlace(w, line, column, offset);
+      if (w.action === 'follow' && !('pin' in at && at.pin)) pins = undefined;
+      if ('drop' in at) {
+        drop(w, at.drop);
         pins = undefined;
         continue;
       }
-      const value = w.constraint?.value;
-      if (w.type === 'assumption') {
-        pins = undefined;
-        const cText = typeof value === 'string' ? value : String(value);
-        const exact = statementAt(points, offset);
-        const st = exact ?? statementContaining(points, offset);
-        if (!st) { drop(w, 'no statement at this location'); continue; }
-        // A guard in front of a label would be jumped over (and then block the later waypoints).
-        if (isLabel(st)) { drop(w, 'at a label: a constraint there would be jumped over'); continue; }
-        const assigned = assignedBy(st);
-        const after = [...identifiers(cText)].some((n) => assigned.has(n));
-        const parseAt = after ? points.lines.position(st.end) : { line, column };
-        const parsed = parseExpressionAt(program, parseAt, cText);
-        if ('error' in parsed) { drop(w, `constraint '${cText}' is not a C expression here: ${parsed.error}`); continue; }
-        if (!exact && !after) { drop(w, 'not at a statement start, and not at an assignment of a variable it names'); continue; }
-        const cond = `(${cText}) != 0`;
-        if (after) {
-          if (st.stmt.kind === 'DeclStmt') guard(`after:${st.end}`, (code) => edits.after(st.end, ` ${code}`), cond);
-          else if (st.stmt.kind === 'ExprStmt') guard(`after:${st.end}`, (code) => edits.wrap(st.start, st.end, '{ ', ` ${code} }`), cond);
-          else { drop(w, 'an assignment inside a condition: cannot place the assumption after it'); continue; }
-          lenient = true;
-          readings.push({ waypoint: w, reading: 'lenient', note: `at a statement that assigns ${[...identifiers(cText)].filter((n) => assigned.has(n)).join(', ')}: read as the state after it` });
-        } else {
-          guard(`before:${st.start}`, (code) => beforeStatement(edits, st, code), cond);
-          readings.push({ waypoint: w, reading: 'exact' });
-        }
+      if (at.pin && pins) pins.push(at.pin);
+      guard(w, at);
+      if (at.lenient) lenient = true;
+      readings.push(at.lenient ? { waypoint: w, reading: 'lenient', note: at.lenient } : { waypoint: w, reading: 'exact' });
+      if (w.action === 'follow') {
         followAt.push(offset);
         follows++;
-        continue;
       }
-      if (w.type === 'function_return') {
-        const call = points.calls.find((c) => c.rparen.line === line && c.rparen.column === column);
-        if (!call) { drop(w, 'no call ends at this location'); pins = undefined; continue; }
-        const type = call.callee && NONDET_TYPES[call.callee] ? NONDET_TYPES[call.callee]! : typeToString(call.call.type);
-        const floating = call.callee ? NONDET_FLOAT_TYPES[call.callee]?.type : undefined;
-        const pinned = typeof value !== 'string' ? undefined : floating ? pinnedFloat(value, floating) : pinnedResult(value);
-        if (pinned === undefined || type === 'void' || /\*/.test(type)) {
-          drop(w, `constraint '${String(value)}' is not '\\result == <integer>'`);
-          pins = undefined;
-          continue;
-        }
-        if (pins && call.callee && (NONDET_TYPES[call.callee] || floating)) pins.push({ function: call.callee, value: pinned });
-        else pins = undefined;
-        const place = (chain: string) => {
-          const name = `__tarsier_ret_${helpers++}`;
-          edits.declare(`static ${type} ${name}(${type} r) { ${chain} return r; }`);
-          edits.wrap(call.start, call.end, `${name}(`, ')');
-        };
-        guard(`call:${call.start}`, place, floating ? floatValueCondition('r', pinned, floating === 'float' ? 'float' : 'double') : `r == (${type})(${cLiteral(pinned)})`);
-        readings.push({ waypoint: w, reading: 'exact' });
-        followAt.push(offset);
-        follows++;
-        continue;
-      }
-      if (w.type === 'branching') {
-        pins = undefined;
-        const b = points.branches.find((x) => x.loc.line === line && x.loc.column === column);
-        const want = value === true || value === 'true' ? 1 : value === false || value === 'false' ? 0 : undefined;
-        if (!b || !b.condition) { drop(w, 'no if, while, for or do with a condition at this location'); continue; }
-        if (want === undefined) { drop(w, `branch value '${String(value)}' is not true or false`); continue; }
-        const cnd = b.condition;
-        const place = (chain: string) => {
-          const name = `__tarsier_branch_${helpers++}`;
-          edits.declare(`static int ${name}(int b) { ${chain} return b; }`);
-          edits.wrap(cnd.start, cnd.end, `${name}(!!(`, '))');
-        };
-        guard(`branch:${cnd.start}`, place, `b == ${want}`);
-        readings.push({ waypoint: w, reading: 'exact' });
-        followAt.push(offset);
-        follows++;
-        continue;
-      }
-      drop(w, `${w.type} waypoints are not enforced (the search is wider, never narrower)`);
-      pins = undefined;
     }
   }
 
-  for (const p of places.values()) p.place(p.guards.join(' '));
+  for (const p of places.values()) p.place([...p.avoids, ...p.guards].join(' '));
 
-  // The violation must happen after the last follow waypoint, at the target.
-  let everyErrorCallHandled = true;
+  // The violation must happen after the last follow waypoint, at the target:
+  // every error call (in a statement or inside an expression) not at the
+  // target is cut off, the one at the target needs every waypoint passed.
+  const targetBound = target !== undefined || targetAnyCall || targetEndOf !== undefined;
   if (options.property === 'unreach-call') {
     const errorCalls = points.calls.filter((c) => c.callee === options.errorFunction);
     for (const c of errorCalls) {
-      const atTarget = !target || targetAnyCall || within(c, target);
-      if (!c.isStatement) { everyErrorCallHandled = false; continue; }
-      beforeStatement(edits, c.statement, `__VERIFIER_assume(${atTarget ? `${SEG} == ${follows}u` : '0'});`);
+      const atTarget = targetAnyCall || (target !== undefined && within(c, target));
+      edits.wrap(c.start, c.end, `(__VERIFIER_assume(${atTarget ? `${SEG} == ${follows}u` : '0'}), `, ')');
     }
   }
-  if (isMemory(options.property) && options.tracePath) {
+  if (options.tracePath && (isMemory(options.property) || options.property === 'no-overflow')) {
     // The target is passed once the waypoints before its statement are
     // (those inside it, such as a nondet call's return, come during it).
     let before = follows;
@@ -305,11 +350,32 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
     follows,
     ...(targetEndOf ? { targetEndOf: targetEndOf.name } : {}),
     ...(pins ? { pinnedValues: pins } : {}),
-    // Memory safety cuts nothing off: the program has all its executions.
-    overApproximates: !options.strict && targetSeen && !unsupported && (isMemory(options.property) || (!lenient && everyErrorCallHandled && options.property === 'unreach-call')),
+    ...refutation(options, { targetSeen, targetBound, lenient, unsupported }),
+    ...(unbound ? { unbound } : {}),
     ...(target ? { target } : {}),
     ...(unsupported ? { unsupported } : {}),
   };
+}
+
+/**
+ * Whether a proof on the instrumented program refutes the witness. Memory
+ * safety and no-overflow cut nothing off (the program keeps all its
+ * executions); under unreach-call error calls are cut where the waypoints
+ * say, which a lenient reading may get wrong.
+ */
+function refutation(options: BindOptions, r: { targetSeen: boolean; targetBound: boolean; lenient: boolean; unsupported?: string }): { overApproximates: boolean; notRefuting?: string } {
+  const why = options.strict
+    ? 'the strict reading admits fewer executions than the witness'
+    : !r.targetSeen
+      ? 'the witness has no target'
+      : r.unsupported
+        ? r.unsupported
+        : options.property === 'unreach-call' && !r.targetBound
+          ? 'its target is not bound to the program'
+          : options.property === 'unreach-call' && r.lenient
+            ? 'some entries were read leniently'
+            : undefined;
+  return why ? { overApproximates: false, notRefuting: why } : { overApproximates: true };
 }
 
 function cLiteral(v: bigint): string {

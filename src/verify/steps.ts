@@ -5,12 +5,12 @@
 
 import { formatLocation } from '../common/location.js';
 import { analysisCandidates } from '../analysis/index.js';
-import { assertionCandidates, bmc, candidateSources, proveByHorn, proveByIntervals, sampleViolation, type BmcResult, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
 import { loopsOf } from '../ivl/walk.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import { goalRolesOf, violationKinds, violationOf, type StepName } from '../properties/index.js';
 import { replayCounterexample, type ReplayResult } from '../replay/index.js';
-import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
+import { endsRunOfAll, executeLowered, executionLimitMs, violationByGccRun } from './execution.js';
 import { LoweredFamily } from './family.js';
 import { lowerC } from './frontend.js';
 import type { PhaseProfile } from './profile.js';
@@ -72,24 +72,39 @@ function lower(run: VerificationRun): VerifyResult | undefined {
 }
 
 const STEPS: Readonly<Record<StepName, Step>> = {
-  /** A deterministic program: its one execution decides, if it ends soon (30 % of the budget, at most 2 s). */
+  /**
+   * A program without nondeterminism: its one execution, run with the
+   * model's semantics (execution.ts), decides, if it ends within a third of
+   * the budget. Where it is too long to run, gcc's run may still show a violation.
+   */
   execution: {
     lowered: true,
-    applies: (run) => determinismOf(run.family!.first) !== 'nondeterministic',
+    applies: () => true,
     async run(run) {
       const { r, family } = run;
-      const determinism = determinismOf(family!.first);
-      if (determinism === 'nondeterministic') return undefined;
-      // The table gives this step to the properties a run checks (its concreteRun).
-      const outcome = executeDeterministic(r.program, { property: r.property.kind, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(run.timeoutS * 1000), determinism });
+      const kind = r.property.kind;
+      const executionEnd = run.deadline() * (2 / 3);
+      const outcome = executeLowered({ first: family!.first, lowerAt: family!.lowerAt, roles: goalRolesOf(kind), deadline: () => run.deadline() - executionEnd, fileName: r.programAsWritten, log: run.log });
       run.profile.mark('execution');
-      run.log(`execution: ${outcome.kind}: ${outcome.kind === 'violated' ? outcome.replay.reason : outcome.reason}`);
       if (outcome.kind === 'holds') return run.proved(`no violation: ${outcome.reason}`, 'execution', null);
-      if (outcome.kind !== 'violated') return undefined;
-      const goal = violatedGoal(family!.first.sourceMap, violationKinds(r.property.kind), outcome.replay);
+      // The table's concrete run: the properties one gcc run can show violated.
+      const byGcc = run.row.concreteRun !== undefined;
+      // Behaviour C leaves undefined on the one path: never TRUE. gcc's run
+      // may still show a violation after it; for memory safety BMC may.
+      if (outcome.kind === 'undefined' && !byGcc) return undefined;
+      const errorFunction = r.property.errorFunction ?? 'reach_error';
+      const gccRun =
+        (outcome.kind === 'undefined' || (outcome.kind === 'undecided' && outcome.tooLong)) && byGcc
+          ? violationByGccRun(r.program, { property: kind, dataModel: r.dataModel, errorFunction, timeoutMs: executionLimitMs(run.timeoutS * 1000) })
+          : undefined;
+      const goal = outcome.kind === 'violated' ? outcome.goal : gccRun && violatedGoal(family!.first.sourceMap, violationKinds(kind), gccRun);
+      if (!goal) return outcome.kind === 'undefined' ? run.unknown(outcome.reason) : undefined;
+      const violated = violationOf(kind, goal.kind)!;
+      const replay = gccRun ?? replayCounterexample(r.program, [], { property: violated.replay, dataModel: r.dataModel, errorFunction });
+      run.profile.mark('replay');
       // Without nondet values the witness is its target alone.
-      if (goal) return run.refuted(goal, violationOf(r.property.kind, goal.kind)!.name, [], outcome.replay, 'execution', 'the only execution of a program without nondeterminism');
-      return undefined;
+      if (replay.status === 'confirmed') return run.refuted(goal, violated.name, [], replay, 'execution', 'the only execution of a program without nondeterminism');
+      return run.unknown(`the only execution violates the property at ${formatLocation({ ...goal.loc, file: r.programAsWritten })} (${goal.description}), but the replay does not show it: ${replay.reason}`);
     },
   },
   /**
@@ -151,7 +166,9 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const p = proveByIntervals(run.family!.first.imp, { deadline: () => run.deadline() - stop, roles: goalRolesOf(run.r.property.kind) });
       run.profile.mark('intervals');
       run.log(`intervals: ${p.reason}`);
-      return p.proved ? run.proved(`no violation: ${p.reason}`, 'intervals', null) : undefined;
+      if (!p.proved) return undefined;
+      const vacuous = await vacuity(run);
+      return vacuous ? run.unknown(vacuous) : run.proved(`no violation: ${p.reason}`, 'intervals', null);
     },
   },
   /**
@@ -186,7 +203,10 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       });
       run.profile.mark('horn');
       run.log(`horn: ${h.reason}`);
-      if (h.verdict === 'true') return run.proved(`no violation: ${h.reason}`, 'horn', { lowered: first, invariants: h.invariants });
+      if (h.verdict === 'true') {
+        const vacuous = await vacuity(run);
+        return vacuous ? run.unknown(vacuous) : run.proved(`no violation: ${h.reason}`, 'horn', { lowered: first, invariants: h.invariants });
+      }
       return result.reason.startsWith('time limit reached') ? undefined : bmcVerdict(run, result);
     },
   },
@@ -245,6 +265,8 @@ async function bmcVerdict(run: VerificationRun, result: BmcResult): Promise<Veri
     return run.unknown(reason, { bound: timedOut ? family.established : result.bound });
   }
   if (result.verdict === 'true') {
+    const vacuous = await vacuity(run);
+    if (vacuous) return run.unknown(vacuous, { bound: result.bound });
     const how =
       result.method === 'k-induction'
         ? `no violation: proved by ${result.bound}-induction`
@@ -288,6 +310,26 @@ function confirmedViolation(run: VerificationRun, cex: Counterexample, map: Sour
   return { kind: 'confirmed', goal, violated: violated.name, steps, replay };
 }
 
+/**
+ * The vacuity guard, before a TRUE of an engine that proves over the
+ * lowered program: why the model admits no execution at all (every path
+ * cut before a goal or the end of main), else undefined. A quarter of what is left.
+ */
+async function vacuity(run: VerificationRun): Promise<string | undefined> {
+  const family = run.family!;
+  const vacuityEnd = run.deadline() * 0.75;
+  const vacuous = await vacuityOf((bound) => family.programAt(bound), {
+    bound: 1,
+    endsRun: endsRunOfAll(() => family.lowerings.values()),
+    deadline: () => run.deadline() - vacuityEnd,
+    solver: run.options.solver,
+    log: run.log,
+    nextBound: (bound) => family.nextBound(bound),
+  });
+  run.profile.mark('vacuity');
+  return vacuous;
+}
+
 /** The candidate source, its CPU time charged to `phase`. */
 function profiled(profile: PhaseProfile, phase: string, source: LoopCandidateSource): LoopCandidateSource {
   return (loop, program) => {
@@ -312,11 +354,11 @@ function violatedGoal(map: SourceMap, wanted: readonly GoalKind[], replay: Repla
   return goals.length === 1 ? goals[0] : undefined;
 }
 
-/** The places where the memory model is not exact (a TRUE is impossible once one is reached), for an UNKNOWN's reason. */
+/** The places where the model is not exact or C leaves the behaviour undefined (a TRUE is impossible once one is reached), for an UNKNOWN's reason. */
 function inexactPlaces(map: SourceMap): string {
   const seen = new Map<string, { line: number; column: number }>();
   for (const g of map.goals) if (g.kind === 'memory-unknown' && !seen.has(g.description)) seen.set(g.description, g.targetLoc);
   if (seen.size === 0) return '';
   const list = [...seen].slice(0, 3).map(([d, l]) => `${d} at ${l.line}:${l.column}`);
-  return `; places where the memory model is not exact: ${list.join('; ')}${seen.size > 3 ? ` (and ${seen.size - 3} more)` : ''}`;
+  return `; places where the model is not exact: ${list.join('; ')}${seen.size > 3 ? ` (and ${seen.size - 3} more)` : ''}`;
 }

@@ -6,8 +6,8 @@
 // ranking functions per loop (checked on bit-vectors), then the lasso search.
 
 import { readFileSync } from 'node:fs';
-import type { CProgram } from '../c/index.js';
-import { formatLocation } from '../common/location.js';
+import { forEachStatement, type CProgram } from '../c/index.js';
+import { formatLocation, type SourceLocation } from '../common/location.js';
 import { EncodeError, findLasso, provedBounded, provedByRanking, type Lasso, type TerminationOptions } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
 import { loopAt, type SourceMap } from '../lower/source-map.js';
@@ -20,7 +20,7 @@ import { writeWitness } from '../witness/index.js';
 import { lowerC } from './frontend.js';
 import { recursionMeasures } from './recursion-termination.js';
 import { buildLassoWitness, nondetStepsOf, replayValues } from './witness.js';
-import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
+import { executeLowered } from './execution.js';
 import type { RankingFunctionReport, VerifyOptions, VerifyResult } from './types.js';
 import { emitWitness, witnessContext, witnessFields, witnessMetadata } from './witness-output.js';
 
@@ -92,12 +92,14 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   const reasons: string[] = [];
 
   // Without nondeterminism there is one execution: if it ends (without an
-  // overflow, which would not be a way to end), every execution does.
-  const determinism = determinismOf(first);
-  if (!cutsByAssume && determinism !== 'nondeterministic') {
-    const run = executeDeterministic(t.program, { property: t.property.kind, dataModel: t.dataModel, errorFunction: t.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(budget), determinism });
-    t.log(`execution: ${run.kind}: ${run.kind === 'violated' ? run.replay.reason : run.reason}`);
-    if (run.kind === 'holds') return { verdict: { kind: 'true' }, reason: `every execution ends: ${run.reason}` };
+  // overflow, which would not be a way to end: lowered with the overflow
+  // checks, no goal is wanted, so one that fails is undefined behaviour), every execution does.
+  if (!cutsByAssume) {
+    const lowerChecked = (depth: number) => lowerC(t.c, { passes: ['overflow'], dataModel: t.dataModel, recursionDepth: depth });
+    const checked = lowerChecked(1);
+    const executionEnd = deadline() * 0.75;
+    const run = checked.unsupported ? undefined : executeLowered({ first: checked, lowerAt: lowerChecked, roles: { error: [], bound: ['recursion', 'memory-unknown'] }, deadline: () => deadline() - executionEnd, fileName: t.programAsWritten, log: t.log });
+    if (run?.kind === 'holds') return { verdict: { kind: 'true' }, reason: `every execution ends: ${run.reason}` };
   }
 
   if (!cutsByAssume) {
@@ -154,6 +156,23 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   return unknown(`termination not proved: ${reasons.join('; ')}`);
 }
 
+/**
+ * A loop made of a `goto` back to a label (the front end turns it into a
+ * loop of its own, at the label): the statement after the label, which each
+ * iteration passes, and its function.
+ */
+function labelledHead(c: CProgram, loc: SourceLocation): { kind: 'label'; loc: SourceLocation; function: string } | undefined {
+  for (const d of c.declarations) {
+    if (d.kind !== 'FunctionDefinition') continue;
+    let found: SourceLocation | undefined;
+    forEachStatement(d.body, (s) => {
+      if (!found && s.kind === 'Label' && s.loc.line === loc.line && s.loc.column === loc.column) found = s.body.loc;
+    });
+    if (found) return { kind: 'label', loc: found, function: d.decl.name };
+  }
+  return undefined;
+}
+
 /** Whether the lowering cut a recursive call (the recursion may go deeper than it was inlined). */
 function hasRecursionCut(lowered: { sourceMap: SourceMap }): boolean {
   return lowered.sourceMap.goals.some((g) => g.kind === 'recursion');
@@ -162,7 +181,8 @@ function hasRecursionCut(lowered: { sourceMap: SourceMap }): boolean {
 /** FALSE(termination) for a lasso that gcc confirms too, with its witness; UNKNOWN otherwise. */
 function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap): Outcome {
   const loop = loopAt(sourceMap, lasso.loopLoc);
-  if (!loop) return unknown('a lasso was found at a loop without C location');
+  const head = loop ? { kind: 'loop' as const, loc: loop.loc, function: loop.function } : labelledHead(t.c, lasso.loopLoc);
+  if (!head) return unknown(`a lasso was found at a loop without C location (${formatLocation(lasso.loopLoc)})`);
   const violation = violationOf(t.property.kind, 'lasso');
   if (!violation) return unknown(`a lasso is no violation of ${t.property.kind}`);
   const stem = nondetStepsOf(lasso.stem, sourceMap);
@@ -179,13 +199,13 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap): O
   const format = violationWitnessFormat(t.property.kind, violation.name, witnessContext(t.c));
   const metadata = witnessMetadata(t, t.options, '2.1', t.property.kind);
   const emitted = emitWitness(t, { ...t.options, log: t.log }, format, [
-    { label: 'non-termination witness', text: () => writeWitness({ format: 'yaml', entries: [buildLassoWitness({ stem, cycle, loop, fileName: t.programAsWritten, metadata })] }) },
+    { label: 'non-termination witness', text: () => writeWitness({ format: 'yaml', entries: [buildLassoWitness({ stem, cycle, head, fileName: t.programAsWritten, metadata })] }) },
   ]);
   if (emitted.kind === 'not-clean') return unknown(`the non-termination witness does not lint clean: ${emitted.problem}`, { replay });
-  const where = formatLocation({ ...loop.loc, file: t.programAsWritten });
+  const where = formatLocation({ ...head.loc, file: t.programAsWritten });
   return {
     verdict: { kind: 'false', property: violation.name },
-    reason: `the loop at ${where} runs forever after a stem of ${stem.length} nondet values (${lasso.proof}; ${replay.reason})`,
+    reason: `the ${head.kind === 'loop' ? 'loop' : 'goto loop'} at ${where} runs forever after a stem of ${stem.length} nondet values (${lasso.proof}; ${replay.reason})`,
     replay,
     ...witnessFields(emitted),
   };

@@ -55,6 +55,12 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
     }
     if (p.entryFunction !== 'main') return run.unknown(`entry function '${p.entryFunction}' is not supported (only main)`);
     return await runStrategy(run);
+  } catch (e) {
+    // Recursion inlined very deep, or a program nested very deep: no answer, but no crash either.
+    if (!(e instanceof RangeError) || !/call stack/.test(e.message)) throw e;
+    const reason = 'the program nests too deeply for Tarsier (its stack overflowed)';
+    const run = new VerificationRun(resolveInput(input, options), options, profile, log, options.timeoutS ?? 900, cpu0, wall0);
+    return run.unknown(reason);
   } finally {
     log(profile.summary());
   }

@@ -102,8 +102,12 @@ function returnSegments(steps: readonly NondetStep[], fileName: string, action: 
 export interface LassoWitnessInput {
   readonly stem: readonly NondetStep[];
   readonly cycle: readonly NondetStep[];
-  /** The C loop the cycle returns to. */
-  readonly loop: LoopInfo;
+  /**
+   * Where the cycle returns to: a C loop (its condition is true at each
+   * iteration), or the statement after the label a `goto` loop jumps back to
+   * (passed at each iteration).
+   */
+  readonly head: { readonly kind: 'loop' | 'label'; readonly loc: SourceLocation; readonly function: string };
   readonly fileName: string;
   /** Metadata of format version 2.1 (cycle segments exist only there). */
   readonly metadata: Metadata;
@@ -112,17 +116,15 @@ export interface LassoWitnessInput {
 /**
  * A non-termination witness (2.1): the stem's nondet values as `follow`
  * segments, then cycle segments repeated forever: the loop's condition is
- * true, then the values of the nondet calls of one iteration.
+ * true (or, for a loop made of a `goto`, the statement after its label is
+ * passed), then the values of the nondet calls of one iteration.
  */
 export function buildLassoWitness(input: LassoWitnessInput): ViolationSequenceEntry {
   const head: Segment = {
     waypoints: [
-      {
-        type: 'branching',
-        action: 'cycle',
-        location: location(input.loop.loc, input.fileName, input.loop.function),
-        constraint: { value: true },
-      },
+      input.head.kind === 'loop'
+        ? { type: 'branching', action: 'cycle', location: location(input.head.loc, input.fileName, input.head.function), constraint: { value: true } }
+        : { type: 'assumption', action: 'cycle', location: location(input.head.loc, input.fileName, input.head.function), constraint: { value: '1', format: 'c_expression' } },
     ],
   };
   const content = [...returnSegments(input.stem, input.fileName, 'follow'), head, ...returnSegments(input.cycle, input.fileName, 'cycle')];

@@ -46,13 +46,15 @@ function workerModule(): URL {
  * resolves with the result, or with a TimedOut as soon as this process and
  * its solver processes have used the budget (the worker is then
  * terminated). Bad input rejects with the TarsierError `verify` threw.
+ * `onBound` hears of each bound established (for a report when interrupted).
  */
-export async function verifyWithHardLimit(input: string, options: LimitedVerifyOptions): Promise<VerifyResult | TimedOut> {
+export async function verifyWithHardLimit(input: string, options: LimitedVerifyOptions, onBound: (bound: number) => void = () => {}): Promise<VerifyResult | TimedOut> {
   const started = Date.now();
   let bound = 0;
   const limitMs = Math.max(100, (options.timeoutS ?? 900) * 1000 - 300);
   const r = await runWithHardLimit<VerifyResult>(workerModule(), { input, options } satisfies Job, limitMs, processTreeCpuMs, (b) => {
     bound = b;
+    onBound(b);
   });
   return r === 'timeout' ? { timedOut: true, bound, wallTimeS: (Date.now() - started) / 1000 } : r;
 }

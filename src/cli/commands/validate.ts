@@ -6,6 +6,7 @@ import { validateWithHardLimit } from '../../validate/worker.js';
 import { formatDiagnosticLine, toOneBasedColumn } from '../../witness/index.js';
 import type { CommandRegistrar } from '../command.js';
 import { checkOutputFile } from '../options.js';
+import { onInterrupt } from '../interrupt.js';
 
 interface ValidateFlags {
   property?: string;
@@ -92,6 +93,7 @@ export const registerValidate: CommandRegistrar = (program, run) => {
         if (timeoutS !== undefined && (!Number.isFinite(timeoutS) || timeoutS <= 0)) throw usageError(`--timeout needs a positive number of seconds, not '${flags.timeout}'`);
         if (flags.report) checkOutputFile(flags.report, '--report');
         let r: ValidateResult | 'timeout';
+        const stopListening = onInterrupt((signal) => inconclusive(`interrupted (${signal})`, flags.format));
         try {
           r = await validateWithHardLimit(input, flags.witness, {
             property: flags.property,
@@ -106,6 +108,8 @@ export const registerValidate: CommandRegistrar = (program, run) => {
           if (e instanceof TarsierError) throw e;
           // A crash of the analysis (e.g. the solver out of memory) is no verdict.
           return inconclusive(`the validator failed: ${e instanceof Error ? e.message : String(e)}`, flags.format);
+        } finally {
+          stopListening();
         }
         if (r === 'timeout') return inconclusive('time limit reached', flags.format);
         if (flags.format === 'json') process.stdout.write(JSON.stringify(json(r)) + '\n');

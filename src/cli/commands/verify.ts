@@ -6,6 +6,7 @@ import { timeLimitReason } from '../../verify/time-limit.js';
 import type { VerifyResult } from '../../verify/verify.js';
 import { verifyWithHardLimit, type TimedOut } from '../../verify/worker.js';
 import type { CommandRegistrar } from '../command.js';
+import { onInterrupt } from '../interrupt.js';
 import { checkOutputFile, choiceOption, parseSeconds } from '../options.js';
 
 interface VerifyFlags {
@@ -125,22 +126,36 @@ export const registerVerify: CommandRegistrar = (program, run) => {
       run(async (input: string, flags: VerifyFlags) => {
         const timeoutS = parseSeconds('--timeout', flags.timeout);
         let r: VerifyResult | TimedOut;
+        let bound = 0;
+        const started = Date.now();
+        // Interrupted: the bound established so far, UNKNOWN.
+        const stopListening = onInterrupt((signal) => {
+          const reason = `interrupted (${signal})${bound > 0 ? `; no violation up to bound ${bound}` : ''}`;
+          if (flags.format === 'json') process.stdout.write(JSON.stringify({ ...EMPTY, reason, bound, wallTimeS: (Date.now() - started) / 1000 }) + '\n');
+          else process.stdout.write(`${reason}\nVerification result: UNKNOWN\n`);
+        });
         try {
           // Before the work: a bad witness path must not cost the verdict.
           for (const file of flags.witness !== undefined ? [flags.witness] : witnessFileNames()) checkOutputFile(file, '--witness');
           if (flags.report) checkOutputFile(flags.report, '--report');
-          r = await verifyWithHardLimit(input, {
-            property: flags.property,
-            prp: flags.prop,
-            dataModel: flags.dataModel,
-            timeoutS,
-            witnessPath: flags.witness,
-            verbose: flags.verbose,
-            solver: flags.solver,
-          });
+          r = await verifyWithHardLimit(
+            input,
+            {
+              property: flags.property,
+              prp: flags.prop,
+              dataModel: flags.dataModel,
+              timeoutS,
+              witnessPath: flags.witness,
+              verbose: flags.verbose,
+              solver: flags.solver,
+            },
+            (b) => (bound = b),
+          );
         } catch (e) {
           if (flags.format === 'json') process.stdout.write(JSON.stringify(jsonOfError(e)) + '\n');
           throw e;
+        } finally {
+          stopListening();
         }
         if (flags.report && !('timedOut' in r)) {
           // Loaded only when asked for: every verification pays for what it loads.

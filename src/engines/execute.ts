@@ -1,0 +1,298 @@
+// The one execution of a program without nondeterminism, run with the
+// verifier's own semantics: the lowered IMP program executed along its one
+// path, every goal checked on the way.
+//
+// A gcc run is evidence for a violation, never a proof of its absence: gcc
+// folds overflows away before a sanitizer sees them, keeps the old contents
+// of a block-local array re-entered in a loop, and valgrind checks another
+// data model. The IMP program is C's semantics as the verifier models it, so
+// its one run decides exactly what a complete unrolling would decide.
+//
+// Values that the program does not determine are *indeterminate*: the
+// contents of a `havoc` that is not a nondet call (uninitialised variables
+// and memory, a block-local array entered again, the result of a function
+// without a body) and every variable before its first assignment. They are
+// carried through the run; the moment one of them decides anything (a
+// branch, an assert, an assume, a map index of a goal), the program has more
+// than one execution and the run stops undecided, as it does at the first
+// nondet call: the other engines decide such a program.
+//
+// An `assume` that fails ends the run. Where the C program ends there (abort,
+// exit, `__VERIFIER_assume`), the run ended normally; elsewhere the model cut
+// a path on behaviour C leaves undefined (a VLA size that is not positive,
+// a division by zero, ...): the answer must not be TRUE, since the program's
+// rest was never looked at.
+
+import type { SourceLocation } from '../common/location.js';
+import type { AssertStmt, AssumeStmt, Expr, Goal, HavocStmt, ImpProgram, Stmt } from '../ivl/ast.js';
+import { evalExpr, ImpStop, type ImpValue } from '../ivl/interp.js';
+import { roleOf, type GoalRoles } from './unroll.js';
+
+export interface ExecuteOptions {
+  /** Milliseconds left (CPU time); the run stops undecided when it reaches 0. */
+  readonly deadline: () => number;
+  /** What a failing assert means, by its goal (as for BMC): a violation (`error`), a cut of the model (`bound`), or the end of the path (`assume`). */
+  readonly roles?: GoalRoles;
+  /** Whether a havoc is a nondet call (the program is then not deterministic). */
+  readonly isNondet: (s: HavocStmt) => boolean;
+  /** Whether a failing assume ends the run where C (or the rules) end it: abort, exit, `__VERIFIER_assume`. */
+  readonly endsRun: (s: AssumeStmt) => boolean;
+}
+
+export type ExecutionVerdict =
+  /** The run reached the end of the program, or a place where C ends it, with every goal on the way holding. */
+  | { readonly kind: 'holds'; readonly steps: number; readonly end: 'end' | 'exit' }
+  /** The assert at `loc` (of `goal`) fails on the one path (role `error`). */
+  | { readonly kind: 'violated'; readonly loc: SourceLocation; readonly goal?: Goal; readonly steps: number }
+  /** The model cuts the one path at `loc` on behaviour C leaves undefined: no answer but UNKNOWN. */
+  | { readonly kind: 'cut'; readonly loc: SourceLocation; readonly steps: number }
+  /** Nothing decided: the program is not deterministic, the model's bound was reached (`bound`: the assert of role `bound` that failed), or the time ran out. */
+  | { readonly kind: 'undecided'; readonly reason: string; readonly bound?: AssertStmt; readonly steps: number };
+
+/** An indeterminate value. */
+const INDET: unique symbol = Symbol('indeterminate');
+type Indet = typeof INDET;
+
+type Key = bigint | boolean;
+
+/** A map value, updated in place while no other variable shares it. */
+class MapVal {
+  /** Set once two variables (or a variable and an expression's result) may hold this object: the next store copies it. */
+  shared = false;
+  constructor(
+    public fallback: Val,
+    readonly entries: Map<Key, Val>,
+  ) {}
+  get(k: Key): Val {
+    const v = this.entries.get(k);
+    return v === undefined ? this.fallback : v;
+  }
+  /** Stores `v` at `k`; at an indeterminate index any element may change: all become indeterminate. */
+  put(k: Key | Indet, v: Val): void {
+    if (v instanceof MapVal) v.shared = true;
+    if (k === INDET) {
+      this.entries.clear();
+      this.fallback = INDET;
+    } else this.entries.set(k, v);
+  }
+  copy(): MapVal {
+    return new MapVal(this.fallback, new Map(this.entries));
+  }
+}
+/** A map whose every element is indeterminate. */
+const indeterminateMap = () => new MapVal(INDET, new Map());
+type Val = ImpValue | Indet | MapVal;
+
+/** Why the run stops early. */
+class Stop extends Error {
+  constructor(readonly verdict: Exclude<ExecutionVerdict, { kind: 'holds' }> | { readonly kind: 'ended' }) {
+    super(verdict.kind);
+  }
+}
+
+const CHECK_EVERY = 4096;
+
+/** Runs the entry procedure `main` of a program lowered to one procedure. */
+export function executeOnePath(program: ImpProgram, options: ExecuteOptions): ExecutionVerdict {
+  const proc = program.procedures.find((p) => p.name === 'main');
+  if (!proc?.body || program.procedures.length !== 1) return { kind: 'undecided', reason: 'the program is not one procedure', steps: 0 };
+  const state = new Map<string, Val>();
+  for (const d of [...program.globals, ...proc.params, ...proc.returns, ...proc.locals]) state.set(d.name, d.type.kind === 'map' ? indeterminateMap() : INDET);
+  let steps = 0;
+  const undecided = (reason: string, loc?: SourceLocation): never => {
+    throw new Stop({ kind: 'undecided', reason: loc ? `${reason} at ${loc.line}:${loc.column}` : reason, steps });
+  };
+  const ev = new Evaluator(state);
+  const decide = (e: Expr, what: string): boolean => {
+    const v = ev.eval(e);
+    if (v === INDET) return undecided(`${what} depends on a value the program does not determine`, e.loc);
+    return (v as { value: boolean }).value;
+  };
+  const run = (ss: readonly Stmt[]): void => {
+    for (const s of ss) step(s);
+  };
+  const step = (s: Stmt): void => {
+    if (++steps % CHECK_EVERY === 0 && options.deadline() <= 0) undecided(`time limit reached after ${steps} steps of the one execution`);
+    switch (s.kind) {
+      case 'skip':
+        return;
+      case 'assign':
+        state.set(s.target, ev.assigned(s.target, s.value));
+        return;
+      case 'havoc':
+        if (options.isNondet(s)) undecided('a nondet value is read', s.loc);
+        state.set(s.target, state.get(s.target) instanceof MapVal ? indeterminateMap() : INDET);
+        return;
+      case 'assume':
+        if (!decide(s.cond, 'an assumption')) {
+          if (options.endsRun(s)) throw new Stop({ kind: 'ended' });
+          throw new Stop({ kind: 'cut', loc: s.loc, steps });
+        }
+        return;
+      case 'assert': {
+        if (decide(s.cond, 'a goal')) return;
+        const role = roleOf(s, options.roles);
+        if (role === 'error') throw new Stop({ kind: 'violated', loc: s.loc, ...(s.goal ? { goal: s.goal } : {}), steps });
+        if (role === 'bound') throw new Stop({ kind: 'undecided', reason: 'the execution goes beyond what the model unrolled', bound: s, steps });
+        // A goal of another property: the model ends the path there, which C need not.
+        throw new Stop({ kind: 'cut', loc: s.loc, steps });
+      }
+      case 'if':
+        run(decide(s.cond, 'a branch') ? s.then : s.else);
+        return;
+      case 'while':
+        while (decide(s.cond, 'a loop condition')) {
+          run(s.body);
+          if (++steps % CHECK_EVERY === 0 && options.deadline() <= 0) undecided(`time limit reached after ${steps} steps of the one execution`);
+        }
+        return;
+      case 'block':
+        run(s.body);
+        return;
+      case 'call':
+        return undecided(`a call of procedure ${s.proc}`, s.loc);
+    }
+  };
+  try {
+    run(proc.body);
+    return { kind: 'holds', steps, end: 'end' };
+  } catch (e) {
+    if (e instanceof Stop) return e.verdict.kind === 'ended' ? { kind: 'holds', steps, end: 'exit' } : e.verdict;
+    if (e instanceof Unsupported || e instanceof ImpStop) return { kind: 'undecided', reason: e.message, steps };
+    // Statements nested too deeply for the stack (recursion inlined very deep).
+    if (e instanceof RangeError) return { kind: 'undecided', reason: 'the program is nested too deeply to execute', steps };
+    throw e;
+  }
+}
+
+class Unsupported extends Error {}
+
+/** Evaluates IMP expressions over values that may be indeterminate; the operators' semantics are the IMP interpreter's. */
+class Evaluator {
+  constructor(private readonly state: Map<string, Val>) {}
+
+  /** The value `target := value` assigns: a store into `target`'s own map that nothing shares happens in place. */
+  assigned(target: string, value: Expr): Val {
+    if (value.kind === 'store') {
+      const chain: { index: Expr; value: Expr }[] = [];
+      let base: Expr = value;
+      while (base.kind === 'store') {
+        chain.push({ index: base.index, value: base.value });
+        base = base.map;
+      }
+      const own = base.kind === 'var' && base.name === target ? this.state.get(target) : undefined;
+      if (own instanceof MapVal && !own.shared) {
+        // Indexes and values read the state before any of the stores.
+        const updates = chain.reverse().map((u): { key: Key | Indet; value: Val } => ({ key: this.key(this.eval(u.index)), value: this.eval(u.value) }));
+        for (const u of updates) own.put(u.key, u.value);
+        return own;
+      }
+    }
+    const v = this.eval(value);
+    // A store's result is a fresh copy; anything else may be held elsewhere too.
+    if (v instanceof MapVal && value.kind !== 'store') v.shared = true;
+    return v;
+  }
+
+  eval(e: Expr): Val {
+    switch (e.kind) {
+      case 'var': {
+        const v = this.state.get(e.name);
+        if (v === undefined) throw new Unsupported(`unknown variable ${e.name}`);
+        return v;
+      }
+      case 'select': {
+        const m = this.eval(e.map);
+        if (m === INDET) return INDET;
+        if (!(m instanceof MapVal)) throw new Unsupported('select on a value that is not a map');
+        // At an indeterminate index, any element (or any value outside the object) may be read.
+        const i = this.key(this.eval(e.index));
+        return i === INDET ? INDET : m.get(i);
+      }
+      case 'store': {
+        const m = this.eval(e.map);
+        const i = this.key(this.eval(e.index));
+        const v = this.eval(e.value);
+        if (m !== INDET && !(m instanceof MapVal)) throw new Unsupported('store into a value that is not a map');
+        const copy = m === INDET ? indeterminateMap() : m.copy();
+        copy.put(i, v);
+        return copy;
+      }
+      case 'ite': {
+        const c = this.eval(e.cond);
+        if (c === INDET) {
+          const a = this.eval(e.then);
+          const b = this.eval(e.else);
+          return a !== INDET && b !== INDET && !(a instanceof MapVal) && !(b instanceof MapVal) && sameScalar(a, b) ? a : INDET;
+        }
+        return (c as { value: boolean }).value ? this.eval(e.then) : this.eval(e.else);
+      }
+      case 'binary':
+        if (e.op === '&&' || e.op === '||' || e.op === '==>') return this.logical(e.op, e.left, e.right);
+        return this.apply(e, [e.left, e.right]);
+      case 'unary':
+        return this.apply(e, [e.arg]);
+      case 'app':
+        if (e.fn === 'old') throw new Unsupported('old() outside a contract');
+        return this.apply(e, e.args);
+      default:
+        return evalExpr(e, EMPTY);
+    }
+  }
+
+  /** `&&`, `||`, `==>` with an indeterminate operand: decided when the other one decides alone. */
+  private logical(op: '&&' | '||' | '==>', left: Expr, right: Expr): Val {
+    const l = this.eval(left);
+    const absorbing = op === '||'; // the left value that decides alone (for ==>, a false left)
+    if (l !== INDET) {
+      const lv = (l as { value: boolean }).value;
+      if (op === '==>') return lv ? this.eval(right) : TRUE;
+      if (lv === absorbing) return l;
+      return this.eval(right);
+    }
+    const r = this.eval(right);
+    if (r === INDET) return INDET;
+    const rv = (r as { value: boolean }).value;
+    if (op === '==>') return rv ? TRUE : INDET;
+    return rv === absorbing ? r : INDET;
+  }
+
+  /** An operator on scalar operands: indeterminate if one is, else the interpreter's result. */
+  private apply(e: Expr & { kind: 'binary' | 'unary' | 'app' }, args: readonly Expr[]): Val {
+    const values = args.map((a) => this.eval(a));
+    if (values.some((v) => v === INDET)) return INDET;
+    if (values.some((v) => v instanceof MapVal)) throw new Unsupported(`'${e.kind === 'app' ? e.fn : e.op}' on maps`);
+    const lits = (values as ImpValue[]).map((v) => literal(v, e.loc));
+    const node: Expr =
+      e.kind === 'binary' ? { ...e, left: lits[0]!, right: lits[1]! } : e.kind === 'unary' ? { ...e, arg: lits[0]! } : { ...e, args: lits };
+    return evalExpr(node, EMPTY);
+  }
+
+  private key(v: Val): Key | Indet {
+    if (v === INDET) return INDET;
+    if (v instanceof MapVal) throw new Unsupported('a map used as a map index');
+    if (v.kind === 'bv' || v.kind === 'int' || v.kind === 'bool') return v.value;
+    throw new Unsupported(`a ${v.kind} map index`);
+  }
+}
+
+const EMPTY: ReadonlyMap<string, ImpValue> = new Map();
+const TRUE: ImpValue = { kind: 'bool', value: true };
+
+function sameScalar(a: ImpValue, b: ImpValue): boolean {
+  return a.kind === b.kind && (a as { value: unknown }).value === (b as { value: unknown }).value;
+}
+
+/** An IMP literal of a scalar value. */
+function literal(v: ImpValue, loc: SourceLocation): Expr {
+  switch (v.kind) {
+    case 'bool':
+      return { kind: 'bool_lit', value: v.value, loc };
+    case 'bv':
+      return { kind: 'bv_lit', value: v.value, width: v.width, loc };
+    case 'int':
+      return v.value >= 0n ? { kind: 'int_lit', value: v.value, loc } : { kind: 'unary', op: '-', arg: { kind: 'int_lit', value: -v.value, loc }, loc };
+    default:
+      throw new Unsupported(`a ${v.kind} value`);
+  }
+}

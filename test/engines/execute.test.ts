@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseImp } from '../../src/ivl/index.js';
+import { executeOnePath, type ExecutionVerdict } from '../../src/engines/index.js';
+
+/** Runs `body` (statements of main over the declared variables); `nondet`/`ends`: line numbers of nondet havocs and run-ending assumes. Asserts of goal kind `cut` are unwinding assertions. */
+function run(decls: string, body: string, opts: { nondet?: number[]; ends?: number[]; deadline?: () => number } = {}): ExecutionVerdict {
+  const text = `procedure main() {\n  var ${decls};\n${body}\n}\n`;
+  const program = parseImp(text, 'p.imp');
+  return executeOnePath(program, {
+    deadline: opts.deadline ?? (() => 60_000),
+    roles: { error: ['err'], bound: ['cut'] },
+    isNondet: (s) => (opts.nondet ?? []).includes(s.loc.line),
+    endsRun: (s) => (opts.ends ?? []).includes(s.loc.line),
+  });
+}
+// Line numbers: line 1 is `procedure`, line 2 the declarations, the body starts at line 3.
+
+test('a deterministic run that keeps every goal holds; a failing goal is a violation at its assert', () => {
+  assert.equal(run('x: bv32', '  x := 0bv32;\n  while (ult(x, 1000bv32)) { x := x + 1bv32; }\n  assert x == 1000bv32;').kind, 'holds');
+  const v = run('x: bv32', '  x := 5bv32;\n  assert x != 5bv32;');
+  assert.equal(v.kind, 'violated');
+  assert.equal(v.kind === 'violated' && v.loc.line, 4);
+});
+
+test('an indeterminate value decides nothing while nothing depends on it; once a branch or goal does, the run is undecided', () => {
+  // Computed and stored, never looked at: the one execution is the same for every value.
+  assert.equal(run('x: bv32, y: bv32', '  y := x + 1bv32;\n  assert true;').kind, 'holds');
+  // x is read before any assignment: the branch on it has two outcomes.
+  const u = run('x: bv32', '  if (x == 0bv32) { assert false; }');
+  assert.equal(u.kind, 'undecided');
+  assert.match(u.kind === 'undecided' ? u.reason : '', /a branch depends on a value the program does not determine at 3:/);
+  // A havoc that is not a nondet call (an uninitialised variable) is indeterminate again.
+  assert.equal(run('x: bv32', '  x := 1bv32;\n  x := havoc;\n  assert x == 1bv32;').kind, 'undecided');
+  // A logical operator decided by its determined operand is determined.
+  assert.equal(run('x: bv32, b: bool', '  b := false;\n  assert !(b && x == 0bv32);').kind, 'holds');
+});
+
+test('a nondet call makes the program nondeterministic: the run stops there', () => {
+  const u = run('x: bv32', '  x := havoc;\n  assert x == x;', { nondet: [3] });
+  assert.equal(u.kind, 'undecided');
+  assert.match(u.kind === 'undecided' ? u.reason : '', /nondet/);
+});
+
+test('memory: an array re-entered (havocked again) is indeterminate; an element written is determined; a store at an indeterminate index spoils every element', () => {
+  const loop = (extra: string) =>
+    `  i := 0bv32;\n  while (ult(i, 2bv32)) {\n    t := havoc;\n    if (i == 0bv32) { t := t[0bv32 := 5bv32]; }\n${extra}    i := i + 1bv32;\n  }`;
+  assert.equal(run('i: bv32, t: [bv32]bv32', loop('    if (t[0bv32] != 5bv32) { assert false; }\n')).kind, 'undecided');
+  assert.equal(run('i: bv32, t: [bv32]bv32', loop('    t := t[1bv32 := 7bv32];\n    assert t[1bv32] == 7bv32;\n')).kind, 'holds');
+  assert.equal(run('k: bv32, t: [bv32]bv32', '  t := havoc;\n  t := t[0bv32 := 1bv32];\n  t := t[k := 2bv32];\n  assert t[0bv32] == 1bv32;').kind, 'undecided');
+});
+
+test('map values: a copy is not changed by a later store into the original; stores read the state before them', () => {
+  const body = '  m := havoc;\n  m := m[0bv32 := 1bv32];\n  n := m;\n  m := m[0bv32 := 2bv32];\n  assert n[0bv32] == 1bv32 && m[0bv32] == 2bv32;\n  m := m[1bv32 := 3bv32][2bv32 := m[1bv32]];\n  assert m[2bv32] != 3bv32;';
+  // m[2] gets the old m[1], which is indeterminate: the second assert is undecided, the first holds.
+  const r = run('m: [bv32]bv32, n: [bv32]bv32', body);
+  assert.equal(r.kind, 'undecided');
+  assert.match(r.kind === 'undecided' ? r.reason : '', /a goal depends/);
+  assert.equal(run('m: [bv32]bv32, n: [bv32]bv32', body.replace('  m := havoc;\n', '  m := havoc;\n  m := m[1bv32 := 9bv32];\n')).kind, 'holds');
+});
+
+test('a failing assume ends the run where C ends it, and cuts a path (undefined behaviour) anywhere else', () => {
+  const body = '  x := 0bv32;\n  assume x != 0bv32;\n  assert false;';
+  const ended = run('x: bv32', body, { ends: [4] });
+  assert.equal(ended.kind, 'holds');
+  assert.equal(ended.kind === 'holds' && ended.end, 'exit');
+  const cut = run('x: bv32', body);
+  assert.equal(cut.kind, 'cut');
+  assert.equal(cut.kind === 'cut' && cut.loc.line, 4);
+});
+
+test('a failing assert of role bound (a recursion cut) is undecided with its location; the time limit stops a long run', () => {
+  const b = run('x: bv32', '  x := 0bv32;\n  assert {:goal cut 0} false;');
+  assert.equal(b.kind, 'undecided');
+  assert.equal(b.kind === 'undecided' && b.bound?.loc.line, 4);
+  // A goal of another kind: the model ends the path there, which C need not (never TRUE).
+  assert.equal(run('x: bv32', '  x := 0bv32;\n  assert {:goal other 0} false;').kind, 'cut');
+  const t = run('x: bv32', '  x := 0bv32;\n  while (true) { x := x + 1bv32; }', { deadline: () => 0 });
+  assert.equal(t.kind, 'undecided');
+  assert.match(t.kind === 'undecided' ? t.reason : '', /^time limit reached/);
+});
