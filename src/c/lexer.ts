@@ -40,14 +40,17 @@ export class SourceMap {
   ) {
     this.index = new LineIndex(text);
     if (originalText !== undefined && segments.length > 0) this.originalIndex = new LineIndex(originalText);
+    this.originalText = originalText;
   }
+
+  private readonly originalText?: string;
 
   /** True when no line marker changed the mapping (offsets are the original file's). */
   get identity(): boolean {
     return this.segments.length === 0;
   }
 
-  private mapPos(offset: number): { file: string; pos: SourcePosition } {
+  private mapPos(offset: number, snap = false): { file: string; pos: SourcePosition } {
     const p = this.index.position(offset);
     if (this.segments.length === 0) return { file: this.file, pos: p };
     let lo = 0;
@@ -63,8 +66,19 @@ export class SourceMap {
     if (found < 0) return { file: this.file, pos: p };
     const s = this.segments[found];
     const line = s.originalLine + (p.line - s.fromLine);
-    const originalOffset = this.originalIndex && s.file === this.file ? (this.originalIndex.offsetOf(line, p.column) ?? -1) : -1;
-    return { file: s.file, pos: { line, column: p.column, offset: originalOffset } };
+    let originalOffset = this.originalIndex && s.file === this.file ? (this.originalIndex.offsetOf(line, p.column) ?? -1) : -1;
+    let column = p.column;
+    // cpp indents a line with a macro expansion in its own way: a token's
+    // start that falls on blanks of the original line moves to the next
+    // character written there (the macro's name).
+    const t = this.originalText;
+    if (snap && t !== undefined && originalOffset >= 0) {
+      while (t[originalOffset] === ' ' || t[originalOffset] === '\t') {
+        originalOffset++;
+        column++;
+      }
+    }
+    return { file: s.file, pos: { line, column, offset: originalOffset } };
   }
 
   private lineStarts?: number[];
@@ -97,7 +111,7 @@ export class SourceMap {
       const lb = this.lineIndexOf(end);
       return { file: this.file, line: la + 1, column, offset: start, end: { line: lb + 1, column: end - this.lineStarts![lb] + 1, offset: end } };
     }
-    const a = this.mapPos(start);
+    const a = this.mapPos(start, true);
     if (end === undefined) return { file: a.file, line: a.pos.line, column: a.pos.column, offset: a.pos.offset };
     const b = this.mapPos(end);
     return { file: a.file, line: a.pos.line, column: a.pos.column, offset: a.pos.offset, end: b.pos };

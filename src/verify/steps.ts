@@ -17,6 +17,7 @@ import { VerificationRun } from './run.js';
 import { proveBySummaries } from './summaries.js';
 import { verifyTermination } from './termination.js';
 import { timeLimitReason } from './time-limit.js';
+import { counterexampleTrace } from './trace.js';
 import type { VerifyResult } from './types.js';
 import { nondetSteps, replayValues } from './witness.js';
 
@@ -79,7 +80,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       if (outcome.kind !== 'violated') return undefined;
       const goal = violatedGoal(family!.first.sourceMap, violationKinds(r.property.kind), outcome.replay);
       // Without nondet values the witness is its target alone.
-      if (goal) return run.refuted(goal, violationOf(r.property.kind, goal.kind)!.name, [], outcome.replay, 'execution', 'the only execution of a program without nondeterminism');
+      const trace = goal && counterexampleTrace(family!.first.imp, [], family!.first.sourceMap, goal);
+      if (goal) return run.refuted(goal, violationOf(r.property.kind, goal.kind)!.name, [], outcome.replay, 'execution', 'the only execution of a program without nondeterminism', undefined, trace);
       return undefined;
     },
   },
@@ -187,7 +189,10 @@ async function bmcVerdict(run: VerificationRun, result: BmcResult): Promise<Veri
   if (replay.status !== 'confirmed') {
     return run.unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
   }
-  return run.refuted(goal, violated.name, steps, replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+  const trace = counterexampleTrace(result.program, cex.havocs, map, goal);
+  run.profile.mark('trace');
+  if (!trace) log('trace: the run of the lowered program on the counterexample does not reach the violation');
+  return run.refuted(goal, violated.name, steps, replay, 'bmc', `BMC bound ${result.bound}`, result.bound, trace);
 }
 
 /** The candidate source, its CPU time charged to `phase`. */

@@ -46,7 +46,7 @@ test('verify: --property KIND works for a bare program (the standard property te
   assert.equal(r.out.trim().split('\n').pop(), 'Verification result: TRUE');
   const bad = tarsier('verify', 'sum.c', '--property', 'no-such');
   assert.equal(bad.code, 2);
-  assert.match(bad.err, /^tarsier: error: --property must be one of unreach-call, no-overflow, /);
+  assert.match(bad.err, /^tarsier: error: the property must be one of unreach-call, no-overflow, /);
   const both = tarsier('verify', 'sum.c', '--property', 'unreach-call', '--prop', 'unreach-call.prp');
   assert.equal(both.code, 2);
 });

@@ -1,7 +1,10 @@
 import { TarsierError } from '../../common/errors.js';
 import { SOLVER_NAMES } from '../../smt/index.js';
 import { formatResultLine } from '../../task/verdict.js';
+import { CHECK_DESCRIPTIONS, DEFAULT_CHECKS } from '../../task/property.js';
 import { timeLimitReason } from '../../verify/time-limit.js';
+import { readFileSync } from 'node:fs';
+import { formatTrace } from '../../verify/trace.js';
 import type { VerifyResult } from '../../verify/verify.js';
 import { verifyWithHardLimit, type TimedOut } from '../../verify/worker.js';
 import type { CommandRegistrar } from '../command.js';
@@ -24,12 +27,16 @@ interface JsonResult {
   verdict: string;
   result: string;
   property: string | null;
+  /** For the property `default` (a program given without one): the properties checked together. */
+  checks: string[] | null;
   reason: string | null;
   program: string | null;
   dataModel: string | null;
   witness: string | null;
   replay: string | null;
   bound: number | null;
+  /** FALSE: the path to the violation, step by step (docs/verify.md, "Trace"); null otherwise or when it could not be retraced. */
+  trace: VerifyResult['trace'] | null;
   /** Termination TRUE by ranking functions: the ranking function of each loop. */
   rankingFunctions?: VerifyResult['rankingFunctions'];
   cpuTimeS: number | null;
@@ -41,12 +48,14 @@ const EMPTY: JsonResult = {
   verdict: 'unknown',
   result: 'UNKNOWN',
   property: null,
+  checks: null,
   reason: null,
   program: null,
   dataModel: null,
   witness: null,
   replay: null,
   bound: null,
+  trace: null,
   cpuTimeS: null,
   wallTimeS: null,
   error: null,
@@ -78,12 +87,14 @@ async function jsonOf(r: VerifyResult | TimedOut, timeoutS: number, input: strin
     verdict: r.verdict.kind === 'false' ? `false(${r.verdict.property})` : r.verdict.kind,
     result: formatResultLine(r.verdict).replace('Verification result: ', ''),
     property: r.property,
+    checks: r.property === 'default' ? [...DEFAULT_CHECKS] : null,
     reason: r.reason,
     program: r.program,
     dataModel: r.dataModel,
     witness: r.witnessPath ?? null,
     replay: r.replay ? r.replay.status : null,
     bound: r.bound ?? null,
+    trace: r.trace ?? null,
     ...(r.rankingFunctions ? { rankingFunctions: r.rankingFunctions } : {}),
     cpuTimeS: Number(r.cpuTimeS.toFixed(3)),
     wallTimeS: Number(r.wallTimeS.toFixed(3)),
@@ -110,7 +121,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
     .command('verify')
     .description('verify a task (TASK.yml) or a C program with a property; prints the verdict last')
     .argument('<input>', 'task-definition file (.yml) or C program (.c/.i)')
-    .option('--property <kind>', 'the property to check: one of the task\'s, or for a program a standard property (unreach-call, no-overflow, ...)')
+    .option('--property <kind>', 'the property to check: one of the task\'s, or for a program a standard property (unreach-call, no-overflow, ...), assert (assert() of <assert.h>), div-by-zero, or default (a program without --prop or --property: assertions, reach_error, memory safety, signed overflow, division by zero)')
     .option('--prop <file>', 'with a program: the property file (.prp)')
     .addOption(choiceOption('--data-model <model>', 'data model of the program', ['ILP32', 'LP64']))
     .option('--timeout <seconds>', 'total CPU-time limit in seconds', '900')
@@ -148,7 +159,12 @@ export const registerVerify: CommandRegistrar = (program, run) => {
         if (flags.format === 'json') process.stdout.write(JSON.stringify(await jsonOf(r, timeoutS, input, flags)) + '\n');
         else if ('timedOut' in r) process.stdout.write(`${timeLimitReason(r.bound)}\nVerification result: UNKNOWN\n`);
         else {
+          if (r.property === 'default') process.stdout.write(`Checks (no property given): ${DEFAULT_CHECKS.map((k) => `${CHECK_DESCRIPTIONS[k]} (${k})`).join(', ')}\n`);
           if (r.witnessPath) process.stdout.write(`Witness written to ${r.witnessPath}\n`);
+          if (r.trace) {
+            const lines = readFileSync(r.program, 'utf8').split('\n');
+            process.stdout.write(`Counterexample trace (line:column, function, step):\n${formatTrace(r.trace, lines).join('\n')}\n`);
+          }
           process.stdout.write(`${r.reason}\n${formatResultLine(r.verdict)}\n`);
         }
         if (!('timedOut' in r) && r.witnessError) {
