@@ -13,6 +13,9 @@ export const VIOLATION_NAMES = [
   'valid-memtrack',
   'valid-memcleanup',
   'no-data-race',
+  // Tarsier's own properties (a program's own checks).
+  'assert',
+  'div-by-zero',
 ] as const;
 
 const RESULT_LINE = /^\s*Verification result:\s*(TRUE|FALSE|UNKNOWN)\b(?:\s*\(\s*([A-Za-z0-9_-]+)\s*\))?(.*)$/i;

@@ -28,7 +28,7 @@
 //   (dropping widens the search; a confirmation is still a replayed run).
 
 import { parseExpressionAt, type CProgram, type Expr, typeToString } from '../c/index.js';
-import { NONDET_TYPES } from '../replay/harness.js';
+import { NONDET_TYPES, nondetValue } from '../replay/harness.js';
 import type { NondetValue } from '../replay/index.js';
 import { toOneBasedColumn, type ViolationSequenceEntry, type Waypoint } from '../witness/model.js';
 import { beforeStatement, ProgramEdits } from './instrument.js';
@@ -235,7 +235,7 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
           pins = undefined;
           continue;
         }
-        if (pins && call.callee && NONDET_TYPES[call.callee]) pins.push({ function: call.callee, value: pinned });
+        if (pins && call.callee && NONDET_TYPES[call.callee]) pins.push(nondetValue(call.callee, pinned));
         else pins = undefined;
         const place = (chain: string) => {
           const name = `__tarsier_ret_${helpers++}`;

@@ -128,7 +128,8 @@ export class VerificationRun {
   /** TRUE, with its correctness witness where the property table has one (the invariants the proof used, if any). */
   async proved(how: string, configuration: string, engine: ProofEvidence, bound?: number): Promise<VerifyResult> {
     const format = this.row.correctnessWitness?.format;
-    if (this.options.witnessPath === null || !format || !this.family) return this.done({ kind: 'true' }, how, { bound });
+    const wanted = this.options.witnessPath != null || this.options.witnessFolder !== undefined;
+    if (!wanted || !format || !this.family) return this.done({ kind: 'true' }, how, { bound });
     const family = this.family;
     const witnessLeft = () => this.timeoutS * 1000 - 400 - cpuSeconds(this.cpu0) * 1000;
     const w = await buildCorrectnessWitness({

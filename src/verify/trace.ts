@@ -44,8 +44,9 @@ export function counterexampleTrace(program: ImpProgram, havocs: readonly TraceH
   const proc = program.procedures.find((p) => p.name === 'main') ?? program.procedures[0];
   if (!proc) return undefined;
   const variables = new Map<string, VariableInfo>(map.variables.map((v) => [v.imp, v]));
-  const steps: TraceStep[] = [];
-  const stack: string[] = [];
+  // The run starts in main, at its definition.
+  const steps: TraceStep[] = [{ kind: 'call', line: proc.loc.line, column: proc.loc.column, function: 'main' }];
+  const stack: string[] = ['main'];
   // The function a step is in: a change of function is a call (new on the stack) or a return to a caller.
   const enter = (fn: string | undefined, loc: SourceLocation) => {
     if (fn === undefined || stack[stack.length - 1] === fn) return;
@@ -116,7 +117,8 @@ function cText(v: ImpValue, signed: boolean): string {
  * to their first and last steps.
  */
 export function formatTrace(steps: readonly TraceStep[], programLines: readonly string[], max = 60): string[] {
-  const shown = steps.filter((s) => !(s.kind === 'loop' && s.iteration === 1));
+  // Branches inside a macro's expansion (assert()'s own `if`) are not at a condition of the source.
+  const shown = steps.filter((s) => !(s.kind === 'loop' && s.iteration === 1) && !(s.kind === 'branch' && !atCondition(programLines[s.line - 1] ?? '', s.column)));
   const lines = shown.map((s) => `  ${`${s.line}:${s.column}`.padEnd(7)} ${s.function.padEnd(10)} ${describe(s, programLines)}`);
   if (lines.length <= max) return lines;
   const head = Math.floor(max / 4);
@@ -140,6 +142,10 @@ function describe(s: TraceStep, programLines: readonly string[]): string {
     case 'violation':
       return `${s.text}`;
   }
+}
+
+function atCondition(line: string, column: number): boolean {
+  return /^(if\b|\?)/.test(line.slice(column - 1));
 }
 
 /** The condition of the `if` (or the text before `?`) starting at `column`, as written, shortened. */

@@ -16,8 +16,10 @@ export interface VerifyOptions {
   readonly dataModel?: DataModel;
   /** CPU-time budget in seconds (default 900). */
   readonly timeoutS?: number;
-  /** Where to write the witness (default: the file name the rules give its format); `null`: do not write. */
+  /** Where to write the witness; absent or `null`: nowhere (unless `witnessFolder` is given). */
   readonly witnessPath?: string | null;
+  /** Without `witnessPath`: the folder to write the witness into, under the file name the rules give its format (`witness.yml`, `witness.graphml`). */
+  readonly witnessFolder?: string;
   /** Pins the witness's creation time (tests, reproducible output). */
   readonly creationTime?: string;
   readonly toolVersion?: string;

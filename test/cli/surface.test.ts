@@ -21,7 +21,7 @@ function tarsier(...args: string[]): { code: number | null; out: string; err: st
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const JSON_KEYS = ['verdict', 'result', 'property', 'reason', 'program', 'dataModel', 'witness', 'replay', 'bound', 'cpuTimeS', 'wallTimeS', 'error'];
+const JSON_KEYS = ['verdict', 'result', 'property', 'checks', 'reason', 'program', 'dataModel', 'witness', 'replay', 'bound', 'trace', 'cpuTimeS', 'wallTimeS', 'error'];
 
 test('verify: a witness path that cannot be written is a usage error before any work', () => {
   const r = tarsier('verify', 'mult.yml', '--witness', 'no/such/dir/w.yml');

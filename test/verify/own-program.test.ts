@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { needTools } from '../helpers/tools.js';
+import { cliPath } from '../helpers/shared.js';
 import { verify, type VerifyResult } from '../../src/verify/index.js';
 import { harnessSource } from '../../src/replay/harness.js';
 
@@ -75,13 +76,14 @@ test('the trace of a FALSE: the path with the values of the inputs and variables
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-own-gcc-'));
   try {
     const printing = LOOP_AND_FUNCTION.replace('#include <assert.h>', '#include <assert.h>\n#include <stdio.h>')
-      .replace('  assert(total', '  printf("%d %d\\n", n, total);\n  assert(total')
-      .replace('int r = v * k;', 'int r = v * k; printf("r=%d\\n", r);');
+      .replace('  assert(total', '  fprintf(stderr, "%d %d\\n", n, total);\n  assert(total')
+      .replace('int r = v * k;', 'int r = v * k; fprintf(stderr, "r=%d\\n", r);');
     writeFileSync(join(dir, 'p.c'), printing);
     writeFileSync(join(dir, 'h.c'), harnessSource([{ function: '__VERIFIER_nondet_int', value: BigInt(input.value!) }], 'reach_error'));
     const cc = spawnSync('gcc', ['-m32', '-w', '-o', join(dir, 'p'), join(dir, 'p.c'), join(dir, 'h.c')], { encoding: 'utf8' });
     assert.equal(cc.status, 0, cc.stderr);
-    const out = spawnSync(join(dir, 'p'), [], { encoding: 'utf8' }).stdout.trim().split('\n');
+    // Standard error (unbuffered: the failing assertion aborts), without the harness's own lines.
+    const out = spawnSync(join(dir, 'p'), [], { encoding: 'utf8' }).stderr.split('\n').filter((l) => /^(r=)?-?\d+( -?\d+)?$/.test(l));
     assert.deepEqual(out.slice(0, 3), assigned('r').map((v) => `r=${v}`));
     const totals = assigned('total');
     assert.equal(out[3], `${input.value} ${totals[totals.length - 1]}`);
@@ -109,4 +111,48 @@ test('without a property: the default checks find a violation of each kind, name
   }
   const clean = await check('ok.c', `#include <assert.h>\n${nondet}int main(void) { int n = __VERIFIER_nondet_int(); if (n < 1 || n > 10) return 0; int s = 0; for (int i = 0; i < n; i++) s += 100 / (i + 1); assert(s > 0); return 0; }\n`);
   assert.equal(clean.verdict.kind, 'true', clean.reason);
+});
+
+test('the command line: the checks named, the trace before the reason, the trace on the --report page and in --format json', { skip: noGcc }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-own-cli-'));
+  try {
+    writeFileSync(join(dir, 'loop.c'), LOOP_AND_FUNCTION);
+    const run = (...args: string[]) => spawnSync(process.execPath, [cliPath, 'verify', 'loop.c', '--timeout', '60', ...args], { cwd: dir, encoding: 'utf8' });
+    const text = run('--report', 'page.html');
+    const lines = text.stdout.trim().split('\n');
+    assert.match(lines[0]!, /^Checks \(no property given\): failing assert\(\) \(assert\), /);
+    assert.equal(lines[lines.length - 1], 'Verification result: FALSE(assert)');
+    const at = lines.indexOf('Counterexample trace (line:column, function, step):');
+    assert.ok(at > 0, text.stdout);
+    assert.match(lines[lines.length - 3]!, /^ {2}14:3 +main +assertion 'total != 27' fails$/);
+    assert.match(lines.slice(at).join('\n'), /^ {2}12:\d+ +scale +enters scale$/m);
+    assert.match(lines.slice(at).join('\n'), /^ {2}9:3 +main +if \(n < 0 \|\| n > 100\): false$/m);
+    assert.match(readFileSync(join(dir, 'page.html'), 'utf8'), /<section class="trace"><h3>Counterexample trace[^<]*<\/h3><pre class="code">[^<]*total != 27/);
+    const json = JSON.parse(run('--format', 'json', '--property', 'assert').stdout) as { verdict: string; checks: unknown; trace: Array<{ kind: string }> };
+    assert.equal(json.verdict, 'false(assert)');
+    assert.equal(json.checks, null);
+    assert.equal(json.trace[json.trace.length - 1]!.kind, 'violation');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('compound literals: a struct and an array literal, initialised at each evaluation', { skip: noGcc }, async () => {
+  const program = (bad: string) => `extern int __VERIFIER_nondet_int(void);
+void reach_error(void) {}
+struct p { int x, y; };
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  struct p q = (struct p){n, 2};
+  int s = 0;
+  for (int i = 0; i < 3; i++) { int *a = (int[]){i, 10}; a[0] += 1; s += a[0] + a[1]; }
+  if (q.y != 2 || s != 36${bad}) reach_error();
+  return q.x - n;
+}
+`;
+  const holds = await check('cl.c', program(''), 'unreach-call');
+  assert.equal(holds.verdict.kind, 'true', holds.reason);
+  const fails = await check('cl.c', program(' || q.x == 7'), 'unreach-call');
+  assert.equal(verdictOf(fails), 'false(unreach-call)', fails.reason);
+  assert.equal(fails.counterexample?.[0]?.value, 7n);
 });

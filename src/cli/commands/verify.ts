@@ -153,7 +153,8 @@ export const registerVerify: CommandRegistrar = (program, run) => {
         }
         if (flags.report && !('timedOut' in r)) {
           // Loaded only when asked for: every verification pays for what it loads.
-          if (r.witnessPath) (await import('../../report/index.js')).writeReportFile(r.program, r.witnessPath, flags.report);
+          const trace = r.trace ? formatTrace(r.trace, readFileSync(r.program, 'utf8').split('\n'), Infinity) : undefined;
+          if (r.witnessPath) (await import('../../report/index.js')).writeReportFile(r.program, r.witnessPath, flags.report, undefined, trace);
           else process.stderr.write(`${flags.report}: not written: no witness was written\n`);
         }
         if (flags.format === 'json') process.stdout.write(JSON.stringify(await jsonOf(r, timeoutS, input, flags)) + '\n');
