@@ -11,7 +11,7 @@ import { ASSERTION_MARKER, DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMEN
 import { MEMORY_PROPERTIES, detectsLeaks, memoryFlags, memoryVerdict, type MemoryProperty, type MemoryReplayProperty } from './memory.js';
 
 /** What a replay looks for: a property's violation (`assert`: a failing assert(); `div-by-zero`: an integer division by zero). */
-export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | 'assert' | 'div-by-zero' | MemoryReplayProperty;
+export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | 'no-data-race' | 'assert' | 'div-by-zero' | MemoryReplayProperty;
 export type DataModel = 'ILP32' | 'LP64';
 
 export interface ReplayOptions {

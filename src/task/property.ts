@@ -169,12 +169,6 @@ export function readPropertyFile(path: string): Property {
   return parsePropertyText(readTextFile(file), file);
 }
 
-/** The names a `FALSE(p)` answer may carry for a property kind (a memory-safety file may add valid-memcleanup: see `Property.subproperties`). */
-export function violationNames(kind: PropertyKind): readonly string[] {
-  if (kind === 'default') return DEFAULT_CHECKS.flatMap(violationNames);
-  return kind === 'valid-memsafety' ? MEMSAFETY_SUBPROPERTIES : [kind];
-}
-
 /** The function a failing `assert()` calls (glibc, musl): its call violates the property `assert`. */
 const ASSERT_FAILURE = '__assert_fail';
 
@@ -189,6 +183,11 @@ const BUILT_IN_PROPERTY_TEXT: Record<Exclude<PropertyKind, 'default'>, string> =
   assert: `CHECK( init(main()), LTL(G ! call(${ASSERT_FAILURE}())) )`,
   'div-by-zero': 'CHECK( init(main()), LTL(G ! div-by-zero) )',
 };
+
+/** The text of the standard `.prp` file of a property. */
+export function propertyFileText(kind: PropertyKind): string {
+  return (kind === 'default' ? defaultProperty().specification : BUILT_IN_PROPERTY_TEXT[kind]) + '\n';
+}
 
 /** The standard property of a kind (the text of its `.prp` file); undefined for an unknown name. */
 export function builtInProperty(kind: string): Property | undefined {
