@@ -26,8 +26,12 @@ export interface ExecuteOptions {
   readonly maxSteps?: number;
   /** Value of `x := havoc`, of an input not given, and of a bodiless callee's results (default: zero/false). */
   readonly havoc?: (name: string, type: ImpType, loc: SourceLocation) => ImpValue;
-  /** Called at every visit of a loop head (before the condition is evaluated), the first one included. */
-  readonly onLoopHead?: (loopLoc: SourceLocation, state: ImpState) => void;
+  /** Called at every visit of a loop head (before the condition is evaluated), the first one included; `iteration` counts from 0 at each entry of the loop. */
+  readonly onLoopHead?: (loopLoc: SourceLocation, state: ImpState, iteration: number) => void;
+  /** Called after every assignment, with the value assigned (counterexample traces). */
+  readonly onAssign?: (target: string, value: ImpValue, loc: SourceLocation) => void;
+  /** Called at every `if`, with the branch taken. */
+  readonly onBranch?: (loc: SourceLocation, taken: boolean) => void;
   /** Check `invariant` clauses at every loop-head visit (default true). */
   readonly checkInvariants?: boolean;
 }
@@ -426,9 +430,12 @@ export function executeImp(
       switch (s.kind) {
         case 'skip':
           return;
-        case 'assign':
-          setVar(frame, s.target, evalExpr(s.value, view(frame), old));
+        case 'assign': {
+          const v = evalExpr(s.value, view(frame), old);
+          setVar(frame, s.target, v);
+          options.onAssign?.(s.target, v, s.loc);
           return;
+        }
         case 'havoc':
           setVar(frame, s.target, havoc(s.target, typeOfVar(p, s.target), s.loc));
           return;
@@ -441,13 +448,16 @@ export function executeImp(
         case 'block':
           exec(s.body);
           return;
-        case 'if':
-          exec(truth(evalExpr(s.cond, view(frame), old)) ? s.then : s.else);
+        case 'if': {
+          const taken = truth(evalExpr(s.cond, view(frame), old));
+          options.onBranch?.(s.loc, taken);
+          exec(taken ? s.then : s.else);
           return;
+        }
         case 'while':
-          for (;;) {
+          for (let iteration = 0; ; iteration++) {
             const st = view(frame);
-            options.onLoopHead?.(s.loc, st);
+            options.onLoopHead?.(s.loc, st, iteration);
             if (checkInvariants) {
               for (const inv of s.invariants) {
                 if (!truth(evalExpr(inv, st, old))) throw new Stop('assertion-failed', inv.loc, 'loop invariant is false');

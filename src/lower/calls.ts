@@ -191,7 +191,9 @@ export class CallLowering {
       if (isThreadFunction(fn.name)) return this.pthreadCall(e, fn.name);
       if (ABORTING.has(fn.name)) {
         if (ASSERT_FAILURES.has(fn.name) && this.passes.has('assertions')) {
-          this.goal('assertion', boolLit(false, e.loc), e.loc, `assertion ${assertedText(e)}fails`, this.statementExprOuter ?? this.stmtLoc);
+          // At the assert() statement: the call is inside the macro's expansion, whose columns are cpp's.
+          const at = this.statementExprOuter ?? this.stmtLoc;
+          this.goal('assertion', boolLit(false, at), at, `assertion ${assertedText(e)}fails`, at);
         } else if (ASSERT_FAILURES.has(fn.name) && this.passes.has('error-calls')) {
           this.notes.add(`a failing assert() aborts the program (${fn.name} ends the path; it is not reach_error: the property assert checks assertions)`);
         }

@@ -40,6 +40,16 @@ export function violationOf(kind: PropertyKind, goal: ViolationGoal): { readonly
   return propertyRow(kind).violations[goal];
 }
 
+/**
+ * The property a violation named `violated` belongs to: `kind` itself, or
+ * for `default` the check whose violation it is (its witness names that
+ * check's specification, so that validators can read it).
+ */
+export function violatedCheck(kind: PropertyKind, violated: string): PropertyKind {
+  if (kind !== 'default') return kind;
+  return PROPERTY_TABLE.find((r) => r.kind !== 'default' && Object.values(r.violations).some((v) => v?.name === violated))?.kind ?? kind;
+}
+
 /** The witness the rules require for a violation of `violated` (a (sub-)property of `kind`). */
 export function violationWitnessFormat(kind: PropertyKind, violated: string, program: WitnessContext): WitnessFormat {
   return propertyRow(kind).violationWitness(violated, program);

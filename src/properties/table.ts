@@ -207,7 +207,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['summaries', 'bmc'],
+    strategy: ['summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: false,
   },
@@ -218,7 +218,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['summaries', 'bmc'],
+    strategy: ['summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: false,
   },
@@ -239,8 +239,8 @@ function defaultRow(rows: readonly PropertyRow[]): PropertyRow {
     violations: Object.assign({}, ...checks.map((r) => r.violations)),
     boundKinds: [...new Set(checks.flatMap((r) => r.boundKinds))],
     violationWitness: (violated, program) => owner(violated).violationWitness(violated, program),
-    // Several properties at once: no specification of the rules says that.
-    strategy: ['bmc'],
+    // Several properties at once: no specification of the rules says that (no correctness witness).
+    strategy: ['summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: checks.some((r) => r.induction === 'without-heap') ? 'without-heap' : 'always',
     defaultChoice: false,
   };

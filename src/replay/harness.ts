@@ -12,6 +12,11 @@ export interface NondetValue {
   value: bigint;
 }
 
+/** A nondet value that `JSON.stringify` writes as `{function, value: "<decimal>"}` (a BigInt has no JSON form): library results stay plain JSON. */
+export function nondetValue(fn: string, value: bigint): NondetValue {
+  return Object.defineProperty({ function: fn, value }, 'toJSON', { value: () => ({ function: fn, value: String(value) }), enumerable: false });
+}
+
 /** Exit codes the harness uses; chosen to be unlikely program exit codes. */
 export const HARNESS_EXIT = {
   reached: 86,

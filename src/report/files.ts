@@ -29,7 +29,7 @@ export function parseForReport(path: string): { program?: CProgram; error?: stri
  * large) throw a TarsierError; bad witness content does not, it is shown on
  * the page.
  */
-export function reportFromFiles(programPath: string, witnessPath: string, validation?: ValidationView | ReportValidation): ReportData {
+export function reportFromFiles(programPath: string, witnessPath: string, validation?: ValidationView | ReportValidation, trace?: readonly string[]): ReportData {
   const programText = readTextFile(programPath);
   const witnessText = readWitnessText(witnessPath);
   const { program, error } = parseForReport(programPath);
@@ -41,13 +41,14 @@ export function reportFromFiles(programPath: string, witnessPath: string, valida
     ...(program ? { program } : {}),
     ...(error ? { programError: error } : {}),
     ...(validation ? { validation, statuses: 'entries' in validation ? validation.entries : [] } : {}),
+    ...(trace ? { trace } : {}),
     lint: { programHash: sha256OfFile(programPath), ...(program ? { checkExpression: makeExpressionChecker(program) } : {}) },
   });
 }
 
 /** Writes the report page of a witness on its program to `outPath`; returns its facts (for a summary line). */
-export function writeReportFile(programPath: string, witnessPath: string, outPath: string, validation?: ValidationView | ReportValidation): ReportData {
-  const data = reportFromFiles(programPath, witnessPath, validation);
+export function writeReportFile(programPath: string, witnessPath: string, outPath: string, validation?: ValidationView | ReportValidation, trace?: readonly string[]): ReportData {
+  const data = reportFromFiles(programPath, witnessPath, validation, trace);
   try {
     writeFileSync(outPath, renderReportPage(data));
   } catch (e) {

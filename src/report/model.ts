@@ -78,6 +78,8 @@ export interface ReportData {
   readonly diagnostics: readonly Diagnostic[];
   /** The outcome of a validation of the witness, when one ran. */
   readonly validation?: ReportValidation;
+  /** The verifier's counterexample trace, one line per step (verify --report of a FALSE). */
+  readonly trace?: readonly string[];
 }
 
 /** A validation's outcome as the report's header shows it (the per-entry statuses go in `statuses`). */
@@ -103,6 +105,8 @@ export interface ReportInput {
   readonly witnessMayBeMissing?: boolean;
   /** Results of a check (select, validate) by the witness line of the entry they concern. */
   readonly statuses?: ReadonlyArray<{ readonly witnessLine: number; readonly status: string }>;
+  /** The verifier's counterexample trace, one line per step, shown beside the witness. */
+  readonly trace?: readonly string[];
   readonly validation?: ReportValidation;
   /** Passed to the linter (the C front end's expression checker, the program's hash). */
   readonly lint?: Pick<LintOptions, 'checkExpression' | 'programHash'>;
@@ -175,6 +179,7 @@ export function buildReport(input: ReportInput): ReportData {
       ...(doc && producerOf(doc) ? { producer: producerOf(doc) } : {}),
     },
     ...(fatal ? { fatal } : {}),
+    ...(input.trace ? { trace: input.trace } : {}),
     markers,
     path,
     general,

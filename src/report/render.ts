@@ -118,6 +118,12 @@ function details(m: ReportMarker, data: ReportData): string {
 ${nondet}<p class="src-ref">${escapeHtml(data.witness.file)}, lines ${m.source.from}–${m.source.to}:</p><pre class="yaml">${escapeHtml(yaml)}</pre>${diags}</div>`;
 }
 
+/** The verifier's counterexample trace (verify --report of a FALSE), as it printed it. */
+function traceView(data: ReportData): string {
+  if (!data.trace?.length) return '';
+  return `<section class="trace"><h3>Counterexample trace (line:column, function, step)</h3><pre class="code">${escapeHtml(data.trace.join('\n'))}</pre></section>`;
+}
+
 function pathView(data: ReportData): string {
   if (data.path.length === 0) return '';
   const items = data.path.map((id) => {
@@ -165,7 +171,7 @@ export function renderReportBody(data: ReportData): string {
 <header><h1>${escapeHtml(data.witness.file)} <span class="on">on</span> ${escapeHtml(data.program.file)}</h1><p class="facts">${escapeHtml(facts.join(' · '))}</p>${fatal}${validationBanner(data)}</header>
 <div class="panes">${programView(data)}
 <aside><section class="details"><p class="hint">Click a pin in the program, or an entry below, to see its witness text and diagnostics.</p>${data.markers.map((m) => details(m, data)).join('')}</section>
-${pathView(data)}${entryList(data)}${general}${witnessView(data)}</aside></div></div>`;
+${traceView(data)}${pathView(data)}${entryList(data)}${general}${witnessView(data)}</aside></div></div>`;
 }
 
 export const REPORT_CSS = `

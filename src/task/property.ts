@@ -35,6 +35,15 @@ export const PROPERTY_KINDS: readonly PropertyKind[] = [
 /** The checks of `default` (a program given without a property), in the order they are listed. */
 export const DEFAULT_CHECKS: readonly PropertyKind[] = ['assert', 'unreach-call', 'valid-memsafety', 'no-overflow', 'div-by-zero'];
 
+/** What each check of DEFAULT_CHECKS looks for, in words (the output of a run without a property says which checks ran). */
+export const CHECK_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  assert: 'failing assert()',
+  'unreach-call': 'calls of reach_error',
+  'valid-memsafety': 'memory safety',
+  'no-overflow': 'signed overflow',
+  'div-by-zero': 'division by zero',
+};
+
 export const MEMSAFETY_SUBPROPERTIES = ['valid-free', 'valid-deref', 'valid-memtrack'] as const;
 
 /** One `CHECK( init(f()), LTL(formula) )` line of a property file. */

@@ -69,7 +69,9 @@ function propertyOfWitness(entries: readonly Entry[]): PropertyKind | undefined 
   for (const e of entries) {
     const spec = 'metadata' in e ? e.metadata?.task?.specification : undefined;
     if (!spec) continue;
+    if (/call\s*\(\s*__assert_fail\s*\(/.test(spec)) return 'assert';
     if (/call\s*\(/.test(spec)) return 'unreach-call';
+    if (/div-by-zero/.test(spec)) return 'div-by-zero';
     if (/overflow/.test(spec)) return 'no-overflow';
     if (/F\s*end/.test(spec)) return 'termination';
     if (/data-race/.test(spec)) return 'no-data-race';
@@ -103,13 +105,13 @@ export async function validate(input: string, witness: string, options: Validate
   const cpu0 = processTreeCpuMs();
   const wall0 = Date.now();
   const log = options.log ?? (() => {});
-  if (options.timeoutS !== undefined && !(options.timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');
+  if (options.timeoutS !== undefined && !(options.timeoutS > 0)) throw usageError('the time limit must be a positive number of seconds');
   let resolved = resolveInput(input, options);
   const text = readFileSync(resolved.program, 'utf8');
   const w = readWitnessForValidation(witness, resolved.program, text);
-  // A task without --property: the property the witness is about, when the task has it.
+  // A task, or a program, without a property named: the property the witness is about (for a task, when the task has it).
   const named = propertyOfWitness(w.entries);
-  if (/\.ya?ml$/i.test(input) && !options.property && named && named !== resolved.property.kind) {
+  if (!options.property && !options.prp && named && named !== resolved.property.kind) {
     try {
       resolved = resolveInput(input, { ...options, property: named });
     } catch {

@@ -28,7 +28,7 @@
 //   (dropping widens the search; a confirmation is still a replayed run).
 
 import { parseExpressionAt, type CProgram, type Expr, typeToString } from '../c/index.js';
-import { NONDET_FLOAT_TYPES, NONDET_TYPES } from '../replay/harness.js';
+import { NONDET_FLOAT_TYPES, NONDET_TYPES, nondetValue } from '../replay/harness.js';
 import { floatValueCondition, pinnedFloat } from '../c/float-literal.js';
 import type { NondetValue } from '../replay/index.js';
 import { toOneBasedColumn, type ViolationSequenceEntry, type Waypoint } from '../witness/model.js';
@@ -244,11 +244,11 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
       if (floating) {
         const bits = typeof value === 'string' ? pinnedFloat(value, floating) : undefined;
         if (bits === undefined) return { drop: `constraint '${String(value)}' is not '\\result == <float constant>'` };
-        return { key: `call:${call.start}`, place, cond: floatValueCondition('r', bits, floating === 'float' ? 'float' : 'double'), pin: { function: call.callee!, value: bits } };
+        return { key: `call:${call.start}`, place, cond: floatValueCondition('r', bits, floating === 'float' ? 'float' : 'double'), pin: nondetValue(call.callee!, bits) };
       }
       const c = typeof value === 'string' ? resultConstraint(value) : undefined;
       if (c === undefined || type === 'void' || /\*/.test(type)) return { drop: `constraint '${String(value)}' is not '\\result <op> <integer>'` };
-      const pin = c.op === '==' && call.callee && NONDET_TYPES[call.callee] ? { function: call.callee, value: c.value } : undefined;
+      const pin = c.op === '==' && call.callee && NONDET_TYPES[call.callee] ? nondetValue(call.callee, c.value) : undefined;
       return { key: `call:${call.start}`, place, cond: `r ${c.op} (${type})(${cLiteral(c.value)})`, ...(pin ? { pin } : {}) };
     }
     if (w.type === 'branching') {

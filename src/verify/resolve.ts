@@ -19,7 +19,8 @@ export interface Resolved {
 /** The program, property and data model a task file or a program with `--prop` stands for (shared with `validate`). */
 export function resolveInput(input: string, options: Pick<VerifyOptions, 'property' | 'prp' | 'dataModel' | 'propertyDetails'>): Resolved {
   if (/\.ya?ml$/i.test(input)) {
-    if (options.prp) throw usageError('--prop is for a program file; a task file names its own properties (use --property)');
+    // Library and command line share these messages: they name no option of either.
+    if (options.prp) throw usageError('a property file is for a program file; a task file names its own properties (choose one by its kind)');
     const task = readTaskFile(input, { skipUnusableProperties: true });
     if (task.inputFiles.length !== 1) {
       throw new TarsierError('task', `the task has ${task.inputFiles.length} input files; only one program file is supported`, { file: task.file }, 1);
@@ -48,10 +49,9 @@ export function resolveInput(input: string, options: Pick<VerifyOptions, 'proper
   if (options.propertyDetails) {
     return { program: resolve(input), programAsWritten: basename(input), property: options.propertyDetails, dataModel: options.dataModel ?? 'ILP32' };
   }
-  if (options.prp && options.property) throw usageError('give either --prop P.prp or --property KIND, not both');
-  if (!options.prp && !options.property) throw usageError('a program file needs a property: --prop P.prp or --property KIND (e.g. unreach-call), or give a task file (.yml)');
-  // A property kind stands for its standard SV-COMP property file.
-  const property = options.prp ? readPropertyFile(options.prp) : builtInProperty(options.property!);
-  if (!property) throw usageError(`--property must be one of ${PROPERTY_KINDS.join(', ')}, not '${options.property}'`);
+  if (options.prp && options.property) throw usageError('give either a property file or a property kind, not both');
+  // A property kind stands for its standard property file; none given: the default checks.
+  const property = options.prp ? readPropertyFile(options.prp) : builtInProperty(options.property ?? 'default');
+  if (!property) throw usageError(`the property must be one of ${PROPERTY_KINDS.join(', ')}, not '${options.property}'`);
   return { program: resolve(input), programAsWritten: basename(input), property, dataModel: options.dataModel ?? 'ILP32' };
 }

@@ -7,14 +7,15 @@ import { formatLocation } from '../common/location.js';
 import type { LoopInvariants } from '../engines/index.js';
 import type { GoalInfo } from '../lower/source-map.js';
 import type { LoweredProgram } from '../lower/index.js';
-import { propertyRow, violationWitnessFormat, type PropertyRow } from '../properties/index.js';
+import { propertyRow, violatedCheck, violationWitnessFormat, type PropertyRow } from '../properties/index.js';
 import type { ReplayResult } from '../replay/index.js';
-import type { Verdict } from '../task/index.js';
+import { builtInProperty, type Verdict } from '../task/index.js';
 import { writeWitness } from '../witness/index.js';
 import { buildCorrectnessWitness } from './correctness-witness.js';
 import type { LoweredFamily } from './family.js';
 import { cpuSeconds, type PhaseProfile } from './profile.js';
 import type { Resolved } from './resolve.js';
+import type { TraceStep } from './trace.js';
 import type { VerifyOptions, VerifyResult } from './types.js';
 import { buildViolationWitness, replayValues, violationGraphml, type NondetStep } from './witness.js';
 import { emitWitness, witnessContext, witnessFields, witnessMetadata } from './witness-output.js';
@@ -96,10 +97,12 @@ export class VerificationRun {
    * nondet values of `steps` and the target `goal`, in the format the rules
    * require for the violated (sub-)property.
    */
-  refuted(goal: GoalInfo, violated: string, steps: readonly NondetStep[], replay: ReplayResult, configuration: string, how: string, bound?: number): VerifyResult {
+  refuted(goal: GoalInfo, violated: string, steps: readonly NondetStep[], replay: ReplayResult, configuration: string, how: string, bound?: number, trace?: readonly TraceStep[]): VerifyResult {
     const r = this.r;
     const format = violationWitnessFormat(r.property.kind, violated, witnessContext(this.c));
-    const metadata = witnessMetadata(r, this.options, '2.0', configuration);
+    // Under `default` the witness names the specification of the check violated.
+    const check = violatedCheck(r.property.kind, violated);
+    const metadata = witnessMetadata(check === r.property.kind ? r : { ...r, property: builtInProperty(check)! }, this.options, '2.0', configuration);
     const text = (withValues: boolean) => () => {
       const entry = buildViolationWitness({ steps: withValues ? steps : [], goal, fileName: r.programAsWritten, metadata });
       if (format.version !== '1.0') return writeWitness({ format: 'yaml', entries: [entry] });
@@ -118,14 +121,15 @@ export class VerificationRun {
     return this.done(
       { kind: 'false', property: violated },
       `${goal.description} at ${where} (${how}, ${steps.length} nondet values; ${replay.reason})`,
-      { bound, replay, counterexample: replayValues(steps), ...witnessFields(emitted) },
+      { bound, replay, counterexample: replayValues(steps), ...(trace ? { trace } : {}), ...witnessFields(emitted) },
     );
   }
 
   /** TRUE, with its correctness witness where the property table has one (the invariants the proof used, if any). */
   async proved(how: string, configuration: string, engine: ProofEvidence, bound?: number): Promise<VerifyResult> {
     const format = this.row.correctnessWitness?.format;
-    if (this.options.witnessPath === null || !format || !this.family) return this.done({ kind: 'true' }, how, { bound });
+    const wanted = this.options.witnessPath != null || this.options.witnessFolder !== undefined;
+    if (!wanted || !format || !this.family) return this.done({ kind: 'true' }, how, { bound });
     const family = this.family;
     const witnessLeft = () => this.timeoutS * 1000 - 400 - cpuSeconds(this.cpu0) * 1000;
     const w = await buildCorrectnessWitness({

@@ -6,6 +6,7 @@
 import { formatLocation } from '../common/location.js';
 import { analysisCandidates } from '../analysis/index.js';
 import { assertionCandidates, bmc, candidateSources, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
+import type { ImpProgram } from '../ivl/ast.js';
 import { loopsOf } from '../ivl/walk.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import { goalRolesOf, violationKinds, violationOf, type StepName } from '../properties/index.js';
@@ -18,6 +19,7 @@ import { VerificationRun } from './run.js';
 import { proveBySummaries } from './summaries.js';
 import { verifyTermination } from './termination.js';
 import { timeLimitReason } from './time-limit.js';
+import { counterexampleTrace, type TraceStep } from './trace.js';
 import type { VerifyResult } from './types.js';
 import { nondetSteps, replayValues, type NondetStep } from './witness.js';
 import { startsThreads } from '../lower/threads.js';
@@ -103,7 +105,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const replay = gccRun ?? replayCounterexample(r.program, [], { property: violated.replay, dataModel: r.dataModel, errorFunction });
       run.profile.mark('replay');
       // Without nondet values the witness is its target alone.
-      if (replay.status === 'confirmed') return run.refuted(goal, violated.name, [], replay, 'execution', 'the only execution of a program without nondeterminism');
+      const trace = counterexampleTrace(family!.first.imp, [], family!.first.sourceMap, goal);
+      if (replay.status === 'confirmed') return run.refuted(goal, violated.name, [], replay, 'execution', 'the only execution of a program without nondeterminism', undefined, trace);
       return run.unknown(`the only execution violates the property at ${formatLocation({ ...goal.loc, file: r.programAsWritten })} (${goal.description}), but the replay does not show it: ${replay.reason}`);
     },
   },
@@ -147,7 +150,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       if (!s.counterexample) return undefined;
       const found = confirmedViolation(run, s.counterexample, family.first.sourceMap);
       if (found.kind !== 'confirmed') return undefined;
-      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'sampling', `a run on sampled values (${s.runs} runs)`);
+      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'sampling', `a run on sampled values (${s.runs} runs)`, undefined, traceOf(run, family.first.imp, s.counterexample, family.first.sourceMap, found.goal));
     },
   },
   /**
@@ -284,7 +287,15 @@ async function bmcVerdict(run: VerificationRun, result: BmcResult): Promise<Veri
   if (found.kind === 'not-confirmed') {
     return run.unknown(`counterexample at bound ${result.bound} not confirmed: ${found.replay.reason}`, { bound: result.bound, replay: found.replay });
   }
-  return run.refuted(found.goal, found.violated, found.steps, found.replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+  return run.refuted(found.goal, found.violated, found.steps, found.replay, 'bmc', `BMC bound ${result.bound}`, result.bound, traceOf(run, result.program, cex, map, found.goal));
+}
+
+/** The counterexample's trace (trace.ts), or undefined (logged) when the lowered program's run does not retrace it. */
+function traceOf(run: VerificationRun, program: ImpProgram, cex: Counterexample, map: SourceMap, goal: GoalInfo): TraceStep[] | undefined {
+  const trace = counterexampleTrace(program, cex.havocs, map, goal);
+  run.profile.mark('trace');
+  if (!trace) run.log('trace: the run of the lowered program on the counterexample does not reach the violation');
+  return trace;
 }
 
 type Confirmation =

@@ -9,7 +9,7 @@ import type { GoalInfo, LoweredProgram } from '../lower/index.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import { goalOf } from '../lower/index.js';
 import { goalRolesOf, violationKinds, violationOf, violationWitnessFormat } from '../properties/index.js';
-import { replaySchedule } from '../replay/threads.js';
+import { replaySchedule, type ThreadReplayProperty } from '../replay/threads.js';
 import type { ReplayResult } from '../replay/index.js';
 import { interleave, InterleaveError, type Interleaved } from '../threads/interleave.js';
 import { replaySteps, scheduleOf, type Schedule, type ScheduleHavoc } from '../threads/schedule.js';

@@ -3,6 +3,7 @@
 
 import type { NondetValue, ReplayResult } from '../replay/index.js';
 import type { DataModel, Property, PropertyKind, Verdict } from '../task/index.js';
+import type { TraceStep } from './trace.js';
 
 export interface VerifyOptions {
   /** With a task file: the property to check (default: the property table's default choice if the task has one, else its first). */
@@ -15,8 +16,10 @@ export interface VerifyOptions {
   readonly dataModel?: DataModel;
   /** CPU-time budget in seconds (default 900). */
   readonly timeoutS?: number;
-  /** Where to write the witness (default: the file name the rules give its format); `null`: do not write. */
+  /** Where to write the witness; absent or `null`: nowhere (unless `witnessFolder` is given). */
   readonly witnessPath?: string | null;
+  /** Without `witnessPath`: the folder to write the witness into, under the file name the rules give its format (`witness.yml`, `witness.graphml`). */
+  readonly witnessFolder?: string;
   /** Pins the witness's creation time (tests, reproducible output). */
   readonly creationTime?: string;
   readonly toolVersion?: string;
@@ -48,6 +51,8 @@ export interface VerifyResult {
   readonly replay?: ReplayResult;
   /** For FALSE: the nondet values of the replayed counterexample, in call order. */
   readonly counterexample?: readonly NondetValue[];
+  /** For FALSE: the path to the violation, step by step (undefined when the model's run could not be retraced). */
+  readonly trace?: readonly TraceStep[];
   /** Termination TRUE by ranking: the ranking function proved for each loop. */
   readonly rankingFunctions?: readonly RankingFunctionReport[];
   /** CPU seconds used during the call by this process and the processes it started (solvers, gcc). */

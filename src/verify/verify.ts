@@ -21,6 +21,7 @@ import type { VerifyOptions, VerifyResult } from './types.js';
 export { TOOL_NAME } from '../common/tool.js';
 export { resolveInput, type Resolved } from './resolve.js';
 export type { RankingFunctionReport, VerifyOptions, VerifyResult } from './types.js';
+export { formatTrace, type TraceStep } from './trace.js';
 export { timeLimitReason } from './time-limit.js';
 
 /** The error functions the lowering knows (SV-COMP's, and the one of older tasks). */
@@ -36,7 +37,7 @@ export async function verify(input: string, options: VerifyOptions = {}): Promis
   const profile = new PhaseProfile(cpu0);
   try {
     const timeoutS = options.timeoutS ?? 900;
-    if (!(timeoutS > 0)) throw usageError('--timeout must be a positive number of seconds');
+    if (!(timeoutS > 0)) throw usageError('the time limit must be a positive number of seconds');
     const r = resolveInput(input, options);
     const run = new VerificationRun(r, options, profile, log, timeoutS, cpu0, wall0);
     // Parse first: an unparsable program is an input error whatever the property.

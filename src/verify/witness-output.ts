@@ -4,7 +4,7 @@
 // write leaves the verdict standing and says why.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describeIoError } from '../common/files.js';
 import { TOOL_NAME } from '../common/tool.js';
 import type { CProgram } from '../c/index.js';
@@ -30,15 +30,17 @@ export interface WitnessCandidate {
 }
 
 /** Writes the first candidate (best first) that lints clean against the program. */
-export function emitWitness(r: Resolved, options: Pick<VerifyOptions, 'witnessPath' | 'log'>, format: WitnessFormat, candidates: readonly WitnessCandidate[]): Emitted {
-  if (options.witnessPath === null) return { kind: 'not-wanted' };
+export function emitWitness(r: Resolved, options: Pick<VerifyOptions, 'witnessPath' | 'witnessFolder' | 'log'>, format: WitnessFormat, candidates: readonly WitnessCandidate[]): Emitted {
+  // A library caller gets files only when it asks for them.
+  const target = options.witnessPath ?? (options.witnessFolder !== undefined ? join(options.witnessFolder, format.file) : undefined);
+  if (target === undefined) return { kind: 'not-wanted' };
   const programText = readFileSync(r.program, 'utf8');
   let problem = 'no witness was made';
   for (const c of candidates) {
     const text = c.text();
     const problems = lintAgainstProgram(text, r.programAsWritten, programText, format.file);
     if (problems.length === 0) {
-      const path = resolve(options.witnessPath ?? format.file);
+      const path = resolve(target);
       try {
         writeFileSync(path, text);
         return { kind: 'written', path };

@@ -6,7 +6,7 @@
 import type { SourceLocation } from '../common/location.js';
 import type { Counterexample, TraceHavoc } from '../engines/index.js';
 import { nondetAt, type GoalInfo, type LoopInfo, type NondetInfo, type SourceMap } from '../lower/source-map.js';
-import type { NondetValue } from '../replay/index.js';
+import { nondetValue, type NondetValue } from '../replay/index.js';
 import { floatValueCondition } from '../c/float-literal.js';
 import type { Location, Metadata, Segment, ViolationSequenceEntry, Waypoint } from '../witness/model.js';
 import { violationSequenceToGraphml, writeGraphml } from '../witness/index.js';
@@ -39,7 +39,7 @@ export function nondetStepsOf(havocs: readonly Pick<TraceHavoc, 'loc' | 'value'>
 }
 
 export function replayValues(steps: readonly NondetStep[]): NondetValue[] {
-  return steps.map((s) => ({ function: s.info.callee, value: s.value }));
+  return steps.map((s) => nondetValue(s.info.callee, s.value));
 }
 
 function location(loc: SourceLocation, fileName: string, fn: string): Location {

@@ -57,6 +57,9 @@ const KNOWN_SPECS = [
   'CHECK( init(main()), LTL(G ! overflow) )',
   'CHECK( init(main()), LTL(G ! data-race) )',
   'CHECK( init(main()), LTL(F end) )',
+  // Tarsier's own properties (docs/verify.md): a failing assert(), a division by zero.
+  'CHECK( init(main()), LTL(G ! call(__assert_fail())) )',
+  'CHECK( init(main()), LTL(G ! div-by-zero) )',
 ].map((s) => s.replace(/\s+/g, ''));
 
 const TYPES_01 = new Set([

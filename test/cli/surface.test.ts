@@ -21,7 +21,7 @@ function tarsier(...args: string[]): { code: number | null; out: string; err: st
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const JSON_KEYS = ['verdict', 'result', 'property', 'reason', 'program', 'dataModel', 'witness', 'replay', 'bound', 'cpuTimeS', 'wallTimeS', 'error'];
+const JSON_KEYS = ['verdict', 'result', 'property', 'checks', 'reason', 'program', 'dataModel', 'witness', 'replay', 'bound', 'trace', 'cpuTimeS', 'wallTimeS', 'error'];
 
 test('verify: a witness path that cannot be written is a usage error before any work', () => {
   const r = tarsier('verify', 'mult.yml', '--witness', 'no/such/dir/w.yml');
@@ -46,7 +46,7 @@ test('verify: --property KIND works for a bare program (the standard property te
   assert.equal(r.out.trim().split('\n').pop(), 'Verification result: TRUE');
   const bad = tarsier('verify', 'sum.c', '--property', 'no-such');
   assert.equal(bad.code, 2);
-  assert.match(bad.err, /^tarsier: error: --property must be one of unreach-call, no-overflow, /);
+  assert.match(bad.err, /^tarsier: error: the property must be one of unreach-call, no-overflow, /);
   const both = tarsier('verify', 'sum.c', '--property', 'unreach-call', '--prop', 'unreach-call.prp');
   assert.equal(both.code, 2);
 });

@@ -11,9 +11,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cliPath, repoRoot, sharedDir } from '../helpers/shared.js';
 import { needTools } from '../helpers/tools.js';
 
@@ -94,3 +95,46 @@ for (const page of pages) {
     }
   });
 }
+
+/** The JavaScript examples of a page (```js blocks), each with the output block (```output) that follows it, if any. */
+export function scriptsOf(markdown: string): Array<{ code: string; output?: string[]; line: number }> {
+  const out: Array<{ code: string; output?: string[]; line: number }> = [];
+  const re = /^```(\w*)\n([\s\S]*?)^```$/gm;
+  for (let m = re.exec(markdown); m; m = re.exec(markdown)) {
+    const line = markdown.slice(0, m.index).split('\n').length;
+    if (m[1] === 'js') out.push({ code: m[2]!, line });
+    else if (m[1] === 'output' && out.length > 0 && out[out.length - 1]!.output === undefined) out[out.length - 1]!.output = m[2]!.replace(/\n$/, '').split('\n');
+  }
+  return out;
+}
+
+test('the script reader pairs code with its output', () => {
+  const md = '```js\nconsole.log(1);\n```\n\n```output\n1\n```\n```js\nx();\n```\n';
+  assert.deepEqual(scriptsOf(md), [
+    { code: 'console.log(1);\n', output: ['1'], line: 1 },
+    { code: 'x();\n', line: 8 },
+  ]);
+});
+
+// The library's page: each example runs as an ES module importing the built package, in a folder with examples/.
+test('the JavaScript examples of docs/library.md run and print what the page shows', { skip: needTools('gcc', 'gcc -m32') }, () => {
+  const page = join(repoRoot, 'docs', 'library.md');
+  const scripts = scriptsOf(readFileSync(page, 'utf8'));
+  assert.ok(scripts.length >= 3);
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-library-'));
+  try {
+    cpSync(join(repoRoot, 'examples'), join(dir, 'examples'), { recursive: true });
+    const entry = pathToFileURL(join(repoRoot, 'dist', 'src', 'index.js')).href;
+    for (const s of scripts) {
+      const file = join(dir, `example-${s.line}.mjs`);
+      writeFileSync(file, s.code.replaceAll("from 'tarsier'", `from '${entry}'`));
+      const r = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+      assert.equal(r.status, 0, `docs/library.md:${s.line}: ${r.stderr}`);
+      if (s.output) assert.ok(matchesShown(r.stdout, s.output), `docs/library.md:${s.line}\n--- the page shows:\n${s.output.join('\n')}\n--- it prints:\n${r.stdout}`);
+    }
+    // The examples write nothing unless asked: the folder holds the copies and the scripts only.
+    assert.deepEqual(readdirSync(dir).filter((f) => f !== 'examples' && !f.startsWith('example-')), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -118,9 +118,11 @@ test('CLI: verdict last, exit 0; bad inputs give one line and a non-zero exit', 
   assert.notEqual(missing.status, 0);
   assert.match(missing.stderr, /missing-program\.yml:2:\d+: error: .*does-not-exist\.c/);
 
-  const noProp = run(fx('overflow.c'));
-  assert.equal(noProp.status, 2);
-  assert.match(noProp.stderr, /needs a property: --prop P\.prp or --property KIND/);
+  // A program without a property: the default checks, named in the output.
+  const noProp = run(fx('overflow.c'), '--witness', join(cwd, 'default.yml'));
+  assert.equal(noProp.status, 0, noProp.stderr);
+  assert.match(noProp.stdout, /^Checks \(no property given\): .*signed overflow \(no-overflow\), division by zero \(div-by-zero\)$/m);
+  assert.match(noProp.stdout, /Verification result: FALSE\(no-overflow\)\n$/);
 
   const badModel = run(fx('overflow.c'), '--prop', ex('no-overflow.prp'), '--data-model', 'X32');
   assert.equal(badModel.status, 2);

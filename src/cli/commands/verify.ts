@@ -2,7 +2,10 @@ import { TarsierError } from '../../common/errors.js';
 import { witnessFileNames } from '../../properties/index.js';
 import { SOLVER_NAMES } from '../../smt/index.js';
 import { formatResultLine } from '../../task/verdict.js';
+import { CHECK_DESCRIPTIONS, DEFAULT_CHECKS } from '../../task/property.js';
 import { timeLimitReason } from '../../verify/time-limit.js';
+import { readFileSync } from 'node:fs';
+import { formatTrace } from '../../verify/trace.js';
 import type { VerifyResult } from '../../verify/verify.js';
 import { verifyWithHardLimit, type TimedOut } from '../../verify/worker.js';
 import type { CommandRegistrar } from '../command.js';
@@ -27,12 +30,16 @@ interface JsonResult {
   verdict: string;
   result: string;
   property: string | null;
+  /** For the property `default` (a program given without one): the properties checked together. */
+  checks: string[] | null;
   reason: string | null;
   program: string | null;
   dataModel: string | null;
   witness: string | null;
   replay: string | null;
   bound: number | null;
+  /** FALSE: the path to the violation, step by step (docs/verify.md, "Trace"); null otherwise or when it could not be retraced. */
+  trace: VerifyResult['trace'] | null;
   /** Termination TRUE by ranking functions: the ranking function of each loop. */
   rankingFunctions?: VerifyResult['rankingFunctions'];
   cpuTimeS: number | null;
@@ -44,12 +51,14 @@ const EMPTY: JsonResult = {
   verdict: 'unknown',
   result: 'UNKNOWN',
   property: null,
+  checks: null,
   reason: null,
   program: null,
   dataModel: null,
   witness: null,
   replay: null,
   bound: null,
+  trace: null,
   cpuTimeS: null,
   wallTimeS: null,
   error: null,
@@ -81,12 +90,14 @@ async function jsonOf(r: VerifyResult | TimedOut, timeoutS: number, input: strin
     verdict: r.verdict.kind === 'false' ? `false(${r.verdict.property})` : r.verdict.kind,
     result: formatResultLine(r.verdict).replace('Verification result: ', ''),
     property: r.property,
+    checks: r.property === 'default' ? [...DEFAULT_CHECKS] : null,
     reason: r.reason,
     program: r.program,
     dataModel: r.dataModel,
     witness: r.witnessPath ?? null,
     replay: r.replay ? r.replay.status : null,
     bound: r.bound ?? null,
+    trace: r.trace ?? null,
     ...(r.rankingFunctions ? { rankingFunctions: r.rankingFunctions } : {}),
     cpuTimeS: Number(r.cpuTimeS.toFixed(3)),
     wallTimeS: Number(r.wallTimeS.toFixed(3)),
@@ -113,7 +124,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
     .command('verify')
     .description('verify a task (TASK.yml) or a C program with a property; prints the verdict last')
     .argument('<input>', 'task-definition file (.yml) or C program (.c/.i)')
-    .option('--property <kind>', 'the property to check: one of the task\'s, or for a program a standard property (unreach-call, no-overflow, ...)')
+    .option('--property <kind>', 'the property to check: one of the task\'s, or for a program a standard property (unreach-call, no-overflow, ...), assert (assert() of <assert.h>), div-by-zero, or default (a program without --prop or --property: assertions, reach_error, memory safety, signed overflow, division by zero)')
     .option('--prop <file>', 'with a program: the property file (.prp)')
     .addOption(choiceOption('--data-model <model>', 'data model of the program', ['ILP32', 'LP64']))
     .option('--timeout <seconds>', 'total CPU-time limit in seconds', '900')
@@ -145,7 +156,8 @@ export const registerVerify: CommandRegistrar = (program, run) => {
               prp: flags.prop,
               dataModel: flags.dataModel,
               timeoutS,
-              witnessPath: flags.witness,
+              // Without --witness: the rules' file name, in the current folder.
+              ...(flags.witness !== undefined ? { witnessPath: flags.witness } : { witnessFolder: '.' }),
               verbose: flags.verbose,
               solver: flags.solver,
             },
@@ -159,13 +171,19 @@ export const registerVerify: CommandRegistrar = (program, run) => {
         }
         if (flags.report && !('timedOut' in r)) {
           // Loaded only when asked for: every verification pays for what it loads.
-          if (r.witnessPath) (await import('../../report/index.js')).writeReportFile(r.program, r.witnessPath, flags.report);
+          const trace = r.trace ? formatTrace(r.trace, readFileSync(r.program, 'utf8').split('\n'), Infinity) : undefined;
+          if (r.witnessPath) (await import('../../report/index.js')).writeReportFile(r.program, r.witnessPath, flags.report, undefined, trace);
           else process.stderr.write(`${flags.report}: not written: no witness was written\n`);
         }
         if (flags.format === 'json') process.stdout.write(JSON.stringify(await jsonOf(r, timeoutS, input, flags)) + '\n');
         else if ('timedOut' in r) process.stdout.write(`${timeLimitReason(r.bound)}\nVerification result: UNKNOWN\n`);
         else {
+          if (r.property === 'default') process.stdout.write(`Checks (no property given): ${DEFAULT_CHECKS.map((k) => `${CHECK_DESCRIPTIONS[k]} (${k})`).join(', ')}\n`);
           if (r.witnessPath) process.stdout.write(`Witness written to ${r.witnessPath}\n`);
+          if (r.trace) {
+            const lines = readFileSync(r.program, 'utf8').split('\n');
+            process.stdout.write(`Counterexample trace (line:column, function, step):\n${formatTrace(r.trace, lines).join('\n')}\n`);
+          }
           process.stdout.write(`${r.reason}\n${formatResultLine(r.verdict)}\n`);
         }
         if (!('timedOut' in r) && r.witnessError) {
