@@ -162,6 +162,8 @@ export class Lowerer {
         if (this.checksOverflow()) this.overflowGoal(cond, loc, d);
       },
       regionBound: (elem, loc) => this.regionBound(elem, loc),
+      regions: () => [...(this.knownRegions?.values() ?? [])],
+      checkWrite: (lv, loc) => this.checkAccess(lv, loc, true),
       allocationType: () => {
         const t = this.allocTypes[this.allocTypes.length - 1];
         return t?.kind === 'pointer' ? t.pointee : undefined;
