@@ -11,6 +11,7 @@ import { app, assign, boolLit, bv, eq, havoc, ifs, ite, type L, orAll, un, v } f
 import { type LValue, type Root, UnsupportedError, type Val, intKindOf, intWidth } from './memory.js';
 import { LIBRARY_FUNCTIONS } from './library.js';
 import { INPUT_FUNCTIONS } from './input.js';
+import { isThreadFunction } from './threads.js';
 import { VOID, type Frame, STREAM_ID, ALLOCATORS, stripCasts, stripPointer } from './common.js';
 import type { Lowerer } from './lower.js';
 
@@ -52,6 +53,12 @@ function isStringArg(e: CExpr): boolean {
     return t.kind === 'array' && intKindOf(t.element) !== undefined && /^__(func|FUNCTION|PRETTY_FUNCTION)__$/.test(x.name);
   }
   return false;
+}
+
+/** The asserted expression's text of a call of `__assert_fail("x > 0", ...)`, quoted, with a space after; empty when the call has none. */
+function assertedText(e: Call): string {
+  const a = e.args[0] && stripCasts(e.args[0]);
+  return a?.kind === 'StringLiteral' ? `'${String.fromCharCode(...a.units.map(Number))}' ` : '';
 }
 
 export class CallLowering {
@@ -140,6 +147,8 @@ export class CallLowering {
         }
         case 'nondet': {
           for (const a of e.args) this.rv(a, true);
+          // With threads, the order of nondet calls is part of the schedule (replay).
+          this.syncPoint(e.loc);
           const t = unqualified(b.type);
           if (t.kind === 'float') {
             const { name, val } = this.floatNondet(t.name, e.loc);
@@ -168,19 +177,24 @@ export class CallLowering {
         }
         case 'atomic_begin':
         case 'atomic_end':
-          // A sequential program runs atomically anyway.
-          return VOID;
+          return this.atomicMarker(b.kind === 'atomic_begin', e.loc);
         case 'nondet_memory':
           throw new UnsupportedError(fn.name, e.loc);
         case 'assert':
+          // `__VERIFIER_assert(c)` without a body of the program's: an assert() of c.
+          if (!fn.body) return this.verifierAssert(e);
+          break; // defined by the program: inlined below
         case 'atomic_function':
           break; // defined by the program: inlined below
       }
     }
     if (!fn.body) {
+      if (isThreadFunction(fn.name)) return this.pthreadCall(e, fn.name);
       if (ABORTING.has(fn.name)) {
-        if (ASSERT_FAILURES.has(fn.name) && this.passes.has('error-calls')) {
-          this.notes.add(`a failing assert() aborts the program (${fn.name} ends the path; it is not reach_error)`);
+        if (ASSERT_FAILURES.has(fn.name) && this.passes.has('assertions')) {
+          this.goal('assertion', boolLit(false, e.loc), e.loc, `assertion ${assertedText(e)}fails`, this.statementExprOuter ?? this.stmtLoc);
+        } else if (ASSERT_FAILURES.has(fn.name) && this.passes.has('error-calls')) {
+          this.notes.add(`a failing assert() aborts the program (${fn.name} ends the path; it is not reach_error: the property assert checks assertions)`);
         }
         // Message strings (`__assert_fail("x > 0", __FILE__, ...)`) have no effect.
         for (const a of e.args) if (!isStringArg(a)) this.rv(a, true);
@@ -212,7 +226,22 @@ export class CallLowering {
     if (fn.type.variadic) throw new UnsupportedError(`variadic function '${fn.name}'`, e.loc);
     const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
     void discard;
+    // A __VERIFIER_atomic_ function runs without interruption (the rules).
+    if (b?.kind === 'atomic_function' && this.threads) return this.atomically(e.loc, () => this.inline(fn, args, e.loc, e.rparenLoc));
     return this.inline(fn, args, e.loc, e.rparenLoc);
+  }
+
+  /** `__VERIFIER_assert(c)` that the program does not define: as `assert(c)`, a goal under `assertions`; the run aborts where c is 0. */
+  verifierAssert(this: Lowerer, e: Call): Val {
+    if (e.args.length !== 1) throw new UnsupportedError(`${e.function!.name} with ${e.args.length} arguments`, e.loc);
+    const c = this.cond(e.args[0]!);
+    if (this.passes.has('assertions')) this.goal('assertion', c, e.loc, `assertion of ${e.function!.name} fails`, this.statementExprOuter ?? this.stmtLoc);
+    const [aborts] = this.buffer(() => {
+      this.endOfRun(e.loc);
+      this.assumeThat(boolLit(false, e.loc), e.loc, 'path-ends');
+    });
+    this.emit(ifs(un('!', c, e.loc), aborts, [], e.loc));
+    return VOID;
   }
 
   /**

@@ -248,7 +248,7 @@ export class Library {
     const byte = resize(c.e, intWidth(c.ik, this.h.dm, loc), 8, false, loc);
     const bytes = this.size(args[2]!, loc);
     if (p.pointee.kind !== 'void') {
-      this.memsetAs(p, byte, bytes, loc);
+      this.memsetAs(p, byte, bytes, args[0]!.loc, loc);
       return this.result(p, ret);
     }
     const types: CType[] = [];
@@ -259,26 +259,31 @@ export class Library {
     let [rest] = this.h.buffer(() => this.h.uncertain(boolLit(false, loc), loc, 'memset through a void pointer to no object the model knows'));
     for (const t of types.reverse()) {
       const ids = this.h.regions().filter((r) => sameType(unqualified(r.elem), t));
-      const [body] = this.h.buffer(() => this.memsetAs({ ...p, pointee: t }, byte, bytes, loc));
+      const [body] = this.h.buffer(() => this.memsetAs({ ...p, pointee: t }, byte, bytes, args[0]!.loc, loc));
       rest = [ifs(orAll(ids.map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc)), loc), body, rest, loc)];
     }
     this.h.emit(...rest);
     return this.result(p, ret);
   }
 
-  /** memset of `bytes` bytes over elements of p's type; a constant count ending inside an element writes the whole ones, then checks the partial one's access (beyond the object: a violation) and is UNKNOWN. */
-  private memsetAs(p: Ptr, byte: Expr, bytes: Expr, loc: L): void {
+  /**
+   * memset of `bytes` bytes over elements of p's type, the writes' goals at
+   * `to` (the destination argument). A constant count ending inside an
+   * element writes the whole ones, then checks the partial one's access
+   * (beyond the object: a violation) and is UNKNOWN.
+   */
+  private memsetAs(p: Ptr, byte: Expr, bytes: Expr, to: L, loc: L): void {
     const es = sizeOf(p.pointee, this.h.dm);
     if (bytes.kind === 'bv_lit' && es && bytes.value % BigInt(es) !== 0n) {
       const whole = Number(bytes.value / BigInt(es));
       if (whole >= UNROLL_LIMIT) throw new UnsupportedError(`memset of more than ${UNROLL_LIMIT} elements`, loc);
-      for (let j = 0; j < whole; j++) this.fill(this.at(p, j, loc), byte, loc);
-      this.h.checkWrite(this.at(p, whole, loc), loc);
+      for (let j = 0; j < whole; j++) this.fill(this.at(p, j, to), byte, to);
+      this.h.checkWrite(this.at(p, whole, to), to);
       this.h.uncertain(boolLit(false, loc), loc, `memset of part of a ${cTypeToString(p.pointee)}`);
       return;
     }
     const count = this.elements('memset', bytes, p.pointee, loc);
-    this.repeat('memset', count, this.bound(loc, p), loc, (j) => this.fill(this.at(p, j, loc), byte, loc));
+    this.repeat('memset', count, this.bound(loc, p), loc, (j) => this.fill(this.at(p, j, to), byte, to));
   }
 
   /** Stores the byte in every byte of an lvalue: integers get it replicated, pointers only a zero (NULL). */
@@ -328,7 +333,8 @@ export class Library {
     if (!sameType(d.pointee, s.pointee)) throw new UnsupportedError(`${name} from ${cTypeToString(s.pointee)} to ${cTypeToString(d.pointee)} elements`, loc);
     const count = this.elements(name, this.size(args[2]!, loc), d.pointee, loc);
     const bound = this.bound(loc, d, s);
-    const copy = (j: number) => this.h.store(this.at(d, j, loc), this.h.readLv(this.at(s, j, loc), loc), loc);
+    const to = args[0]!.loc;
+    const copy = (j: number) => this.h.store(this.at(d, j, to), this.h.readLv(this.at(s, j, loc), loc), to);
     const sameObject = eq(d.base, s.base, loc);
     if (name === 'memcpy') {
       const n = count.constant !== undefined ? bv(BigInt(count.constant), this.h.pw, loc) : app('udiv', [count.bytes, bv(BigInt(count.es), this.h.pw, loc)], loc);
@@ -429,7 +435,7 @@ export class Library {
     this.scan(name, running, this.bound(loc, d, s), loc, (j) => {
       const c = this.h.snapshot(this.h.readLv(this.at(s, j, loc), loc), loc);
       if (c.k !== 'int') throw new UnsupportedError(name, loc);
-      this.h.store(this.at(to, j, loc), c, loc);
+      this.h.store(this.at(to, j, args[0]!.loc), c, args[0]!.loc);
       this.h.emit(ifs(eq(c.e, bv(0n, intWidth(ck, this.h.dm, loc), loc), loc), [assign(running, boolLit(false, loc), loc)], [], loc));
     });
     return this.result(d, ret);
@@ -454,7 +460,7 @@ export class Library {
         this.h.emit(assign(c, resize(x.e, intWidth(x.ik, this.h.dm, loc), w, false, loc), loc), ifs(eq(v(c, loc), bv(0n, w, loc), loc), [assign(running, boolLit(false, loc), loc)], [], loc));
       });
       this.h.emit(ifs(v(running, loc), read, [assign(c, bv(0n, w, loc), loc)], loc));
-      this.h.store(this.at(d, j, loc), { k: 'int', e: v(c, loc), ik: dk }, loc);
+      this.h.store(this.at(d, j, args[0]!.loc), { k: 'int', e: v(c, loc), ik: dk }, args[0]!.loc);
     });
     return this.result(d, ret);
   }

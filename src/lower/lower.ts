@@ -38,6 +38,7 @@ import { InputLowering } from './input.js';
 import { StatementLowering } from './statements.js';
 import { ConversionLowering } from './conversions.js';
 import { ExpressionLowering } from './expressions.js';
+import { ThreadLowering, ThreadModel, markPthreadTypes, startsThreads } from './threads.js';
 import { FloatLowering, ROUNDING_VAR } from './float-lowering.js';
 
 /**
@@ -45,7 +46,7 @@ import { FloatLowering, ROUNDING_VAR } from './float-lowering.js';
  * concern (TypeScript mixins: each module's class holds methods whose `this` is the
  * Lowerer; they are copied onto the Lowerer's prototype below).
  */
-export interface Lowerer extends MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, InputLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering {}
+export interface Lowerer extends MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, InputLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering, ThreadLowering {}
 
 export class Lowerer {
   out: Stmt[] = [];
@@ -85,6 +86,8 @@ export class Lowerer {
   /** Facts about the model the verdict's reason should mention (each once). */
   readonly notes = new Set<string>();
   stmtLoc: L;
+  /** Inside a GNU statement expression: the statement that holds it (see StatementExpr in expressions.ts). */
+  statementExprOuter: L | undefined;
   readonly dm: DataModel;
   readonly pw: BvWidth;
   readonly depth: number;
@@ -116,6 +119,8 @@ export class Lowerer {
   readonly addressTaken: readonly FunctionDecl[];
   /** The C library's memory and string functions. */
   readonly library: Library;
+  /** The threads of a program that starts some (threads.ts); undefined for a sequential program. */
+  readonly threads: ThreadModel | undefined;
   /** The program calls fesetround: the rounding mode is the variable ROUNDING_VAR (else round-to-nearest-even). */
   readonly changesRounding: boolean;
 
@@ -143,6 +148,8 @@ export class Lowerer {
     }
     this.maxKnownId = Math.max(0, ...[...(knownRegions?.values() ?? [])].map((r) => r.id));
     this.map = new SourceMapBuilder(program.file);
+    markPthreadTypes(program);
+    this.threads = startsThreads(program) ? new ThreadModel(options.threadInstances ?? 1) : undefined;
     this.stmtLoc = { file: program.file, line: 1, column: 1, offset: 0 };
     this.library = new Library({
       dm: this.dm,
@@ -281,6 +288,7 @@ export class Lowerer {
     }
     const globalsInit = this.out;
     this.out = [];
+    if (this.threads) this.threads.live = true;
     const entry = this.options.summaries?.entry;
     const [body] = this.buffer(() => {
       if (entry !== undefined) return this.summaryCheck(entry);
@@ -299,6 +307,10 @@ export class Lowerer {
       // Each `return` of main has its goal (statements.ts); this one is for falling off the end.
       if (this.mem && main.body?.items.at(-1)?.kind !== 'Return') this.leakGoal(mainLoc);
     });
+    if (this.threads) {
+      this.lowerThreadBodies();
+      return this.threadedProgram([...this.liveInit, ...globalsInit, ...this.prologue, ...body], mainLoc);
+    }
     const locals: VarDecl[] = [...this.decls.entries()].map(([name, type]) => ({ kind: 'var_decl', name, type, loc: mainLoc }));
     return {
       kind: 'program',
@@ -332,7 +344,7 @@ export class Lowerer {
   }
 }
 
-for (const mixin of [MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, InputLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering]) {
+for (const mixin of [MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, InputLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering, ThreadLowering]) {
   for (const name of Object.getOwnPropertyNames(mixin.prototype)) {
     if (name !== 'constructor') Object.defineProperty(Lowerer.prototype, name, Object.getOwnPropertyDescriptor(mixin.prototype, name)!);
   }
@@ -441,6 +453,7 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
       ...(l.memoryHavocs.size ? { memoryHavocs: l.memoryHavocs } : {}),
       ...(l.notes.size ? { notes: [...l.notes] } : {}),
       ...(l.allocates ? { allocates: true } : {}),
+      ...(l.threads ? { threads: l.threads.slots.map((t) => ({ index: t.index, function: t.fn.name, createLoc: t.loc, parent: t.parent })) } : {}),
       assumptions: l.assumptions,
     };
   } catch (err) {

@@ -54,8 +54,10 @@ const scope = globalThis as unknown as { onmessage: (ev: { data: WorkerRequest }
 async function runVerify(req: Extract<WorkerRequest, { kind: 'verify' }>): Promise<WorkerReply> {
   const dir = `/playground/${req.id}`;
   const program = `${dir}/${req.programName.replace(/^.*\//, '') || 'program.c'}`;
+  const prp = PROPERTIES[req.property];
+  if (prp === undefined) return { id: req.id, error: `the playground does not check ${req.property}` };
   putFile(program, req.programText);
-  putFile(`${dir}/property.prp`, PROPERTIES[req.property]);
+  putFile(`${dir}/property.prp`, prp);
   const r = await verify(program, {
     prp: `${dir}/property.prp`,
     dataModel: req.dataModel,
@@ -77,9 +79,11 @@ async function runValidate(req: Extract<WorkerRequest, { kind: 'validate' }>): P
   const dir = `/playground/${req.id}`;
   const program = `${dir}/${leaf(req.programName, 'program.c')}`;
   const witness = `${dir}/${leaf(req.witnessName, 'witness.yml')}`;
+  const prp = PROPERTIES[req.property];
+  if (prp === undefined) return { id: req.id, error: `the playground does not check ${req.property}` };
   putFile(program, req.programText);
   putFile(witness, req.witnessText);
-  putFile(`${dir}/property.prp`, PROPERTIES[req.property]);
+  putFile(`${dir}/property.prp`, prp);
   const r = await validate(program, witness, {
     prp: `${dir}/property.prp`,
     dataModel: req.dataModel,
