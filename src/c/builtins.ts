@@ -133,6 +133,8 @@ export function libraryFunctions(dm: DataModel): Record<string, FunctionType> {
     memcpy: fn(voidPtr, [voidPtr, pointerTo(withQualifiers(voidType, { const: true })), sizeT]),
     strlen: fn(sizeT, [constCharPtr]),
     printf: fn(intType('int'), [constCharPtr], true),
+    scanf: fn(intType('int'), [constCharPtr], true),
+    getchar: fn(intType('int'), []),
     strcpy: fn(charPtr, [charPtr, constCharPtr]),
     abs: fn(intType('int'), [intType('int')]),
     labs: fn(intType('long'), [intType('long')]),

@@ -10,6 +10,7 @@ import { bvType, boolType } from '../ivl/ast.js';
 import { app, assign, boolLit, bv, eq, havoc, ifs, ite, type L, orAll, un, v } from './imp-build.js';
 import { type LValue, type Root, UnsupportedError, type Val, intKindOf, intWidth } from './memory.js';
 import { LIBRARY_FUNCTIONS } from './library.js';
+import { INPUT_FUNCTIONS } from './input.js';
 import { isThreadFunction } from './threads.js';
 import { VOID, type Frame, STREAM_ID, ALLOCATORS, stripCasts, stripPointer } from './common.js';
 import type { Lowerer } from './lower.js';
@@ -210,6 +211,7 @@ export class CallLowering {
         return VOID;
       }
       if (OUTPUT_FUNCTIONS.has(fn.name)) return this.output(e, fn.name, OUTPUT_FUNCTIONS.get(fn.name)!);
+      if (INPUT_FUNCTIONS.has(fn.name)) return this.input(e, fn.name);
       if ((fn.name === 'fopen' || fn.name === 'fclose') && !this.mem) return this.stream(e, fn.name);
       if (LIBRARY_FUNCTIONS.has(fn.name)) return this.library.call(fn.name, e.args, fn.type.returnType, e.loc);
       if (ALLOCATORS.has(fn.name)) {

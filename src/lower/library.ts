@@ -20,8 +20,9 @@ import type { CType, DataModel, IntegerKind } from '../c/types.js';
 import { isSignedKind, sameType, sizeOf, typeToString as cTypeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpType, Stmt } from '../ivl/ast.js';
 import { boolType, bvType } from '../ivl/ast.js';
-import { and, app, assign, bin, boolLit, bv, eq, havoc, ifs, ite, type L, or, resize, un, v } from './imp-build.js';
-import { type LValue, UnsupportedError, intKindOf, intWidth, type Val } from './memory.js';
+import { and, app, assign, bin, boolLit, bv, eq, havoc, ifs, ite, type L, or, orAll, resize, un, v } from './imp-build.js';
+import { floatConst } from './float.js';
+import { type LValue, type Region, UnsupportedError, intKindOf, intWidth, type Val } from './memory.js';
 
 /** Elements a call is unrolled to at most. */
 export const UNROLL_LIMIT = 256;
@@ -54,6 +55,10 @@ export interface LibraryHost {
   allocationType(): CType | undefined;
   /** The largest element count of the objects a pointer to `elem` may designate, undefined when one is not a constant. */
   regionBound(elem: CType, loc: L): number | undefined;
+  /** The objects pointers may point to (ids and element types). */
+  regions(): readonly Region[];
+  /** The memory-safety check of a write to lv (nothing else). */
+  checkWrite(lv: LValue, loc: L): void;
 }
 
 export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy', 'strcat', 'strncpy', 'abs', 'labs', 'llabs']);
@@ -121,7 +126,7 @@ export class Library {
   // ---- arguments ---------------------------------------------------------------------
 
   /** A pointer argument at the type it had before its conversions between pointer types. */
-  private typedPointer(name: string, arg: CExpr, loc: L): Ptr {
+  private typedPointer(name: string, arg: CExpr, loc: L, allowVoid = false): Ptr {
     let x = arg;
     for (;;) {
       const inner = x.kind === 'ImplicitCast' || x.kind === 'Cast' ? x.operand : undefined;
@@ -133,7 +138,7 @@ export class Library {
     if (p.k !== 'ptr') throw new UnsupportedError(`${name} of a value that is not a pointer`, loc);
     // A `void *` inside an allocation wrapper: the type the wrapper's result is converted to.
     const elem = unqualified(unqualified(p.pointee).kind === 'void' ? (this.h.allocationType() ?? p.pointee) : p.pointee);
-    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') {
+    if ((elem.kind === 'void' && !allowVoid) || elem.kind === 'function' || elem.kind === 'array') {
       throw new UnsupportedError(`${name} through a pointer to ${cTypeToString(elem)}`, loc);
     }
     return { ...p, pointee: elem };
@@ -231,17 +236,54 @@ export class Library {
 
   // ---- the functions ---------------------------------------------------------------
 
-  /** `memset(p, c, n)`: every byte of the n bytes at p becomes (unsigned char)c. */
+  /**
+   * `memset(p, c, n)`: every byte of the n bytes at p becomes (unsigned
+   * char)c. Through a `void *`: a case split over the element types of the
+   * objects p may point to (an object of none of them: UNKNOWN).
+   */
   private memset(args: readonly CExpr[], ret: CType, loc: L): Val {
-    const p = this.typedPointer('memset', args[0]!, loc);
+    const p = this.typedPointer('memset', args[0]!, loc, true);
     const c = this.h.snapshot(this.h.rv(args[1]!), loc);
     if (c.k !== 'int') throw new UnsupportedError('memset with a non-integer value', loc);
     const byte = resize(c.e, intWidth(c.ik, this.h.dm, loc), 8, false, loc);
-    const count = this.elements('memset', this.size(args[2]!, loc), p.pointee, loc);
-    // Writes are goals of their own, at the destination argument (reads stay at the call).
-    const to = args[0]!.loc;
-    this.repeat('memset', count, this.bound(loc, p), loc, (j) => this.fill(this.at(p, j, to), byte, to));
+    const bytes = this.size(args[2]!, loc);
+    if (p.pointee.kind !== 'void') {
+      this.memsetAs(p, byte, bytes, args[0]!.loc, loc);
+      return this.result(p, ret);
+    }
+    const types: CType[] = [];
+    for (const r of this.h.regions()) {
+      const t = unqualified(r.elem);
+      if (t.kind !== 'void' && t.kind !== 'function' && t.kind !== 'array' && !types.some((u) => sameType(u, t))) types.push(t);
+    }
+    let [rest] = this.h.buffer(() => this.h.uncertain(boolLit(false, loc), loc, 'memset through a void pointer to no object the model knows'));
+    for (const t of types.reverse()) {
+      const ids = this.h.regions().filter((r) => sameType(unqualified(r.elem), t));
+      const [body] = this.h.buffer(() => this.memsetAs({ ...p, pointee: t }, byte, bytes, args[0]!.loc, loc));
+      rest = [ifs(orAll(ids.map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc)), loc), body, rest, loc)];
+    }
+    this.h.emit(...rest);
     return this.result(p, ret);
+  }
+
+  /**
+   * memset of `bytes` bytes over elements of p's type, the writes' goals at
+   * `to` (the destination argument). A constant count ending inside an
+   * element writes the whole ones, then checks the partial one's access
+   * (beyond the object: a violation) and is UNKNOWN.
+   */
+  private memsetAs(p: Ptr, byte: Expr, bytes: Expr, to: L, loc: L): void {
+    const es = sizeOf(p.pointee, this.h.dm);
+    if (bytes.kind === 'bv_lit' && es && bytes.value % BigInt(es) !== 0n) {
+      const whole = Number(bytes.value / BigInt(es));
+      if (whole >= UNROLL_LIMIT) throw new UnsupportedError(`memset of more than ${UNROLL_LIMIT} elements`, loc);
+      for (let j = 0; j < whole; j++) this.fill(this.at(p, j, to), byte, to);
+      this.h.checkWrite(this.at(p, whole, to), to);
+      this.h.uncertain(boolLit(false, loc), loc, `memset of part of a ${cTypeToString(p.pointee)}`);
+      return;
+    }
+    const count = this.elements('memset', bytes, p.pointee, loc);
+    this.repeat('memset', count, this.bound(loc, p), loc, (j) => this.fill(this.at(p, j, to), byte, to));
   }
 
   /** Stores the byte in every byte of an lvalue: integers get it replicated, pointers only a zero (NULL). */
@@ -265,6 +307,12 @@ export class Library {
     if (t.kind === 'pointer') {
       this.h.uncertain(zero, loc, 'memset of a pointer with a nonzero byte');
       this.h.store(lv, { k: 'ptr', base: bv(0n, 32, loc), off: bv(0n, this.h.pw, loc), pointee: t.pointee }, loc);
+      return;
+    }
+    if (t.kind === 'float') {
+      // All bytes zero are +0.0 in every IEEE format; other bytes are not modelled.
+      this.h.uncertain(zero, loc, `memset of a ${t.name} with a nonzero byte`);
+      this.h.store(lv, { k: 'float', e: floatConst(0n, t.name, loc), fk: t.name }, loc);
       return;
     }
     const k = intKindOf(t);

@@ -34,6 +34,7 @@ import { LvalueLowering } from './lvalues.js';
 import { ObjectLowering } from './objects.js';
 import { RecursionLowering } from './recursion.js';
 import { CallLowering } from './calls.js';
+import { InputLowering } from './input.js';
 import { StatementLowering } from './statements.js';
 import { ConversionLowering } from './conversions.js';
 import { ExpressionLowering } from './expressions.js';
@@ -45,7 +46,7 @@ import { FloatLowering, ROUNDING_VAR } from './float-lowering.js';
  * concern (TypeScript mixins: each module's class holds methods whose `this` is the
  * Lowerer; they are copied onto the Lowerer's prototype below).
  */
-export interface Lowerer extends MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering, ThreadLowering {}
+export interface Lowerer extends MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, InputLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering, ThreadLowering {}
 
 export class Lowerer {
   out: Stmt[] = [];
@@ -168,6 +169,8 @@ export class Lowerer {
         if (this.checksOverflow()) this.overflowGoal(cond, loc, d);
       },
       regionBound: (elem, loc) => this.regionBound(elem, loc),
+      regions: () => [...(this.knownRegions?.values() ?? [])],
+      checkWrite: (lv, loc) => this.checkAccess(lv, loc, true),
       allocationType: () => {
         const t = this.allocTypes[this.allocTypes.length - 1];
         return t?.kind === 'pointer' ? t.pointee : undefined;
@@ -279,14 +282,18 @@ export class Lowerer {
     const main = this.program.functions.find((f) => f.name === 'main' && f.body);
     if (!main) throw new UnsupportedError('program without a main function', { file: this.program.file, line: 1, column: 1, offset: 0 });
     const mainLoc = main.definitionLoc ?? main.loc;
-    // Globals: their C initial values (zero without initializer), before main runs.
-    for (const g of this.program.globals) {
+    // Globals: their C initial values (zero without initializer), before main
+    // runs; only those main reaches (headers declare many the program never uses).
+    const entryFn = this.program.functions.find((f) => f.name === this.options.summaries?.entry);
+    const used = usedGlobals(entryFn ? [main, entryFn] : [main]);
+    const globals = this.program.globals.filter((g) => used.has(g.id));
+    for (const g of globals) {
       this.stmtLoc = g.loc;
       const root = this.makeRoot(g.name, g.type, g.loc, { storage: 'static' });
       this.globals.set(g.id, root);
       this.recordVariable(g.name, undefined, g.loc, root);
     }
-    for (const g of this.program.globals) {
+    for (const g of globals) {
       this.stmtLoc = g.loc;
       const root = this.globals.get(g.id)!;
       if (g.storage === 'extern' && !g.defined && !g.init) {
@@ -353,7 +360,7 @@ export class Lowerer {
   }
 }
 
-for (const mixin of [MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering, ThreadLowering]) {
+for (const mixin of [MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, InputLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering, ThreadLowering]) {
   for (const name of Object.getOwnPropertyNames(mixin.prototype)) {
     if (name !== 'constructor') Object.defineProperty(Lowerer.prototype, name, Object.getOwnPropertyDescriptor(mixin.prototype, name)!);
   }
@@ -389,6 +396,30 @@ function addressTakenFunctions(program: CProgram): FunctionDecl[] {
   walk(program.functions.map((f) => f.body), false);
   walk(program.globals.map((g) => g.init), false);
   return program.functions.filter((f) => found.has(f));
+}
+
+/**
+ * The ids of the variables the roots (main, a summary's entry) reach: named
+ * in their bodies, in the bodies of the functions they name (called or not)
+ * and in the variables' initializers and variable-length array sizes, transitively.
+ */
+function usedGlobals(roots: readonly FunctionDecl[]): Set<number> {
+  const ids = new Set<number>();
+  const seen = new Set<object>();
+  const stack: unknown[] = [...roots];
+  while (stack.length) {
+    const x = stack.pop();
+    if (!x || typeof x !== 'object' || seen.has(x)) continue;
+    seen.add(x);
+    const o = x as Record<string, unknown>;
+    if (o.kind === 'Var' && typeof o.id === 'number' && typeof o.scope === 'string') ids.add(o.id);
+    for (const [k, val] of Object.entries(o)) {
+      if (k === 'type' || k === 'loc') continue;
+      if (Array.isArray(val)) stack.push(...val);
+      else if (val && typeof val === 'object') stack.push(val);
+    }
+  }
+  return ids;
 }
 
 function usesDecl(node: unknown, decl: object): boolean {

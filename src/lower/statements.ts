@@ -101,7 +101,8 @@ export class StatementLowering {
       const decl = dc.decl;
       if (decl.kind !== 'Var') continue; // typedefs, prototypes
       if (decl.storage === 'extern') {
-        if (!this.globals.has(decl.id)) throw new UnsupportedError(`block-scope extern '${decl.name}'`, dc.loc);
+        // A file-scope variable: lowered when main reaches it (an unused one is not).
+        if (!this.program.globals.some((g) => g.id === decl.id)) throw new UnsupportedError(`block-scope extern '${decl.name}'`, dc.loc);
         continue;
       }
       if (decl.vlaSizes?.length) {

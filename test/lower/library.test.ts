@@ -92,3 +92,25 @@ test('a failing assert() ends the path without violating unreach-call, and the r
   const plain = await verifyText(`${HEAD}int main(void) { return 0; }\n`);
   assert.doesNotMatch(plain.reason, /assert/);
 });
+
+test('memset through a void pointer: each type the pointer may point to; a count ending inside an element beyond the object is a violation, inside it UNKNOWN', async () => {
+  const prog = (count: string, check: string) => `${HEAD}#include <string.h>
+struct s { int a; double d; char c[3]; };
+int main(void) {
+  struct s x = { 1, 2.5, { 'a', 'b', 'c' } };
+  int y = 7;
+  void *p = __VERIFIER_nondet_int() ? (void *)&x : (void *)&y;
+  memset(p, 0, ${count});
+  ${check}
+  return 0;
+}
+`;
+  const zeroed = await verifyText(prog('p == &x ? sizeof x : sizeof y', 'if (x.a != 0 && y != 0) reach_error(); if (p == &x && (x.d != 0.0 || x.c[2] != 0 || y != 7)) reach_error();'));
+  assert.equal(zeroed.verdict.kind, 'true', zeroed.reason);
+  const wrong = await verifyText(prog('sizeof y', 'if (y == 0) reach_error();'));
+  assert.equal(wrong.verdict.kind, probeGcc().gcc ? 'false' : 'unknown', wrong.reason);
+  const beyond = await verifyText(prog('sizeof x + 1', ''), 'valid-memsafety');
+  assert.equal(beyond.verdict.kind, probeGcc().gcc ? 'false' : 'unknown', beyond.reason);
+  const inside = await verifyText(prog('2', ''), 'valid-memsafety');
+  assert.equal(inside.verdict.kind, 'unknown', inside.reason);
+});

@@ -497,7 +497,7 @@ int main(void) {
   assert.equal((await check(l)).verdict, 'true');
 });
 
-test('constructs outside the model are reported as unsupported with their location', () => {
+test('constructs outside the model are reported as unsupported with their location (a goto into a block is not one)', () => {
   const g = lowerText(`int main(void) {
   int x = __VERIFIER_nondet_int();
   if (x) goto IN;
@@ -509,8 +509,7 @@ IN:
   return x;
 }
 `);
-  assert.equal(g.unsupported?.construct, "goto into a nested block (label 'IN')");
-  assert.deepEqual([g.unsupported?.loc.line, g.unsupported?.loc.column], [PL + 6, 1]);
+  assert.equal(g.unsupported, undefined, g.unsupported?.construct);
   const f = lowerText(`int main(void) {
   __asm__("nop");
   return 0;
