@@ -18,6 +18,7 @@ import {
   parseExpressionAt,
 } from '../c/index.js';
 import type { Expr, Stmt } from '../ivl/ast.js';
+import { stmtBodies, stmtTargets, visitStmts } from '../ivl/walk.js';
 import { type LoweredProgram, type LowerProperty, goalAt, locKey, lowerProgram } from '../lower/index.js';
 import { readTaskFile } from '../task/taskfile.js';
 import type { Entry, Location, WitnessDocument, WitnessPos } from '../witness/model.js';
@@ -199,34 +200,11 @@ function impPositions(stmts: readonly Stmt[]): { firstWrite: Map<string, number>
   const firstWrite = new Map<string, number>();
   const whilePos = new Map<Stmt, number>();
   let n = 0;
-  const walk = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      const i = n++;
-      switch (s.kind) {
-        case 'assign':
-        case 'havoc':
-          if (!firstWrite.has(s.target)) firstWrite.set(s.target, i);
-          break;
-        case 'call':
-          for (const t of s.targets) if (!firstWrite.has(t)) firstWrite.set(t, i);
-          break;
-        case 'while':
-          whilePos.set(s, i);
-          walk(s.body);
-          break;
-        case 'if':
-          walk(s.then);
-          walk(s.else);
-          break;
-        case 'block':
-          walk(s.body);
-          break;
-        default:
-          break;
-      }
-    }
-  };
-  walk(stmts);
+  visitStmts(stmts, (s) => {
+    const i = n++;
+    for (const t of stmtTargets(s)) if (!firstWrite.has(t)) firstWrite.set(t, i);
+    if (s.kind === 'while') whilePos.set(s, i);
+  });
   return { firstWrite, whilePos };
 }
 
@@ -453,11 +431,7 @@ function loopGuards(stmts: readonly Stmt[]): Map<Stmt, Expr> {
       if (s.kind === 'while' && s.cond.kind === 'var' && prev?.kind === 'assign' && prev.target === s.cond.name) {
         out.set(s, { kind: 'binary', op: '==>', left: s.cond, right: prev.value, loc: s.loc });
       }
-      if (s.kind === 'while' || s.kind === 'block') walk(s.body);
-      else if (s.kind === 'if') {
-        walk(s.then);
-        walk(s.else);
-      }
+      stmtBodies(s).forEach(walk);
     });
   };
   walk(stmts);
