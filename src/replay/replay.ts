@@ -11,7 +11,9 @@ import { DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMENT_AT_ERROR_MARKER,
 import { MEMORY_PROPERTIES, detectsLeaks, memoryFlags, memoryVerdict, type MemoryProperty, type MemoryReplayProperty } from './memory.js';
 
 export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | MemoryReplayProperty;
-export type DataModel = 'ILP32' | 'LP64';
+import { gccModeFlag, type DataModel } from '../common/data-model.js';
+
+export type { DataModel };
 
 export interface ReplayOptions {
   property: ReplayProperty;
@@ -157,7 +159,7 @@ export function replayCounterexample(
       const notStarted = ['ENOEXEC', 'EACCES', 'ENOENT'].includes((run.error as NodeJS.ErrnoException | undefined)?.code ?? '');
       return notStarted ? { compile: c } : { run };
     };
-    let mode: '-m32' | '-m64' = options.dataModel === 'ILP32' ? '-m32' : '-m64';
+    let mode = gccModeFlag(options.dataModel);
     let built = build(mode);
     // gcc is probed only when this fails: is gcc missing, or can -m32 programs not be linked and run here?
     if (built.compile) {
