@@ -29,8 +29,8 @@ import { analysisCandidates } from '../analysis/index.js';
 import type { LoweredProgram } from '../lower/index.js';
 
 export { TOOL_NAME } from '../common/tool.js';
-export { resolveInput, type Resolved } from './resolve.js';
-import { resolveInput } from './resolve.js';
+export { resolveInput, type Resolved } from '../task/resolve.js';
+import { resolveInput } from '../task/resolve.js';
 import { TOOL_NAME } from '../common/tool.js';
 
 export interface VerifyOptions {

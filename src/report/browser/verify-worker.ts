@@ -7,12 +7,10 @@
  * C), and validate leaves unconfirmed what only a replay would refute or
  * confirm (the page sends violation witnesses to the server).
  */
-import { needsPreprocessing, parseCProgram } from '../../c/index.js';
-import { cCandidatesFromWitness, selectCInvariants } from '../../invariants/index.js';
-import { lowerProgram } from '../../lower/index.js';
+import { needsPreprocessing } from '../../c/index.js';
+import { select } from '../../invariants/index.js';
 import { verify } from '../../verify/verify.js';
 import { validate } from '../../validate/validate.js';
-import { readWitness } from '../../witness/index.js';
 import { validationView, type ValidationView } from '../validation.js';
 import { TarsierError } from '../../common/errors.js';
 import { putFile } from './shims/fs.js';
@@ -91,10 +89,13 @@ async function runSelect(req: Extract<WorkerRequest, { kind: 'select' }>): Promi
   if (needsPreprocessing(req.programText)) {
     return { id: req.id, error: 'select: the program has preprocessor directives, and there is no preprocessor in the browser' };
   }
-  const program = parseCProgram(req.programText, req.programName, { dataModel: req.dataModel });
-  const lowered = lowerProgram(program, { property: req.property, dataModel: req.dataModel });
-  const candidates = cCandidatesFromWitness(readWitness(req.witnessText, req.witnessName), program);
-  const r = await selectCInvariants(program, lowered, candidates, { method: 'houdini', timeoutMs: req.timeoutS * 1000 });
+  const dir = `/playground/${req.id}`;
+  const program = `${dir}/${leaf(req.programName, 'program.c')}`;
+  const witness = `${dir}/${leaf(req.witnessName, 'witness.yml')}`;
+  putFile(program, req.programText);
+  putFile(witness, req.witnessText);
+  const r = await select(program, { candidates: witness, property: req.property, dataModel: req.dataModel, method: 'houdini', timeoutMs: req.timeoutS * 1000 });
+  const { candidates } = r;
   const selection = r.verdicts.map((v) => {
     const c = candidates[v.candidate];
     return { witnessLine: c.loc.line, line: c.loopLoc.line, column: c.loopLoc.column, text: c.text, status: v.status, ...(v.reason ? { reason: v.reason } : {}) };

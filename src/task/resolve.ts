@@ -1,17 +1,32 @@
-// What a verification is about: the program, the property and the data
-// model that a task file, or a program with a property, stands for. Its own
-// module, light to load: the CLI reads it after the hard time limit.
+// What a command is about: the program, the property and the data model
+// that a task file, or a program with a property, stands for. The one
+// resolution of `verify`, `validate` and `select`. Its own module, light to
+// load: the CLI reads it after the hard time limit.
 
 import { basename, resolve } from 'node:path';
+import type { DataModel } from '../common/data-model.js';
 import { TarsierError, usageError } from '../common/errors.js';
-import { builtInProperty, PROPERTY_KINDS, readPropertyFile, readTaskFile, type DataModel, type Property, type PropertyKind } from '../task/index.js';
-import type { VerifyOptions } from './verify.js';
+import { builtInProperty, PROPERTY_KINDS, readPropertyFile, type Property, type PropertyKind } from './property.js';
+import { readTaskFile } from './taskfile.js';
+
+export interface InputOptions {
+  /** With a task file: the property to check (default: unreach-call or no-overflow if the task has it, else its first). */
+  readonly property?: string;
+  /** With a bare program: the property file. */
+  readonly prp?: string;
+  /** With a bare program: the property itself, already read (instead of `prp`). */
+  readonly propertyDetails?: Property;
+  /** The data model; overrides the task's (default ILP32). */
+  readonly dataModel?: DataModel;
+}
 
 export interface Resolved {
   program: string;
   /** The program's name as the task lists it (witness `file_name`, `input_files`). */
   programAsWritten: string;
   property: Property;
+  /** Every usable property the task lists, in its order (a bare program: just `property`). */
+  properties: readonly Property[];
   dataModel: DataModel;
 }
 
@@ -19,7 +34,7 @@ export interface Resolved {
 const SUPPORTED: readonly PropertyKind[] = ['unreach-call', 'no-overflow'];
 
 /** The program, property and data model a task file or a program with `--prop` stands for (shared with `validate`). */
-export function resolveInput(input: string, options: Pick<VerifyOptions, 'property' | 'prp' | 'dataModel' | 'propertyDetails'>): Resolved {
+export function resolveInput(input: string, options: InputOptions): Resolved {
   if (/\.ya?ml$/i.test(input)) {
     if (options.prp) throw usageError('--prop is for a program file; a task file names its own properties (use --property)');
     const task = readTaskFile(input, { skipUnusableProperties: true });
@@ -44,16 +59,18 @@ export function resolveInput(input: string, options: Pick<VerifyOptions, 'proper
       program: task.inputFiles[0]!,
       programAsWritten: task.inputFilesAsWritten[0]!,
       property: chosen.details,
+      properties: task.properties.map((p) => p.details),
       dataModel: options.dataModel ?? task.dataModel,
     };
   }
   if (options.propertyDetails) {
-    return { program: resolve(input), programAsWritten: basename(input), property: options.propertyDetails, dataModel: options.dataModel ?? 'ILP32' };
+    const property = options.propertyDetails;
+    return { program: resolve(input), programAsWritten: basename(input), property, properties: [property], dataModel: options.dataModel ?? 'ILP32' };
   }
   if (options.prp && options.property) throw usageError('give either --prop P.prp or --property KIND, not both');
   if (!options.prp && !options.property) throw usageError('a program file needs a property: --prop P.prp or --property KIND (e.g. unreach-call), or give a task file (.yml)');
   // A property kind stands for its standard SV-COMP property file.
   const property = options.prp ? readPropertyFile(options.prp) : builtInProperty(options.property!);
   if (!property) throw usageError(`--property must be one of ${PROPERTY_KINDS.join(', ')}, not '${options.property}'`);
-  return { program: resolve(input), programAsWritten: basename(input), property, dataModel: options.dataModel ?? 'ILP32' };
+  return { program: resolve(input), programAsWritten: basename(input), property, properties: [property], dataModel: options.dataModel ?? 'ILP32' };
 }
