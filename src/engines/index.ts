@@ -22,3 +22,5 @@ export { assertionCandidates, candidateSources } from './candidates.js';
 export type { LoopCandidateSource } from './candidates.js';
 export { provedBounded, provedByRanking, findLasso, confirmLasso } from './termination.js';
 export type { TerminationOptions, TerminationProof, LoopRanking, Lasso } from './termination.js';
+export { checkSummaries, strongestSummaries } from './summaries.js';
+export type { FailedSummaryCheck, SummaryCheck, SummaryCheckProgram } from './summaries.js';
