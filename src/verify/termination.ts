@@ -5,8 +5,7 @@
 // Order: complete unrolling (BMC: no execution longer than the bound), then
 // ranking functions per loop (checked on bit-vectors), then the lasso search.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { CProgram } from '../c/index.js';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
@@ -16,10 +15,10 @@ import { goalAt, loopAt, type SourceMap } from '../lower/source-map.js';
 import { replayCounterexample } from '../replay/index.js';
 import { availableProcessSolver, createSolver } from '../smt/index.js';
 import type { DataModel, Property } from '../task/index.js';
-import { makeMetadata, sha256OfFile, writeWitness } from '../witness/index.js';
+import { writeWitness } from '../witness/index.js';
 import { lintAgainstProgram, lowerC } from './frontend.js';
 import { recursionMeasures } from './recursion-termination.js';
-import { buildLassoWitness, nondetStepsOf, replayValues } from './witness.js';
+import { buildLassoWitness, nondetStepsOf, replayValues, taskMetadata, writeWitnessFile } from './witness.js';
 import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
 import type { VerifyOptions, VerifyResult } from './verify.js';
 
@@ -187,32 +186,20 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, te
   t.log(`replay: ${replay.status}: ${replay.reason}`);
   if (replay.status !== 'confirmed') return unknown(`lasso not confirmed by gcc: ${replay.reason}`, { replay });
 
-  let witnessPath: string | undefined;
+  let written: ReturnType<typeof writeWitnessFile> | undefined;
   if (t.options.witnessPath !== null) {
-    const metadata = makeMetadata({
-      formatVersion: '2.1',
-      producer: { name: t.toolName, version: t.options.toolVersion ?? '0.1.0', configuration: 'termination' },
-      task: {
-        inputFiles: [t.programAsWritten],
-        inputFileHashes: { [t.programAsWritten]: sha256OfFile(t.program) },
-        specification: t.property.specification,
-        dataModel: t.dataModel,
-        language: 'C',
-      },
-      creationTime: t.options.creationTime,
-    });
+    const metadata = taskMetadata(t, { formatVersion: '2.1', name: t.toolName, version: t.options.toolVersion, configuration: 'termination', creationTime: t.options.creationTime });
     const entry = buildLassoWitness({ stem, cycle, loop, fileName: t.programAsWritten, metadata });
     const witness = writeWitness({ format: 'yaml', entries: [entry] });
     const problems = lintAgainstProgram(witness, t.programAsWritten, text);
     if (problems.length > 0) return unknown(`the non-termination witness does not lint clean: ${problems[0]}`, { replay });
-    witnessPath = resolve(t.options.witnessPath ?? 'witness.yml');
-    writeFileSync(witnessPath, witness);
+    written = writeWitnessFile(t.options.witnessPath ?? 'witness.yml', witness);
   }
   const where = formatLocation({ ...loop.loc, file: t.programAsWritten });
   return {
     verdict: { kind: 'false', property: 'termination' },
     reason: `the loop at ${where} runs forever after a stem of ${stem.length} nondet values (${lasso.proof}; ${replay.reason})`,
     replay,
-    witnessPath,
+    ...written,
   };
 }

@@ -67,34 +67,30 @@ async function runVerify(req: Extract<WorkerRequest, { kind: 'verify' }>): Promi
 /** The file name without folders (the in-memory file system has one folder per request). */
 const leaf = (name: string, fallback: string) => name.replace(/^.*\//, '') || fallback;
 
-async function runValidate(req: Extract<WorkerRequest, { kind: 'validate' }>): Promise<WorkerReply> {
+/** The program, witness and property file of a request put in the in-memory file system (a folder per request), or why not. */
+function putWitnessRequest(req: Extract<WorkerRequest, { kind: 'select' | 'validate' }>): { program: string; witness: string; prp: string } | WorkerReply {
   if (needsPreprocessing(req.programText)) {
-    return { id: req.id, error: 'validate: the program has preprocessor directives, and there is no preprocessor in the browser' };
+    return { id: req.id, error: `${req.kind}: the program has preprocessor directives, and there is no preprocessor in the browser` };
   }
   const dir = `/playground/${req.id}`;
-  const program = `${dir}/${leaf(req.programName, 'program.c')}`;
-  const witness = `${dir}/${leaf(req.witnessName, 'witness.yml')}`;
-  putFile(program, req.programText);
-  putFile(witness, req.witnessText);
-  putFile(`${dir}/property.prp`, PROPERTIES[req.property]);
-  const r = await validate(program, witness, {
-    prp: `${dir}/property.prp`,
-    dataModel: req.dataModel,
-    timeoutS: req.timeoutS,
-  });
+  const files = { program: `${dir}/${leaf(req.programName, 'program.c')}`, witness: `${dir}/${leaf(req.witnessName, 'witness.yml')}`, prp: `${dir}/property.prp` };
+  putFile(files.program, req.programText);
+  putFile(files.witness, req.witnessText);
+  putFile(files.prp, PROPERTIES[req.property]);
+  return files;
+}
+
+async function runValidate(req: Extract<WorkerRequest, { kind: 'validate' }>): Promise<WorkerReply> {
+  const files = putWitnessRequest(req);
+  if ('id' in files) return files;
+  const r = await validate(files.program, files.witness, { prp: files.prp, dataModel: req.dataModel, timeoutS: req.timeoutS });
   return { id: req.id, validation: validationView(r, leaf(req.witnessName, 'witness.yml'), 'browser') };
 }
 
 async function runSelect(req: Extract<WorkerRequest, { kind: 'select' }>): Promise<WorkerReply> {
-  if (needsPreprocessing(req.programText)) {
-    return { id: req.id, error: 'select: the program has preprocessor directives, and there is no preprocessor in the browser' };
-  }
-  const dir = `/playground/${req.id}`;
-  const program = `${dir}/${leaf(req.programName, 'program.c')}`;
-  const witness = `${dir}/${leaf(req.witnessName, 'witness.yml')}`;
-  putFile(program, req.programText);
-  putFile(witness, req.witnessText);
-  const r = await select(program, { candidates: witness, property: req.property, dataModel: req.dataModel, method: 'houdini', timeoutMs: req.timeoutS * 1000 });
+  const files = putWitnessRequest(req);
+  if ('id' in files) return files;
+  const r = await select(files.program, { candidates: files.witness, prp: files.prp, dataModel: req.dataModel, method: 'houdini', timeoutMs: req.timeoutS * 1000 });
   const { candidates } = r;
   const selection = r.verdicts.map((v) => {
     const c = candidates[v.candidate];
