@@ -10,6 +10,7 @@ import { parseCFile } from '../src/c/index.js';
 import type { DataModel } from '../src/c/types.js';
 import { typecheckImp } from '../src/ivl/typecheck.js';
 import { lowerProgram } from '../src/lower/index.js';
+import { passesOf } from '../src/properties/index.js';
 
 const root = resolve(process.argv[1], '../../../../shared/bench/sv-benchmarks');
 const verbose = process.argv.includes('--verbose');
@@ -37,7 +38,7 @@ for (const [key, { dir, dm, props }] of [...seen.entries()].sort()) {
   let reason: string | undefined;
   try {
     const c = parseCFile(join(root, program), { dataModel: dm });
-    const lowered = lowerProgram(c, { property, dataModel: dm });
+    const lowered = lowerProgram(c, { passes: passesOf(property), dataModel: dm });
     if (lowered.unsupported) {
       const u = lowered.unsupported;
       reason = `unsupported: ${u.construct}`;

@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { correctnessWitnessRequired } from '../properties/index.js';
+import { PROPERTY_KINDS, type PropertyKind } from '../task/index.js';
 import { runLimited } from './limits.js';
 import type { MachineInfo } from './machine.js';
 import { classifyRun, scoreRecord, type RunRecord, type ValidationRecord } from './results.js';
@@ -35,12 +37,12 @@ export const VALIDATION_SHARE = { violation: 0.1, correctness: 1 / 3 } as const;
 
 /**
  * Whether a result needs a confirmed witness to score (the rules' table,
- * without the category exceptions): every FALSE; TRUE only for unreach-call
- * and no-overflow, where correctness witnesses are required.
+ * without the category exceptions): every FALSE; TRUE where the property
+ * table says correctness witnesses are required.
  */
 export function witnessRequired(run: Pick<RunSpec, 'property'>, status: string): boolean {
   if (status.startsWith('false')) return true;
-  return status === 'true' && (run.property === 'unreach-call' || run.property === 'no-overflow');
+  return status === 'true' && (PROPERTY_KINDS as readonly string[]).includes(run.property) && correctnessWitnessRequired(run.property as PropertyKind);
 }
 
 /** A file-system-safe name for a run (its log file and folder). */

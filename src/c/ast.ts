@@ -43,6 +43,8 @@ export interface VarDecl {
   readonly functionName?: string;
   /** True when there is a definition (not just `extern`) for a file-scope variable. */
   defined?: boolean;
+  /** A flag or temporary of the goto elimination (goto-elimination.ts): no C variable. */
+  readonly synthetic?: true;
 }
 
 /** The `__VERIFIER_*` and `reach_error` built-ins (see the rules). */
@@ -375,6 +377,8 @@ export interface CompoundStmt {
   /** From `{` to after `}`. */
   readonly loc: SourceLocation;
   readonly items: readonly BlockItem[];
+  /** Made by the goto elimination: a group of statements that opens no scope. */
+  readonly synthetic?: true;
 }
 
 export interface DeclStmt {
@@ -400,6 +404,8 @@ export interface IfStmt {
   readonly condition: Expr;
   readonly then: Stmt;
   readonly else?: Stmt;
+  /** Made by the goto elimination (a test of its flags): no branch of the C program. */
+  readonly synthetic?: true;
 }
 
 export interface WhileStmt {
@@ -420,6 +426,8 @@ export interface DoWhileStmt {
   readonly whileLoc: SourceLocation;
   readonly body: Stmt;
   readonly condition: Expr;
+  /** Made by the goto elimination for a backward jump: no loop of the C program. */
+  readonly synthetic?: true;
 }
 
 export interface ForStmt {

@@ -10,12 +10,12 @@
 // goals are checked with `check-sat-assuming`.
 
 import type { SourceLocation } from '../common/location.js';
-import type { Expr, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
+import type { Expr, Goal, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
 import { createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
 import { encodeProcedure, type EncodedGoal, type ProcedureEncoding } from '../vc/encode.js';
 import { checkOneByOne, loopCandidates, whilesOf, type LoopCandidateSource } from './candidates.js';
-import { EncodeError, unrollProgram, type AssertRole, type GoalTag, type LoopCandidate, type Unrolled, type UnrollOptions } from './unroll.js';
+import { EncodeError, unrollProgram, type GoalRoles, type GoalTag, type LoopCandidate, type Unrolled, type UnrollOptions } from './unroll.js';
 
 export interface BmcOptions {
   /**
@@ -25,7 +25,8 @@ export interface BmcOptions {
   readonly deadline: number | (() => number);
   /** Time limit of one solver call in ms (default: what `deadline` leaves). */
   readonly solverTimeoutMs?: () => number;
-  readonly assertRole?: (loc: SourceLocation) => AssertRole;
+  /** Role of the program's asserts by their goals' kinds (default: every assert is an error goal). */
+  readonly roles?: GoalRoles;
   readonly entry?: string;
   /** First bound (default 1) and largest bound tried (default 1 << 20). */
   readonly startBound?: number;
@@ -66,8 +67,8 @@ export interface TraceBranch {
 }
 
 export interface Counterexample {
-  /** The violated assert (its loc is the IMP assert's loc). */
-  readonly goal: { readonly loc: SourceLocation; readonly origin: GoalTag['origin'] };
+  /** The violated assert: its loc and goal are the IMP assert's. */
+  readonly goal: { readonly loc: SourceLocation; readonly origin: GoalTag['origin']; readonly goal?: Goal };
   readonly havocs: readonly TraceHavoc[];
   /** Branch outcomes up to the violation, in execution order. */
   readonly branches: readonly TraceBranch[];
@@ -81,7 +82,13 @@ export interface LoopInvariants {
 }
 
 export type BmcResult =
-  | { readonly verdict: 'false'; readonly bound: number; readonly counterexample: Counterexample }
+  | {
+      readonly verdict: 'false';
+      readonly bound: number;
+      readonly counterexample: Counterexample;
+      /** The program checked at that bound (its goals are those the counterexample names). */
+      readonly program: ImpProgram;
+    }
   | {
       readonly verdict: 'true';
       readonly bound: number;
@@ -122,6 +129,7 @@ function encode(p: ImpProgram, options: UnrollOptions): Encoded {
 function asBigint(v: SmtValue): bigint {
   if (v.kind === 'bool') return v.value ? 1n : 0n;
   if (v.kind === 'bv' || v.kind === 'int') return v.value;
+  if (v.kind === 'float') return v.bits;
   return 0n; // maps and reals are not nondet call results; not replayed
 }
 
@@ -154,7 +162,8 @@ async function readTrace(solver: Solver, e: Encoded, errors: readonly EncodedGoa
     if (b.goalsBefore > hit.id || !isTrue(reached)) continue;
     branches.push({ loc: b.loc, taken: isTrue(cond) });
   }
-  return { goal: { loc: hit.loc, origin: e.tagOf(hit).origin }, havocs: outHavocs, branches };
+  const tag = e.tagOf(hit);
+  return { goal: { loc: hit.loc, origin: tag.origin, ...(tag.goal ? { goal: tag.goal } : {}) }, havocs: outHavocs, branches };
 }
 
 /** Asserts an encoding's definitions in a new scope of the session. */
@@ -273,7 +282,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     let e: Encoded;
     try {
       p = typeof program === 'function' ? program(bound) : program;
-      e = encode(p, { bound, callDepth: options.callDepth ? options.callDepth(bound) : bound, assertRole: options.assertRole, entry: options.entry });
+      e = encode(p, { bound, callDepth: options.callDepth ? options.callDepth(bound) : bound, roles: options.roles, entry: options.entry });
     } catch (err) {
       if (err instanceof EncodeError) {
         // No deeper bound: induction gets the rest of the time (half for each attempt, and a floor).
@@ -295,7 +304,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
         const t1 = Date.now();
         const [r, wholeBudget] = await bmcCheck(errors);
         log(`bmc: bound ${bound}: error goals ${r.status} (${Date.now() - t1} ms)`);
-        if (r.status === 'sat') return { verdict: 'false', bound, counterexample: await readTrace(solver, e, errors) };
+        if (r.status === 'sat') return { verdict: 'false', bound, counterexample: await readTrace(solver, e, errors), program: p };
         if (r.status === 'unknown') return gaveUp('error goals', r.reason, wholeBudget);
       }
       const done: BmcResult = { verdict: 'true', bound, method: 'unrolling', invariants: [], program: p };
@@ -401,7 +410,7 @@ async function inductionStep(
     e = encode(p, {
       bound: depth,
       callDepth: options.callDepth ? options.callDepth(depth) : depth,
-      assertRole: options.assertRole,
+      roles: options.roles,
       entry,
       mode: 'induction',
       candidates: byLoop,

@@ -17,7 +17,8 @@
 export { bmc } from './bmc.js';
 export type { BmcOptions, BmcResult, Counterexample, LoopInvariants, TraceHavoc, TraceBranch, ProgramAtBound } from './bmc.js';
 export { EncodeError, unrollProgram } from './unroll.js';
-export type { AssertRole, GoalTag, LoopCandidate, UnrollOptions, Unrolled } from './unroll.js';
+export type { AssertRole, GoalRoles, GoalTag, LoopCandidate, UnrollOptions, Unrolled } from './unroll.js';
+export { roleOf } from './unroll.js';
 export { assertionCandidates, candidateSources } from './candidates.js';
 export type { LoopCandidateSource } from './candidates.js';
 export { provedBounded, provedByRanking, findLasso, confirmLasso } from './termination.js';

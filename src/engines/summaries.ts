@@ -4,19 +4,18 @@
 // summaries that hold. The caller makes the checked programs (verify/ lowers
 // C with the summaries) and says how their asserts count; why the method is
 // sound is told in verify/summaries.ts.
-import type { SourceLocation } from '../common/location.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import type { Solver } from '../smt/solver.js';
-import { bmc } from './bmc.js';
-import type { AssertRole } from './unroll.js';
+import { bmc, type Counterexample } from './bmc.js';
+import type { GoalRoles } from './unroll.js';
 
 /** A program that checks one procedure (or main) under the summaries of the others. */
 export interface SummaryCheckProgram {
   readonly imp: ImpProgram;
-  /** How an assert of the program counts (an error, a bound, or neither). */
-  readonly role: (loc: SourceLocation) => AssertRole;
-  /** The summary condition an assert checks (its index in the checked procedure's list), if it checks one. */
-  readonly summaryAt: (loc: SourceLocation) => number | undefined;
+  /** How the program's asserts count, by their goals' kinds (an error, a bound, or neither). */
+  readonly roles: GoalRoles;
+  /** The summary condition a violated goal checks (its index in the checked procedure's list), if it checks one. */
+  readonly summaryOf: (goal: Counterexample['goal']) => number | undefined;
 }
 
 /** What a check found. */
@@ -31,10 +30,10 @@ export type FailedSummaryCheck = Exclude<SummaryCheck, { kind: 'holds' } | { kin
 
 /** One check: BMC (complete unrolling or k-induction) on the program, its counterexample read as a failing summary condition or an error. */
 export async function checkSummaries(p: SummaryCheckProgram, options: { readonly deadline: () => number; readonly solver: Solver }): Promise<SummaryCheck> {
-  const r = await bmc(p.imp, { deadline: options.deadline, assertRole: p.role, solver: options.solver });
+  const r = await bmc(p.imp, { deadline: options.deadline, roles: p.roles, solver: options.solver });
   if (r.verdict === 'true') return { kind: 'holds' };
   if (r.verdict === 'unknown') return { kind: 'unknown', why: r.reason };
-  const index = p.summaryAt(r.counterexample.goal.loc);
+  const index = p.summaryOf(r.counterexample.goal);
   return index === undefined ? { kind: 'error' } : { kind: 'summary-fails', index };
 }
 

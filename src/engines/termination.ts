@@ -15,7 +15,18 @@
 // exactly at the loop head, at the same place of the repeated values, counts.
 
 import type { SourceLocation } from '../common/location.js';
-import { boolType, syntheticLoc, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type VarDecl, type WhileStmt } from '../ivl/ast.js';
+import {
+  boolType,
+  syntheticLoc,
+  type Expr,
+  type Goal,
+  type ImpProgram,
+  type ImpType,
+  type Procedure,
+  type Stmt,
+  type VarDecl,
+  type WhileStmt,
+} from '../ivl/ast.js';
 import { assignedVars, loopsOf, rewriteStmts, someStmt, visitStmts } from '../ivl/walk.js';
 import { boolValue, bvValue, executeImp, intValue, valueKey, zeroValue, type ImpState, type ImpValue } from '../ivl/interp.js';
 import { linToString } from '../analysis/linear.js';
@@ -36,8 +47,8 @@ export interface TerminationOptions {
   readonly deadline: () => number;
   /** A fresh solver (for the ranking programs and checks). */
   readonly solver: () => Solver;
-  /** Whether an IMP assert at `loc` is a cut of recursion (an unwinding assertion), not a program check. */
-  readonly isCut?: (loc: SourceLocation) => boolean;
+  /** The goal kinds of the asserts that cut recursion (unwinding assertions), not program checks. */
+  readonly cutKinds?: readonly string[];
   /**
    * Hook for invariants proved elsewhere (abstract interpretation, Houdini):
    * conditions that hold at every visit of the loop's head. They only narrow
@@ -81,20 +92,18 @@ function typesOf(program: ImpProgram, proc: Procedure): Map<string, ImpType> {
 
 /**
  * Every execution ends within the unrolling: BMC finds no reachable unwinding
- * goal, and no reachable assert that `isViolation` names (e.g. a signed
+ * goal, and no reachable assert of the `violationKinds` (e.g. a signed
  * overflow, whose wrap-around the model would otherwise take as the way out
  * of a loop, where C has undefined behaviour).
  */
 export async function provedBounded(
   program: ProgramAtBound,
-  options: TerminationOptions & { readonly maxBound?: number; readonly isViolation?: (loc: SourceLocation) => boolean },
+  options: TerminationOptions & { readonly maxBound?: number; readonly violationKinds?: readonly string[] },
 ): Promise<number | undefined> {
-  const isCut = options.isCut ?? (() => false);
-  const isViolation = options.isViolation ?? (() => false);
   const r = await bmc(program, {
     deadline: options.deadline,
     // A failing program assert is reach_error (the execution ends); a cut is an unwinding goal.
-    assertRole: (loc) => (isCut(loc) ? 'bound' : isViolation(loc) ? 'error' : 'assume'),
+    roles: { error: options.violationKinds ?? [], bound: options.cutKinds ?? [], unlabelled: 'assume' },
     induction: false,
     candidates: false,
     maxBound: options.maxBound ?? 64,
@@ -182,8 +191,8 @@ function describe(f: RankingComponent): string {
 export async function provedByRanking(program: ImpProgram, options: TerminationOptions): Promise<TerminationProof> {
   const log = options.log ?? (() => {});
   const proc = entryProcedure(program, options.entry ?? 'main');
-  const isCut = options.isCut;
-  if (isCut && someStmt(proc.body!, (s) => s.kind === 'assert' && isCut(s.loc))) {
+  const cuts = options.cutKinds ?? [];
+  if (someStmt(proc.body!, (s) => s.kind === 'assert' && s.goal !== undefined && cuts.includes(s.goal.kind))) {
     return { proved: false, reason: 'the program is recursive beyond the unrolled depth (no ranking functions for recursion)', loops: [] };
   }
   if (proc.body!.some((s) => s.kind === 'call') || program.procedures.length > 1) {
@@ -280,6 +289,8 @@ export interface Lasso {
 }
 
 const LASSO_FILE = '<termination-lasso>';
+/** The goal of the assert the lasso search makes (every other assert ends the path). */
+const LASSO_GOAL: Goal = { kind: 'lasso', id: 0 };
 const ARM = '$lasso_arm';
 const snapshot = (v: string) => `$lasso_s_${v}`;
 
@@ -308,7 +319,7 @@ function lassoProgram(program: ImpProgram, proc: Procedure, loop: WhileStmt, goa
     { kind: 'havoc', target: ARM, loc },
     { kind: 'if', cond: v(ARM), then: tracked.map((x) => ({ kind: 'assign', target: snapshot(x), value: v(x), loc })), else: [], loc },
     ...loop.body,
-    { kind: 'if', cond: v(ARM), then: [{ kind: 'assert', cond: { kind: 'unary', op: '!', arg: goal === 'fixed-point' ? allSame : loop.cond, loc }, loc }], else: [], loc },
+    { kind: 'if', cond: v(ARM), then: [{ kind: 'assert', cond: { kind: 'unary', op: '!', arg: goal === 'fixed-point' ? allSame : loop.cond, loc }, goal: LASSO_GOAL, loc }], else: [], loc },
   ];
   const instrumented: WhileStmt = { ...loop, body };
   const locals: VarDecl[] = [
@@ -486,7 +497,7 @@ export async function findLasso(
       bmc((bound) => instrumented(bound, goal), {
         deadline: () => Math.min(options.deadline(), share * until - (Date.now() - start)),
         // Program asserts (reach_error) and recursion cuts end the path: not part of an infinite run.
-        assertRole: (loc) => (loc.file === LASSO_FILE ? 'error' : 'assume'),
+        roles: { error: [LASSO_GOAL.kind], unlabelled: 'assume' },
         induction: false,
         candidates: false,
         maxBound: options.maxBound ?? 32,

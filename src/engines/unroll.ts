@@ -16,7 +16,18 @@
 // every candidate (preservation); each arrival at the loop checks them too.
 
 import type { SourceLocation } from '../common/location.js';
-import { syntheticLoc, type AssertStmt, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type VarDecl, type WhileStmt } from '../ivl/ast.js';
+import {
+  syntheticLoc,
+  type AssertStmt,
+  type Expr,
+  type Goal,
+  type ImpProgram,
+  type ImpType,
+  type Procedure,
+  type Stmt,
+  type VarDecl,
+  type WhileStmt,
+} from '../ivl/ast.js';
 import { assignedVars, mapStmt, renameExpr } from '../ivl/walk.js';
 
 /**
@@ -26,12 +37,35 @@ import { assignedVars, mapStmt, renameExpr } from '../ivl/walk.js';
  */
 export type AssertRole = 'error' | 'bound' | 'assume';
 
+/**
+ * The role of the program's asserts by the kind of their goal: the `error`
+ * kinds are violations, the `bound` kinds unwinding assertions, any other
+ * kind is `assume`. An assert without a goal is `unlabelled` (default: an
+ * error goal).
+ */
+export interface GoalRoles {
+  readonly error: readonly string[];
+  readonly bound?: readonly string[];
+  readonly unlabelled?: AssertRole;
+}
+
+/** The role of an assert under `roles` (default: every assert is an error goal). */
+export function roleOf(s: AssertStmt, roles: GoalRoles | undefined): AssertRole {
+  if (roles === undefined) return 'error';
+  const kind = s.goal?.kind;
+  if (kind === undefined) return roles.unlabelled ?? 'error';
+  if (roles.error.includes(kind)) return 'error';
+  return roles.bound?.includes(kind) ? 'bound' : 'assume';
+}
+
 /** What an assert of the unrolled procedure stands for. */
 export interface GoalTag {
   readonly role: 'error' | 'bound' | 'candidate';
   readonly origin: 'assert' | 'unwinding' | 'call-depth' | 'candidate';
   /** Candidate goals: the candidate's id. */
   readonly candidate?: number;
+  /** Program asserts: the goal of the assert. */
+  readonly goal?: Goal;
 }
 
 /** A candidate invariant of one IMP while (an expression over the variables in scope there). */
@@ -46,8 +80,8 @@ export interface UnrollOptions {
   readonly bound: number;
   /** Inlining depth of (recursive) calls between IMP procedures (default 3). */
   readonly callDepth?: number;
-  /** Role of each program assert (default: every assert is an error goal). */
-  readonly assertRole?: (loc: SourceLocation) => AssertRole;
+  /** Role of the program's asserts by their goals' kinds (default: every assert is an error goal). */
+  readonly roles?: GoalRoles;
   /** Entry procedure (default `main`). */
   readonly entry?: string;
   readonly mode?: 'bmc' | 'induction';
@@ -168,9 +202,9 @@ class Unroller {
         out.push(mapStmt(s, { expr: tr, target: name }));
         return;
       case 'assert': {
-        const role = this.opts.assertRole?.(s.loc) ?? 'error';
+        const role = roleOf(s, this.opts.roles);
         if (role === 'assume' || (role === 'error' && f.assumed)) out.push({ kind: 'assume', cond: tr(s.cond), loc: s.loc });
-        else out.push(this.goal(tr(s.cond), { role, origin: 'assert' }, s.loc));
+        else out.push(this.goal(tr(s.cond), { role, origin: 'assert', ...(s.goal ? { goal: s.goal } : {}) }, s.loc));
         return;
       }
       case 'block':

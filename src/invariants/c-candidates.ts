@@ -17,7 +17,7 @@ import {
 } from '../c/index.js';
 import type { Expr, Stmt } from '../ivl/ast.js';
 import { stmtBodies, stmtTargets, visitStmts } from '../ivl/walk.js';
-import { type LoweredProgram, goalAt, locKey } from '../lower/index.js';
+import { type LoweredProgram, goalOf, locKey } from '../lower/index.js';
 import type { Entry, Location, WitnessDocument, WitnessPos } from '../witness/model.js';
 import { toOneBasedColumn } from '../witness/model.js';
 import type { Verdict, GoalResult } from '../vc/verify.js';
@@ -470,7 +470,7 @@ function finish(
   } else if (verdict === 'FALSE') {
     // A failure of the lowered program is not confirmed on the C program
     // here (no replay): `tarsier verify` confirms violations. UNKNOWN, saying why.
-    const real = unproved.some((g) => g.status === 'failed' && goalAt(lowered.sourceMap, g.loc)?.kind !== 'recursion');
+    const real = unproved.some((g) => g.status === 'failed' && goalOf(lowered.sourceMap, g.goal)?.kind !== 'recursion');
     verdict = 'UNKNOWN';
     reason = real
       ? 'the lowered program has a failing path that select does not confirm on the C program (tarsier verify replays violations)'

@@ -6,8 +6,10 @@
 import type { DataModel } from '../common/data-model.js';
 import { readTextFile } from '../common/files.js';
 import { parseCFile, type CProgram } from '../c/index.js';
-import { lowerProgram, type LoweredProgram, type LowerProperty } from '../lower/index.js';
-import { resolveInput, type InputOptions } from '../task/resolve.js';
+import { lowerProgram, type LoweredProgram } from '../lower/index.js';
+import { passesOf, preferredProperties, preferredProperty } from '../properties/index.js';
+import { resolveInput, type InputOptions } from '../properties/resolve.js';
+import type { PropertyKind } from '../task/property.js';
 import type { Entry, WitnessDocument } from '../witness/model.js';
 import { sha256OfFile } from '../witness/metadata.js';
 import { readWitness } from '../witness/read.js';
@@ -18,7 +20,7 @@ export interface PreparedC {
   readonly program: CProgram;
   readonly lowered: LoweredProgram;
   readonly dataModel: DataModel;
-  readonly property: LowerProperty;
+  readonly property: PropertyKind;
   /** Set when the task's properties are none the lowering checks. */
   readonly propertyUnsupported?: string;
 }
@@ -28,26 +30,25 @@ export function isCInput(path: string): boolean {
   return /\.(c|i|ya?ml)$/i.test(path);
 }
 
-/** The properties select checks on C; a task's are taken in this order of preference. */
-const SELECT_PROPERTIES: readonly LowerProperty[] = ['unreach-call', 'no-overflow'];
-
 /**
  * Parses and lowers a C program or the program of a task file (resolved as
  * `verify` does). The data model is the option's, else the task's, else
- * ILP32; the property is the one asked for, else the task's `unreach-call`
- * or `no-overflow` (a plain C file: unreach-call).
+ * ILP32; the property is the one asked for, else the first of the task's
+ * that the property table prefers (a plain C file: the table's first
+ * preference, unreach-call).
  */
 export function prepareCProgram(input: string, options: InputOptions = {}): PreparedC {
   const asked = options.property !== undefined || options.prp !== undefined || options.propertyDetails !== undefined;
   const isTask = /\.ya?ml$/i.test(input);
-  const r = resolveInput(input, asked || isTask ? options : { ...options, property: 'unreach-call' });
+  const first = preferredProperties()[0]!;
+  const r = resolveInput(input, asked || isTask ? options : { ...options, property: first });
   const kinds = asked ? [r.property.kind] : r.properties.map((p) => p.kind);
-  const chosen = SELECT_PROPERTIES.find((k) => kinds.includes(k));
-  const property = chosen ?? 'unreach-call';
+  const chosen = preferredProperty(kinds);
+  const property = chosen ?? first;
   // A program given itself keeps its name as given (messages and positions name it so).
   const program = parseCFile(isTask ? r.program : input, { dataModel: r.dataModel });
-  const lowered = lowerProgram(program, { property, dataModel: r.dataModel });
-  const propertyUnsupported = chosen ? undefined : `the task's property ${kinds[0]} is not checked by select (unreach-call and no-overflow are)`;
+  const lowered = lowerProgram(program, { passes: passesOf(property), dataModel: r.dataModel });
+  const propertyUnsupported = chosen ? undefined : `the task's property ${kinds[0]} is not checked by select (${preferredProperties().join(' and ')} are)`;
   return { program, lowered, dataModel: r.dataModel, property, ...(propertyUnsupported ? { propertyUnsupported } : {}) };
 }
 

@@ -4,6 +4,7 @@
 // a parse error; the call is then repeated) still gives consistent values.
 import { SolverError, formatValue, type CheckSatResult, type Solver, type SmtValue } from '../smt/solver.js';
 import type { Term } from '../smt/terms.js';
+import type { RoundingMode } from '../common/ieee754.js';
 
 export interface SolverSession {
   readonly solver: Solver;
@@ -16,13 +17,15 @@ export interface SolverSession {
 }
 
 export function isLiteral(t: Term): boolean {
-  return t.op === 'true' || t.op === 'false' || t.op === 'int' || t.op === 'bv' || t.op === 'real';
+  return t.op === 'true' || t.op === 'false' || t.op === 'int' || t.op === 'bv' || t.op === 'real' || t.op === 'fplit' || t.op === 'rm';
 }
 
 function literalValue(t: Term): SmtValue {
   if (t.op === 'true' || t.op === 'false') return { kind: 'bool', value: t.op === 'true' };
   if (t.op === 'int') return { kind: 'int', value: t.value! };
   if (t.op === 'bv') return { kind: 'bv', value: t.value!, width: (t.sort as { width: number }).width };
+  if (t.op === 'fplit') return { kind: 'float', eb: (t.sort as { eb: number }).eb, sb: (t.sort as { sb: number }).sb, bits: t.value! };
+  if (t.op === 'rm') return { kind: 'rmode', mode: t.text as RoundingMode };
   return { kind: 'raw', text: t.text ?? '?' };
 }
 

@@ -2,6 +2,7 @@
 // Every node is an immutable plain object with a `kind` discriminator and a
 // `loc` (its first token) so that goals and errors point at the source.
 import type { SourceLocation } from '../common/location.js';
+import type { RoundingMode } from '../common/ieee754.js';
 
 export type BvWidth = 8 | 16 | 32 | 64;
 export const BV_WIDTHS: readonly BvWidth[] = [8, 16, 32, 64];
@@ -12,7 +13,34 @@ export type ImpType =
   | { readonly kind: 'real' }
   | { readonly kind: 'bv'; readonly width: BvWidth }
   /** `[K]V`: a total map (SMT array) from K to V. */
-  | { readonly kind: 'map'; readonly key: ImpType; readonly value: ImpType };
+  | { readonly kind: 'map'; readonly key: ImpType; readonly value: ImpType }
+  | FloatType
+  /** An IEEE rounding mode (`RNE`, `RNA`, `RTP`, `RTN`, `RTZ`). */
+  | { readonly kind: 'rmode' };
+
+/**
+ * IEEE binary floating point with eb exponent and sb significand bits
+ * (SMT-LIB's FloatingPoint sort): `fp32` (binary32), `fp64` (binary64),
+ * `fp80` (the values of x87 extended precision: eb 15, sb 64).
+ */
+export interface FloatType {
+  readonly kind: 'float';
+  readonly eb: number;
+  readonly sb: number;
+}
+export type FloatName = 'fp32' | 'fp64' | 'fp80';
+export const FLOAT_TYPES: Readonly<Record<FloatName, FloatType>> = {
+  fp32: { kind: 'float', eb: 8, sb: 24 },
+  fp64: { kind: 'float', eb: 11, sb: 53 },
+  fp80: { kind: 'float', eb: 15, sb: 64 },
+};
+export const rmodeType: ImpType = { kind: 'rmode' };
+
+/** The name of a float type (`fp32`, `fp64`, `fp80`). */
+export function floatName(t: { eb: number; sb: number }): FloatName {
+  for (const [name, f] of Object.entries(FLOAT_TYPES)) if (f.eb === t.eb && f.sb === t.sb) return name as FloatName;
+  throw new Error(`no IMP float type with eb ${t.eb} and sb ${t.sb}`);
+}
 
 export const boolType: ImpType = { kind: 'bool' };
 export const intType: ImpType = { kind: 'int' };
@@ -27,6 +55,7 @@ export function mapType(key: ImpType, value: ImpType): ImpType {
 export function typeEquals(a: ImpType, b: ImpType): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === 'bv') return a.width === (b as { width: number }).width;
+  if (a.kind === 'float') return a.eb === (b as FloatType).eb && a.sb === (b as FloatType).sb;
   if (a.kind === 'map') {
     const m = b as { key: ImpType; value: ImpType };
     return typeEquals(a.key, m.key) && typeEquals(a.value, m.value);
@@ -40,13 +69,18 @@ export function typeToString(t: ImpType): string {
       return `bv${t.width}`;
     case 'map':
       return `[${typeToString(t.key)}]${typeToString(t.value)}`;
+    case 'float':
+      return floatName(t);
     default:
       return t.kind;
   }
 }
 
 /** Binary operators written infix. On bit-vectors, `+ - *` wrap around; `<`,
- * `/`, `%`, `>>` do not exist there (use the signed/unsigned built-ins). */
+ * `/`, `%`, `>>` do not exist there (use the signed/unsigned built-ins). On
+ * floats, `< <= > >=` are IEEE's (false with a NaN), `==` is identity of
+ * values (NaN == NaN, +0 != -0: IEEE equality is `feq`), and arithmetic is
+ * written with the rounding built-ins (`fadd(RNE, a, b)`). */
 export type BinaryOp =
   | '<==>'
   | '==>'
@@ -69,7 +103,7 @@ export type BinaryOp =
   | '/'
   | '%';
 
-/** `-` negation (int, real, bit-vector two's complement), `!` (bool), `~` (bit-vector complement). */
+/** `-` negation (int, real, bit-vector two's complement, float sign flip), `!` (bool), `~` (bit-vector complement). */
 export type UnaryOp = '-' | '!' | '~';
 
 /**
@@ -115,6 +149,43 @@ export const BUILTINS = [
   'to_real',
   'to_int',
   'old',
+  // Floating point (see float-builtins.ts).
+  'fadd',
+  'fsub',
+  'fmul',
+  'fdiv',
+  'ffma',
+  'fsqrt',
+  'frem',
+  'fround',
+  'fabs',
+  'feq',
+  'fisnan',
+  'fisinf',
+  'fiszero',
+  'fisnormal',
+  'fissubnormal',
+  'fisneg',
+  'fispos',
+  'to_fp32',
+  'to_fp64',
+  'to_fp80',
+  'sbv_to_fp32',
+  'sbv_to_fp64',
+  'sbv_to_fp80',
+  'ubv_to_fp32',
+  'ubv_to_fp64',
+  'ubv_to_fp80',
+  'fp_to_sbv8',
+  'fp_to_sbv16',
+  'fp_to_sbv32',
+  'fp_to_sbv64',
+  'fp_to_ubv8',
+  'fp_to_ubv16',
+  'fp_to_ubv32',
+  'fp_to_ubv64',
+  'bits_to_fp32',
+  'bits_to_fp64',
 ] as const;
 export type BuiltinName = (typeof BUILTINS)[number];
 
@@ -123,6 +194,8 @@ export type Expr =
   | IntLit
   | RealLit
   | BvLit
+  | FloatLit
+  | RoundingModeLit
   | VarRef
   | UnaryExpr
   | BinaryExpr
@@ -153,6 +226,20 @@ export interface BvLit {
   readonly kind: 'bv_lit';
   readonly value: bigint;
   readonly width: BvWidth;
+  readonly loc: SourceLocation;
+}
+/** `fp32(0x1.8p+1)`, `fp64(-inf)`, `fp80(nan)`: a value of a float type, by its packed bits (NaN canonical). */
+export interface FloatLit {
+  readonly kind: 'float_lit';
+  readonly bits: bigint;
+  readonly eb: number;
+  readonly sb: number;
+  readonly loc: SourceLocation;
+}
+/** `RNE`, `RNA`, `RTP`, `RTN`, `RTZ` */
+export interface RoundingModeLit {
+  readonly kind: 'rm_lit';
+  readonly mode: RoundingMode;
   readonly loc: SourceLocation;
 }
 export interface VarRef {
@@ -239,7 +326,20 @@ export interface AssumeStmt {
 export interface AssertStmt {
   readonly kind: 'assert';
   readonly cond: Expr;
+  /** What the assert checks, when a producer (the lowering, an engine) made it for a goal; written `assert {:goal kind id} e;`. */
+  readonly goal?: Goal;
   readonly loc: SourceLocation;
+}
+
+/**
+ * The goal an assert stands for: its kind (which property or sub-property
+ * it checks, e.g. `overflow`, `valid-deref`, `recursion`; IMP gives the
+ * names no meaning) and its identity in the producer's list of goals (one
+ * goal may be asserted at several places, e.g. in a function inlined twice).
+ */
+export interface Goal {
+  readonly kind: string;
+  readonly id: number;
 }
 export interface IfStmt {
   readonly kind: 'if';

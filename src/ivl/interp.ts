@@ -2,7 +2,9 @@
 // division, C's signed/unsigned bit-vector operations, SMT-LIB's results for
 // bit-vector division by zero), for concrete runs and differential tests.
 import type { SourceLocation } from '../common/location.js';
-import { findProcedure, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt } from './ast.js';
+import * as ieee from '../common/ieee754.js';
+import { findProcedure, type BvWidth, type Expr, type Goal, type ImpProgram, type ImpType, type Procedure, type Stmt } from './ast.js';
+import { evalFloatBuiltin, floatLiteralText, floatValue, isFloatBuiltin } from './float-builtins.js';
 
 export type ImpValue =
   | { readonly kind: 'bool'; readonly value: boolean }
@@ -11,6 +13,9 @@ export type ImpValue =
   | { readonly kind: 'real'; readonly num: bigint; readonly den: bigint }
   /** 0 <= value < 2^width */
   | { readonly kind: 'bv'; readonly value: bigint; readonly width: BvWidth }
+  /** Packed IEEE bits of a float type (a NaN is the canonical one). */
+  | { readonly kind: 'float'; readonly eb: number; readonly sb: number; readonly bits: bigint }
+  | { readonly kind: 'rmode'; readonly mode: ieee.RoundingMode }
   /** A total map: `entries` (by valueKey of the index) override `default`. */
   | { readonly kind: 'map'; readonly default: ImpValue; readonly entries: ReadonlyMap<string, { readonly index: ImpValue; readonly value: ImpValue }> };
 
@@ -43,6 +48,8 @@ export interface ExecutionResult {
   /** Where the run stopped (for every status but `returned`). */
   readonly loc?: SourceLocation;
   readonly message?: string;
+  /** `assertion-failed` at an assert with a goal: that goal. */
+  readonly goal?: Goal;
   /** The variables of the executed procedure (globals included) when the run ended. */
   readonly state: ImpState;
   readonly returns?: readonly ImpValue[];
@@ -77,6 +84,10 @@ export function zeroValue(t: ImpType): ImpValue {
       return bvValue(0, t.width);
     case 'map':
       return { kind: 'map', default: zeroValue(t.value), entries: new Map() };
+    case 'float':
+      return floatValue(t, 0n);
+    case 'rmode':
+      return { kind: 'rmode', mode: 'RNE' };
   }
 }
 
@@ -91,6 +102,10 @@ export function valueKey(v: ImpValue): string {
       return v.den === 1n ? `${v.num}.0` : `${v.num}/${v.den}`;
     case 'bv':
       return `${v.value}bv${v.width}`;
+    case 'float':
+      return floatLiteralText(v, v.bits);
+    case 'rmode':
+      return v.mode;
     case 'map': {
       const es = [...v.entries.values()].filter((e) => valueKey(e.value) !== valueKey(v.default));
       es.sort((a, b) => (valueKey(a.index) < valueKey(b.index) ? -1 : 1));
@@ -116,6 +131,8 @@ export class ImpStop extends Error {
     readonly status: ExecutionStatus,
     readonly loc: SourceLocation,
     message: string,
+    /** The goal of the failed assert, if it had one. */
+    readonly goal?: Goal,
   ) {
     super(message);
     this.name = 'ImpStop';
@@ -146,6 +163,10 @@ export function evalExpr(e: Expr, state: ImpState, oldState: ImpState = state): 
     }
     case 'bv_lit':
       return bvValue(e.value, e.width);
+    case 'float_lit':
+      return floatValue(e, e.bits);
+    case 'rm_lit':
+      return { kind: 'rmode', mode: e.mode };
     case 'var': {
       const v = state.get(e.name);
       return v ?? fail(`unknown variable '${e.name}'`);
@@ -156,6 +177,7 @@ export function evalExpr(e: Expr, state: ImpState, oldState: ImpState = state): 
       if (a.kind === 'int') return intValue(-a.value);
       if (a.kind === 'real') return realValue(-a.num, a.den);
       if (a.kind === 'bv') return e.op === '~' ? bvValue(~a.value, a.width) : bvValue(-a.value, a.width);
+      if (a.kind === 'float') return floatValue(a, ieee.neg(a, a.bits));
       return fail('bad operand');
     }
     case 'binary': {
@@ -228,6 +250,19 @@ export function evalExpr(e: Expr, state: ImpState, oldState: ImpState = state): 
             return boolValue(cmp >= 0n);
         }
       }
+      if (l.kind === 'float' && r.kind === 'float') {
+        const c = ieee.compare(l, l.bits, r.bits);
+        switch (e.op) {
+          case '<':
+            return boolValue(c === -1);
+          case '<=':
+            return boolValue(c === -1 || c === 0);
+          case '>':
+            return boolValue(c === 1);
+          case '>=':
+            return boolValue(c === 1 || c === 0);
+        }
+      }
       if (l.kind === 'bv' && r.kind === 'bv') {
         const w = l.width;
         switch (e.op) {
@@ -252,6 +287,7 @@ export function evalExpr(e: Expr, state: ImpState, oldState: ImpState = state): 
     case 'app': {
       if (e.fn === 'old') return evalExpr(e.args[0], oldState, oldState);
       const a = e.args.map(ev);
+      if (isFloatBuiltin(e.fn)) return evalFloatBuiltin(e.fn, a) as ImpValue;
       const m = /^(zext|sext|trunc|int2bv)(\d+)$/.exec(e.fn);
       if (m) {
         const n = Number(m[2]) as BvWidth;
@@ -400,7 +436,7 @@ export function executeImp(
           if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assume-failed', s.loc, 'assumption is false');
           return;
         case 'assert':
-          if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assertion-failed', s.loc, 'assertion is false');
+          if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assertion-failed', s.loc, 'assertion is false', s.goal);
           return;
         case 'block':
           exec(s.body);
@@ -444,7 +480,7 @@ export function executeImp(
     const r = runProc(proc, args, undefined, true);
     return { status: 'returned', state: view(r.frame), returns: r.results, steps };
   } catch (e) {
-    if (e instanceof Stop) return { status: e.status, loc: e.loc, message: e.message, state: lastState(), steps };
+    if (e instanceof Stop) return { status: e.status, loc: e.loc, message: e.message, ...(e.goal ? { goal: e.goal } : {}), state: lastState(), steps };
     if (e instanceof RangeError) return { status: 'error', loc: proc.loc, message: 'calls nested too deeply', state: lastState(), steps };
     throw e;
   }

@@ -2,7 +2,7 @@
 import { TarsierError } from '../common/errors.js';
 import { LineIndex, type SourceLocation } from '../common/location.js';
 
-export type TokenKind = 'ident' | 'int' | 'real' | 'bv' | 'punct' | 'eof';
+export type TokenKind = 'ident' | 'int' | 'real' | 'bv' | 'hexfloat' | 'punct' | 'eof';
 
 export interface Token {
   readonly kind: TokenKind;
@@ -76,6 +76,14 @@ export function tokenize(text: string, file: string, lines: LineIndex): Token[] 
       continue;
     }
     const start = i;
+    const hexFloat = /^0[xX][0-9a-fA-F]*(?:\.[0-9a-fA-F]*)?[pP][+-]?\d+/.exec(text.slice(i, i + 200));
+    if (hexFloat) {
+      // `0x1.8p+1`: the value inside a float literal `fp32(...)`.
+      i += hexFloat[0].length;
+      tokens.push({ kind: 'hexfloat', text: hexFloat[0], start, end: i });
+      if (i < n && isIdentStart(text[i])) throw syntaxError(file, lines, i, `unexpected character '${text[i]}' after a number`);
+      continue;
+    }
     if (isDigit(c)) {
       while (i < n && isDigit(text[i])) i++;
       if (text[i] === '.' && isDigit(text[i + 1] ?? '')) {

@@ -2,12 +2,16 @@
 // section "tarsier imp verify"). Errors are TarsierErrors at file:line:column.
 import { TarsierError } from '../common/errors.js';
 import { LineIndex, type SourceLocation } from '../common/location.js';
+import { ROUNDING_MODES, parseHexFloat, type RoundingMode } from '../common/ieee754.js';
 import {
   BUILTINS,
+  FLOAT_TYPES,
+  type FloatName,
   type BinaryOp,
   type BuiltinName,
   type BvWidth,
   type Expr,
+  type Goal,
   type ImpProgram,
   type ImpType,
   type Procedure,
@@ -39,6 +43,15 @@ export const KEYWORDS = new Set([
   'bool',
   'int',
   'real',
+  'rmode',
+  'fp32',
+  'fp64',
+  'fp80',
+  'RNE',
+  'RNA',
+  'RTP',
+  'RTN',
+  'RTZ',
 ]);
 
 const BUILTIN_SET = new Set<string>(BUILTINS);
@@ -175,9 +188,13 @@ class Parser {
       return { kind: 'map', key, value };
     }
     if (t.kind === 'ident') {
-      if (t.text === 'bool' || t.text === 'int' || t.text === 'real') {
+      if (t.text === 'bool' || t.text === 'int' || t.text === 'real' || t.text === 'rmode') {
         this.pos++;
         return { kind: t.text };
+      }
+      if (Object.hasOwn(FLOAT_TYPES, t.text)) {
+        this.pos++;
+        return FLOAT_TYPES[t.text as FloatName];
       }
       const m = /^bv(\d+)$/.exec(t.text);
       if (m) {
@@ -187,7 +204,7 @@ class Parser {
         return { kind: 'bv', width: w };
       }
     }
-    throw this.error(`expected a type (bool, int, real, bv8/16/32/64, [K]V) but found ${this.describe(t)}`);
+    throw this.error(`expected a type (bool, int, real, bv8/16/32/64, fp32/64/80, rmode, [K]V) but found ${this.describe(t)}`);
   }
 
   private params(): VarDecl[] {
@@ -258,12 +275,18 @@ class Parser {
         this.pos++;
         this.expect(';');
         return { kind: 'skip', loc: this.locFrom(t) };
-      case 'assume':
-      case 'assert': {
+      case 'assume': {
         this.pos++;
         const cond = this.expr();
         this.expect(';');
-        return { kind: t.text, cond, loc: this.locFrom(t) };
+        return { kind: 'assume', cond, loc: this.locFrom(t) };
+      }
+      case 'assert': {
+        this.pos++;
+        const goal = this.is('{') ? this.goalAnnotation() : undefined;
+        const cond = this.expr();
+        this.expect(';');
+        return { kind: 'assert', cond, ...(goal ? { goal } : {}), loc: this.locFrom(t) };
       }
       case 'if':
         return this.ifStmt();
@@ -276,6 +299,30 @@ class Parser {
       default:
         return this.assignment();
     }
+  }
+
+  /** `{:goal kind id}`: the kind is a name, or names joined by `-` without spaces (`valid-deref`). */
+  private goalAnnotation(): Goal {
+    this.expect('{');
+    this.expect(':');
+    const tag = this.tok;
+    if (tag.kind !== 'ident' || tag.text !== 'goal') throw this.error(`expected 'goal' but found ${this.describe(tag)}`);
+    this.pos++;
+    const first = this.tok;
+    if (first.kind !== 'ident') throw this.error(`expected a goal kind but found ${this.describe(first)}`);
+    this.pos++;
+    let kind = first.text;
+    let end = first.end;
+    while (this.is('-') && this.tok.start === end && this.peek().kind === 'ident' && this.peek().start === this.tok.end) {
+      kind += '-' + this.peek().text;
+      end = this.peek().end;
+      this.pos += 2;
+    }
+    const id = this.tok;
+    if (id.kind !== 'int' || !Number.isSafeInteger(Number(id.text))) throw this.error(`expected the goal's number but found ${this.describe(id)}`);
+    this.pos++;
+    this.expect('}');
+    return { kind, id: Number(id.text) };
   }
 
   private ifStmt(): Stmt {
@@ -493,6 +540,26 @@ class Parser {
     return e;
   }
 
+  /** `fp32(0x1.8p+1)`, `fp64(-inf)`, `fp80(nan)`: the value must be exact in the type. */
+  private floatLiteral(): Expr {
+    const head = this.tok;
+    const type = FLOAT_TYPES[head.text as FloatName];
+    this.pos += 2;
+    let sign = '';
+    if (this.is('-') || this.is('+')) sign = this.toks[this.pos++].text;
+    const v = this.tok;
+    if (v.kind !== 'hexfloat' && !(v.kind === 'ident' && (v.text === 'inf' || v.text === 'nan'))) {
+      throw this.error(`expected a hexadecimal floating constant, 'inf' or 'nan' but found ${this.describe(v)}`);
+    }
+    this.pos++;
+    const text = sign + v.text;
+    const down = parseHexFloat(type, text, 'RTN');
+    const up = parseHexFloat(type, text, 'RTP');
+    if (down === undefined || down !== up) throw this.error(`${text} is not a value of ${head.text}`, v);
+    this.expect(')');
+    return { kind: 'float_lit', bits: down, eb: type.eb, sb: type.sb, loc: this.locFrom(head) };
+  }
+
   private primary(): Expr {
     const t = this.tok;
     switch (t.kind) {
@@ -535,6 +602,11 @@ class Parser {
           const b = this.expr();
           return { kind: 'ite', cond, then: a, else: b, loc: this.locFrom(t) };
         }
+        if ((ROUNDING_MODES as readonly string[]).includes(t.text)) {
+          this.pos++;
+          return { kind: 'rm_lit', mode: t.text as RoundingMode, loc: this.tokLoc(t) };
+        }
+        if (Object.hasOwn(FLOAT_TYPES, t.text) && this.peek().text === '(') return this.floatLiteral();
         if (KEYWORDS.has(t.text)) break;
         this.pos++;
         if (this.is('(')) {

@@ -1,6 +1,7 @@
 // Prints IMP in its concrete syntax; parseImp(printImp(p)) equals p up to locations.
 import type { BinaryOp, Expr, ImpProgram, Procedure, Stmt, VarDecl } from './ast.js';
 import { typeToString } from './ast.js';
+import { floatLiteralText } from './float-builtins.js';
 
 const LEVEL: Record<BinaryOp, number> = {
   '<==>': 1,
@@ -56,6 +57,10 @@ export function printExpr(e: Expr): string {
       return e.value;
     case 'bv_lit':
       return `${e.value}bv${e.width}`;
+    case 'float_lit':
+      return floatLiteralText(e, e.bits);
+    case 'rm_lit':
+      return e.mode;
     case 'var':
       return e.name;
     case 'unary': {
@@ -112,8 +117,10 @@ export function printStmt(s: Stmt, indent: string, out: string[]): void {
       out.push(`${indent}${s.target} := havoc;`);
       return;
     case 'assume':
+      out.push(`${indent}assume ${printExpr(s.cond)};`);
+      return;
     case 'assert':
-      out.push(`${indent}${s.kind} ${printExpr(s.cond)};`);
+      out.push(`${indent}assert ${s.goal ? `{:goal ${s.goal.kind} ${s.goal.id}} ` : ''}${printExpr(s.cond)};`);
       return;
     case 'call':
       out.push(`${indent}(${s.targets.join(', ')}) := call ${s.proc}(${s.args.map(printExpr).join(', ')});`);

@@ -2,9 +2,11 @@
 // of every expression (no implicit conversions; bit-vector widths must match).
 import { TarsierError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
+import { floatArity, floatBuiltinType } from './float-builtins.js';
 import {
   type BvWidth,
   type Expr,
+  type Goal,
   type ImpProgram,
   type ImpType,
   type Procedure,
@@ -50,6 +52,13 @@ class TypeFailure extends Error {
   }
 }
 
+const GOAL_KIND = /^[A-Za-z_$][A-Za-z0-9_$.'#@]*(-[A-Za-z_$][A-Za-z0-9_$.'#@]*)*$/;
+
+/** A goal annotation the printer writes and the parser reads back as it is. */
+function wellFormedGoal(g: Goal): boolean {
+  return GOAL_KIND.test(g.kind) && Number.isSafeInteger(g.id) && g.id >= 0;
+}
+
 function bvWidth(t: ImpType): BvWidth | undefined {
   return t.kind === 'bv' ? t.width : undefined;
 }
@@ -72,6 +81,10 @@ export function typeOfExpr(e: Expr, scope: Scope, ctx: { allowOld: boolean } = {
       return realType;
     case 'bv_lit':
       return { kind: 'bv', width: e.width };
+    case 'float_lit':
+      return { kind: 'float', eb: e.eb, sb: e.sb };
+    case 'rm_lit':
+      return { kind: 'rmode' };
     case 'var': {
       const v = scope.get(e.name);
       if (!v) return fail(`unknown variable '${e.name}'`);
@@ -83,8 +96,8 @@ export function typeOfExpr(e: Expr, scope: Scope, ctx: { allowOld: boolean } = {
         if (t.kind !== 'bool') fail(`'!' needs a bool operand, not ${typeToString(t)}`);
       } else if (e.op === '~') {
         if (t.kind !== 'bv') fail(`'~' needs a bit-vector operand, not ${typeToString(t)}`);
-      } else if (t.kind !== 'int' && t.kind !== 'real' && t.kind !== 'bv') {
-        fail(`'-' needs an int, real or bit-vector operand, not ${typeToString(t)}`);
+      } else if (t.kind !== 'int' && t.kind !== 'real' && t.kind !== 'bv' && t.kind !== 'float') {
+        fail(`'-' needs an int, real, bit-vector or float operand, not ${typeToString(t)}`);
       }
       return t;
     }
@@ -113,7 +126,7 @@ export function typeOfExpr(e: Expr, scope: Scope, ctx: { allowOld: boolean } = {
         case '>=':
           same();
           if (l.kind === 'bv') fail(`'${e.op}' is not defined on bit-vectors: use the signed (slt, sle, sgt, sge) or unsigned (ult, ule, ugt, uge) comparison`);
-          if (l.kind !== 'int' && l.kind !== 'real') fail(`'${e.op}' needs int or real operands, not ${typeToString(l)}`);
+          if (l.kind !== 'int' && l.kind !== 'real' && l.kind !== 'float') fail(`'${e.op}' needs int, real or float operands, not ${typeToString(l)}`);
           return boolType;
         case '+':
         case '-':
@@ -142,6 +155,11 @@ export function typeOfExpr(e: Expr, scope: Scope, ctx: { allowOld: boolean } = {
       return fail('unknown operator');
     }
     case 'app': {
+      const floatArgs = floatArity(e.fn);
+      if (floatArgs !== undefined) {
+        if (e.args.length !== floatArgs) fail(`'${e.fn}' takes ${floatArgs} argument${floatArgs === 1 ? '' : 's'}, not ${e.args.length}`);
+        return floatBuiltinType(e.fn, e.args.map(sub), fail);
+      }
       const arity = e.fn === 'old' || /^(zext|sext|trunc|int2bv)|2int$|^to_/.test(e.fn) ? 1 : 2;
       if (e.args.length !== arity) fail(`'${e.fn}' takes ${arity} argument${arity === 1 ? '' : 's'}, not ${e.args.length}`);
       if (e.fn === 'old') {
@@ -282,6 +300,7 @@ export function typecheckImp(program: ImpProgram): ImpDiagnostic[] {
         case 'assume':
         case 'assert':
           expectBool(s.cond, full, `the condition of '${s.kind}'`, true);
+          if (s.kind === 'assert' && s.goal && !wellFormedGoal(s.goal)) report(`goal '${s.goal.kind} ${s.goal.id}' cannot be written in IMP (a kind of names joined by '-', a number from 0)`, s.loc);
           return;
         case 'if':
           expectBool(s.cond, full, `the condition of 'if'`, true);

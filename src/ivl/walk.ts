@@ -47,6 +47,8 @@ export function mapExprChildren(e: Expr, f: (sub: Expr) => Expr): Expr {
     case 'int_lit':
     case 'real_lit':
     case 'bv_lit':
+    case 'float_lit':
+    case 'rm_lit':
     case 'var':
       return e;
   }

@@ -4,7 +4,7 @@
  * integer semantics helpers (conversions, range checks) live here too.
  */
 import type { SourceLocation } from '../common/location.js';
-import type { BinaryOp, BuiltinName, BvWidth, Expr, Stmt, UnaryOp } from '../ivl/ast.js';
+import type { BinaryOp, BuiltinName, BvWidth, Expr, Goal, Stmt, UnaryOp } from '../ivl/ast.js';
 
 export type L = SourceLocation;
 
@@ -53,7 +53,7 @@ export function eq(a: Expr, b: Expr, loc: L): Expr {
 export const assign = (target: string, value: Expr, loc: L): Stmt => ({ kind: 'assign', target, value, loc });
 export const havoc = (target: string, loc: L): Stmt => ({ kind: 'havoc', target, loc });
 export const assume = (cond: Expr, loc: L): Stmt => ({ kind: 'assume', cond, loc });
-export const assert = (cond: Expr, loc: L): Stmt => ({ kind: 'assert', cond, loc });
+export const assert = (cond: Expr, loc: L, goal?: Goal): Stmt => ({ kind: 'assert', cond, ...(goal ? { goal } : {}), loc });
 export const ifs = (cond: Expr, then: Stmt[], els: Stmt[], loc: L): Stmt => ({ kind: 'if', cond, then, else: els, loc });
 export const whiles = (cond: Expr, body: Stmt[], loc: L): Stmt => ({
   kind: 'while',

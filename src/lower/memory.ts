@@ -15,15 +15,17 @@
  * type. Regions exist only for objects whose address is taken or which are
  * arrays that decay.
  *
- * A union of integers is the exception to typed leaves: it is one leaf
- * `root.path.bytes`, a map from byte address to byte (see unionPlace), so
- * that its members see each other's bytes.
+ * A union of integers, floats and doubles is the exception to typed leaves:
+ * it is one leaf `root.path.bytes`, a map from byte address to byte (see
+ * unionPlace), so that its members see each other's bytes (a float member's
+ * bytes are its IEEE bits, any NaN pattern for a NaN).
  */
-import type { CType, DataModel, IntegerKind } from '../c/types.js';
+import type { CType, DataModel, FloatKind, IntegerKind } from '../c/types.js';
 import { integerBits, integerKind, sizeOf, typeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpType } from '../ivl/ast.js';
 import { bvType, mapType } from '../ivl/ast.js';
-import type { L } from './imp-build.js';
+import { bv, type L } from './imp-build.js';
+import { floatImpType } from './float.js';
 
 export class UnsupportedError extends Error {
   constructor(
@@ -85,6 +87,7 @@ export interface View {
 /** A C rvalue in IMP. */
 export type Val =
   | { readonly k: 'int'; readonly e: Expr; readonly ik: IntegerKind }
+  | { readonly k: 'float'; readonly e: Expr; readonly fk: FloatKind }
   | { readonly k: 'ptr'; readonly base: Expr; readonly off: Expr; readonly pointee: CType }
   | { readonly k: 'agg'; readonly lv: LValue }
   | { readonly k: 'void' };
@@ -218,6 +221,7 @@ export function leavesOf(t: CType, loc: L, path: readonly string[] = [], mapped 
     case 'integer':
     case 'enum':
     case 'pointer':
+    case 'float':
       return [{ path, type: u, mapped, count: mapped ? count : undefined }];
     case 'array': {
       const n = u.length;
@@ -227,7 +231,7 @@ export function leavesOf(t: CType, loc: L, path: readonly string[] = [], mapped 
     }
     case 'record': {
       if (u.record.union) {
-        if (!byteable(u)) throw new UnsupportedError('union with a member that is not an integer or an array or struct of integers', loc);
+        if (!byteable(u)) throw new UnsupportedError('union with a member that is not an integer, a float or a double or an array or struct of them', loc);
         return [{ path, type: u, mapped: true, count: mapped ? count : 1, bytes: true }];
       }
       if (!u.record.fields) throw new UnsupportedError('incomplete struct type', loc);
@@ -239,8 +243,6 @@ export function leavesOf(t: CType, loc: L, path: readonly string[] = [], mapped 
       }
       return out;
     }
-    case 'float':
-      throw new UnsupportedError('floating-point type', loc);
     case 'void':
       throw new UnsupportedError('object of type void', loc);
     case 'function':
@@ -252,7 +254,13 @@ export function leafName(root: Root, path: readonly string[]): string {
   return root.name + path.map((p) => '.' + p).join('');
 }
 
-/** IMP types of the scalar parts of a leaf: [suffix, type] ('' for integers, '.base'/'.off' for pointers, '.bytes' for a union). */
+/** The zero of a scalar part's IMP type (0, +0.0). */
+export function zeroOf(t: ImpType, loc: L): Expr {
+  if (t.kind === 'float') return { kind: 'float_lit', bits: 0n, eb: t.eb, sb: t.sb, loc };
+  return bv(0n, (t as { width: BvWidth }).width, loc);
+}
+
+/** IMP types of the scalar parts of a leaf: [suffix, type] ('' for integers and floats, '.base'/'.off' for pointers, '.bytes' for a union). */
 export function scalarParts(t: CType, dm: DataModel, loc: L): Array<[string, ImpType]> {
   const u = unqualified(t);
   if (u.kind === 'record' && u.record.union) return [['.bytes', bvType(8)]];
@@ -262,6 +270,7 @@ export function scalarParts(t: CType, dm: DataModel, loc: L): Array<[string, Imp
       ['.off', bvType(ptrWidth(dm))],
     ];
   }
+  if (u.kind === 'float') return [['', floatImpType(u.name)]];
   const k = intKindOf(u);
   if (k === undefined) throw new UnsupportedError(`scalar of type ${u.kind}`, loc);
   return [['', bvType(intWidth(k, dm, loc))]];
@@ -273,10 +282,10 @@ export function leafImpType(part: ImpType, mapped: boolean, dm: DataModel): ImpT
 
 // ---- unions: byte maps ------------------------------------------------------
 
-/** Whether a type is made of integers only (arrays and structs of them), so its bytes say everything. */
+/** Whether a type is made of integers, floats and doubles only (arrays and structs of them), so its bytes say everything. */
 function byteable(t: CType): boolean {
   const u = unqualified(t);
-  if (u.kind === 'integer' || u.kind === 'enum') return true;
+  if (u.kind === 'integer' || u.kind === 'enum' || (u.kind === 'float' && u.name !== 'longdouble')) return true;
   if (u.kind === 'array') return u.length !== undefined && !u.vla && byteable(u.element);
   if (u.kind === 'record') return !!u.record.fields && u.record.fields.every((f) => f.name !== undefined && f.bitWidth === undefined && byteable(f.type));
   return false;

@@ -8,10 +8,12 @@
  *   no table is needed for it. Statements that have no C counterpart of
  *   their own (temporaries, flags) carry the location of the C statement or
  *   expression they help to implement.
- * - The special statements are found by their `loc`, compared with
- *   `locKey` (file, line, column, offset). The lowering guarantees that one
- *   key never names two different goals, nondet calls or loops:
- *     * an IMP `assert` whose loc is a goal's `loc` is that goal;
+ * - Every IMP `assert` the lowering makes carries its goal (`assert.goal`:
+ *   the kind and the index in `goals`; `goalOf` finds the entry), at the
+ *   goal's `loc`. The other special statements are found by their `loc`,
+ *   compared with `locKey` (file, line, column, offset). The lowering
+ *   guarantees that one key never names two different goals, nondet calls
+ *   or loops:
  *     * an IMP `x := havoc` whose loc is a nondet's `loc` is that nondet call
  *       (other havocs, e.g. of uninitialised locals, have no entry);
  *     * an IMP `while` whose loc is a loop's `loc` is that C loop;
@@ -24,6 +26,7 @@
  *   (deterministic).
  */
 import type { SourceLocation } from '../common/location.js';
+import type { Goal } from '../ivl/ast.js';
 
 /**
  * What an IMP `assert` made by the lowering checks.
@@ -41,21 +44,25 @@ import type { SourceLocation } from '../common/location.js';
  *   exact (a pointer into an object of another type, a block still allocated
  *   when the program aborts); if it can fail the answer is UNKNOWN.
  */
-export type GoalKind =
-  | 'reach_error'
-  | 'overflow'
-  | 'recursion'
-  | 'valid-deref'
-  | 'valid-free'
-  | 'valid-memtrack'
-  | 'valid-memcleanup'
-  | 'memory-unknown'
+export const GOAL_KINDS = [
+  'reach_error',
+  'overflow',
+  'recursion',
+  'valid-deref',
+  'valid-free',
+  'valid-memtrack',
+  'valid-memcleanup',
+  'memory-unknown',
   /** A condition of the entry function's recursion summary, where it returns (see RecursionSummaries). */
-  | 'summary'
+  'summary',
   /** A recursive call of the entry function whose measure must decrease (see RecursionSummaries). */
-  | 'decrease';
+  'decrease',
+] as const;
+export type GoalKind = (typeof GOAL_KINDS)[number];
 
 export interface GoalInfo {
+  /** The goal's identity: its index in `SourceMap.goals`, and the `id` of the IMP asserts made for it. */
+  readonly id: number;
   readonly kind: GoalKind;
   /**
    * The IMP assert's loc: for `reach_error` the call expression (first
@@ -98,6 +105,8 @@ export interface NondetInfo {
   readonly signed: boolean;
   /** For `_Bool`: the havocked bit-vector is constrained to 0/1 by an assume right after the havoc. */
   readonly isBool: boolean;
+  /** For `float` and `double`: the havocked variable is a float; its value is given as its IEEE bits (`width` of them). */
+  readonly isFloat?: boolean;
   /** The IMP variable the havoc writes. */
   readonly variable: string;
 }
@@ -154,6 +163,12 @@ function lookup<T extends { loc: SourceLocation }>(items: readonly T[], loc: Sou
 }
 
 /** The goal an IMP assert stands for (undefined: not a goal made by the lowering). */
+export function goalOf(map: SourceMap, goal: Goal | undefined): GoalInfo | undefined {
+  const g = goal === undefined ? undefined : map.goals[goal.id];
+  return g && g.kind === goal!.kind ? g : undefined;
+}
+
+/** The goal at a C location (for a location that comes from outside IMP, e.g. a witness). */
 export function goalAt(map: SourceMap, loc: SourceLocation): GoalInfo | undefined {
   return lookup(map.goals, loc);
 }
@@ -180,11 +195,16 @@ export class SourceMapBuilder {
 
   constructor(readonly file: string) {}
 
-  addGoal(g: GoalInfo): void {
+  /** The goal at `g.loc` (the entry already there, or a new one): the identity its IMP asserts carry. */
+  addGoal(g: Omit<GoalInfo, 'id'>): Goal {
     const k = locKey(g.loc);
-    const old = this.goals.get(k);
-    if (old && old.kind !== g.kind) throw new Error(`source map: two goal kinds at ${k}`);
-    if (!old) this.goals.set(k, g);
+    let entry = this.goals.get(k);
+    if (entry && entry.kind !== g.kind) throw new Error(`source map: two goal kinds at ${k}`);
+    if (!entry) {
+      entry = { id: this.goals.size, ...g };
+      this.goals.set(k, entry);
+    }
+    return { kind: entry.kind, id: entry.id };
   }
   addNondet(n: NondetInfo): void {
     const k = locKey(n.loc);

@@ -5,14 +5,24 @@ import type { ImpProgram, Stmt } from '../ivl/ast.js';
 import type { SourceMap } from './source-map.js';
 
 /**
- * `termination`: no goals of its own; arithmetic wraps, and the error
- * function is an ordinary call (a body of the program's own returns and the
- * execution goes on, as in C).
+ * The checks the lowering adds to the program's semantics (the property
+ * table, properties/, says which a property needs):
+ * - `error-calls`: a call of the error function (`reach_error`) is a
+ *   `reach_error` goal and ends the path. Without it the error function is
+ *   an ordinary call: a body of the program's own is inlined (it may return
+ *   and the execution goes on, as in C); one it does not define ends the path.
+ * - `overflow`: every signed arithmetic operation is an `overflow` goal.
+ * - `memory-safety`: accesses (`valid-deref`), frees (`valid-free`) and
+ *   blocks lost at the end of main (`valid-memtrack`).
+ * - `memory-cleanup`: accesses and frees as above, and blocks still
+ *   allocated at the end of main (`valid-memcleanup`).
+ * With none of them arithmetic wraps and the program has no goals but its
+ * recursion cuts and the places where the model is not exact.
  */
-export type LowerProperty = 'unreach-call' | 'no-overflow' | 'valid-memsafety' | 'valid-memcleanup' | 'termination';
+export type InstrumentationPass = 'error-calls' | 'overflow' | 'memory-safety' | 'memory-cleanup';
 
 export interface LowerOptions {
-  readonly property: LowerProperty;
+  readonly passes: readonly InstrumentationPass[];
   readonly dataModel: DataModel;
   /** How deep recursive calls are inlined before they are cut (default 3). */
   readonly recursionDepth?: number;
@@ -103,4 +113,25 @@ export interface LoweredProgram {
    * judged where a run ends, so a proof must show that every run ends.
    */
   readonly allocates?: boolean;
+  /** Every `assume` statement the lowering added, with what guarantees it (absent when the lowering failed). */
+  readonly assumptions?: ReadonlyMap<Stmt, AssumptionReason>;
 }
+
+/**
+ * What guarantees an `assume` of the lowering (every one is made by
+ * `Lowerer.assumeThat`):
+ * - `checked`: the condition was just asserted, as a goal of the property
+ *   or as a place where the model is not exact (`memory-unknown`): later
+ *   goals concern only the executions where it held;
+ * - `path-ends`: the C program stops here (`abort`, `exit`, an assert()
+ *   failure, the error function, `INT_MIN / -1` which traps): `false`;
+ * - `recursion-cut`: beyond the inlining depth, after the unwinding assertion;
+ * - `summary`: a recursion summary proved separately holds at a cut call;
+ * - `program`: `__VERIFIER_assume` (the rules' assumption);
+ * - `c-value`: a value C guarantees (a `_Bool` nondet is 0 or 1);
+ * - `undefined-behaviour`: C leaves the execution undefined here and the
+ *   model drops the path (division by zero, a shift amount out of range, a
+ *   VLA size below 1, a dereference of an invalid pointer or a call through
+ *   one when memory safety is not the property).
+ */
+export type AssumptionReason = 'checked' | 'path-ends' | 'recursion-cut' | 'summary' | 'program' | 'c-value' | 'undefined-behaviour';

@@ -8,7 +8,7 @@
 export interface NondetValue {
   /** The called function, e.g. `__VERIFIER_nondet_int`. */
   function: string;
-  /** The value, as a mathematical integer (sign as the C type reads it). */
+  /** The value, as a mathematical integer (sign as the C type reads it); for `float` and `double`, its IEEE bits. */
   value: bigint;
 }
 
@@ -49,6 +49,25 @@ export const NONDET_TYPES: Readonly<Record<string, string>> = {
   __VERIFIER_nondet_pchar: 'char *',
 };
 
+/** The floating nondet functions: their C type and the unsigned type of their bits (the harness returns the bits' value). */
+export const NONDET_FLOAT_TYPES: Readonly<Record<string, { readonly type: string; readonly bits: string }>> = {
+  __VERIFIER_nondet_float: { type: 'float', bits: 'unsigned int' },
+  __VERIFIER_nondet_double: { type: 'double', bits: 'unsigned long long' },
+};
+
+/**
+ * gcc -m32 gets float and double results of libm in the x87 register, and
+ * glibc's i386 square roots leave them in extended precision: (double)
+ * sqrtf(x) then has more bits than a float. These definitions (weak: a
+ * program's own wins) give IEEE's correctly rounded results through SSE.
+ */
+export const I386_MATH_OVERRIDES = [
+  '#if defined(__i386__) && defined(__SSE2_MATH__)',
+  '__attribute__((weak, no_instrument_function)) double sqrt(double x) { double r; __asm__("sqrtsd %1, %0" : "=x"(r) : "x"(x)); return r; }',
+  '__attribute__((weak, no_instrument_function)) float sqrtf(float x) { float r; __asm__("sqrtss %1, %0" : "=x"(r) : "x"(x)); return r; }',
+  '#endif',
+];
+
 function cString(s: string): string {
   return '"' + s.replace(/[\\"]/g, (c) => '\\' + c) + '"';
 }
@@ -80,6 +99,7 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
     'typedef __UINTPTR_TYPE__ uintptr_t;',
   );
   lines.push('#define NI __attribute__((no_instrument_function))');
+  lines.push(...I386_MATH_OVERRIDES);
   const vals = values.map((v) => `${BigInt.asUintN(64, v.value)}ULL`);
   const names = values.map((v) => cString(v.function));
   lines.push(`static const unsigned long long tarsier_vals[] = { ${vals.join(', ') || '0ULL'} };`);
@@ -103,6 +123,9 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
   for (const [fn, type] of Object.entries(NONDET_TYPES)) {
     const conv = type.endsWith('*') ? `(${type})(uintptr_t)` : `(${type})`;
     lines.push(`NI ${type} ${fn}(void) { return ${conv}tarsier_next(${cString(fn)}); }`);
+  }
+  for (const [fn, { type, bits }] of Object.entries(NONDET_FLOAT_TYPES)) {
+    lines.push(`NI ${type} ${fn}(void) { union { ${bits} bits; ${type} value; } v; v.bits = (${bits})tarsier_next(${cString(fn)}); return v.value; }`);
   }
   // Weak definitions: used only when the program declares but does not define them.
   lines.push(

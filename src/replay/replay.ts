@@ -113,6 +113,20 @@ function defaultGcc(): string {
 const OVERFLOW_MESSAGE =
   /:(\d+):(\d+): runtime error: (signed integer overflow|negation of .* cannot be represented|division of .* by -1 cannot be represented|left shift of .*)/;
 
+/**
+ * The flags under which gcc evaluates floating point as Tarsier's semantics
+ * says (docs/verify.md): IEEE single and double evaluation (SSE, not the
+ * x87 unit's excess precision, in -m32; long double stays x87 extended; the
+ * 64-bit integer conversions that -m32 still does on the x87 unit rounded to
+ * their type, which gcc's GNU dialects skip without the standard's excess
+ * precision rules), no
+ * fused a * b + c, and operations done at run time in the current rounding
+ * mode rather than folded at compile time in the default one.
+ */
+export function floatFlags(mode: '-m32' | '-m64'): string[] {
+  return [...(mode === '-m32' ? ['-msse2', '-mfpmath=sse'] : []), '-fexcess-precision=standard', '-ffp-contract=off', '-frounding-math'];
+}
+
 /** What the sanitizer checks for no-overflow: the overflows of the model (a signed `<<` is one, as in SV-COMP) and division by zero. */
 const OVERFLOW_SANITIZERS = 'signed-integer-overflow,shift-base,integer-divide-by-zero';
 
@@ -151,7 +165,8 @@ export function replayCounterexample(
       ASAN_OPTIONS: `detect_leaks=${memory && detectsLeaks(memory) ? 1 : 0}:detect_stack_use_after_return=1:halt_on_error=1`,
     };
     const build = (m: '-m32' | '-m64') => {
-      const c = spawnSync(gcc, [m, ...flags, '-finstrument-functions', '-x', 'c', resolve(programPath), harness, '-o', exe], { encoding: 'utf8', timeout: 120000, cwd: dir });
+      const gccArgs = [m, ...floatFlags(m), ...flags, '-finstrument-functions', '-x', 'c', resolve(programPath), harness, '-o', exe, '-lm'];
+      const c = spawnSync(gcc, gccArgs, { encoding: 'utf8', timeout: 120000, cwd: dir });
       if (c.error || c.status !== 0) return { compile: c };
       const [cmd, ...args] = [...(options.runUnder ?? []), exe];
       const run = spawnSync(cmd!, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 10000, cwd: dir, input: '', maxBuffer: 16 * 1024 * 1024, env });

@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { TarsierError } from '../common/errors.js';
 import { probeGcc } from '../replay/index.js';
+import { preferredProperty } from '../properties/index.js';
 import { readTaskFile } from '../task/index.js';
 import { validate } from '../validate/index.js';
 import { verify } from '../verify/verify.js';
@@ -181,7 +182,7 @@ function taskForPage(dir: string, rel: string): { status: number; value: unknown
     const task = readTaskFile(file, { skipUnusableProperties: true });
     if (task.inputFiles.length !== 1) return { status: 200, value: { error: `the task has ${task.inputFiles.length} input files; the playground takes one` } };
     const kinds = task.properties.map((p) => p.property);
-    const property = kinds.find((k) => k === 'unreach-call') ?? kinds.find((k) => k === 'no-overflow');
+    const property = preferredProperty(kinds);
     return {
       status: 200,
       value: { programName: basename(task.inputFiles[0]), programText: readFileSync(task.inputFiles[0], 'utf8'), dataModel: task.dataModel, ...(property ? { property } : {}), properties: kinds },

@@ -1,6 +1,8 @@
 import { appendFileSync } from 'node:fs';
 // The solver interface and its SMT-LIB 2 implementation, shared by every
 // back end: a back end only moves text to a solver and back (a Channel).
+import * as ieee from '../common/ieee754.js';
+import type { RoundingMode } from '../common/ieee754.js';
 import { parseSExprs, sexprToString, unquoteString, type SExpr } from './sexpr.js';
 import { freeConsts, mkConst, mkEq, BoolSort, quoteSymbol, sortToSmt, termToSmt, type Term } from './terms.js';
 
@@ -10,6 +12,9 @@ export type SmtValue =
   /** num/den in lowest terms, den > 0 */
   | { readonly kind: 'real'; readonly num: bigint; readonly den: bigint }
   | { readonly kind: 'bv'; readonly value: bigint; readonly width: number }
+  /** A floating-point value by its packed IEEE bits (a NaN is the canonical one). */
+  | { readonly kind: 'float'; readonly eb: number; readonly sb: number; readonly bits: bigint }
+  | { readonly kind: 'rmode'; readonly mode: RoundingMode }
   /** Anything else (arrays), as the solver printed it. */
   | { readonly kind: 'raw'; readonly text: string };
 
@@ -435,6 +440,12 @@ export function parseValue(e: SExpr, t: Term): SmtValue {
       const g = gcd(num, den) || 1n;
       return { kind: 'real', num: num / g, den: den / g };
     }
+    case 'FloatingPoint':
+      return parseFloatValue(e, t.sort.eb, t.sort.sb) ?? raw;
+    case 'RoundingMode': {
+      const mode = typeof e === 'string' ? ROUNDING_MODE_NAMES[e] : undefined;
+      return mode ? { kind: 'rmode', mode } : raw;
+    }
     case 'BitVec': {
       const width = t.sort.width;
       if (typeof e === 'string') {
@@ -450,7 +461,54 @@ export function parseValue(e: SExpr, t: Term): SmtValue {
   }
 }
 
-/** A readable rendering: `-3`, `1/2`, `true`, `4294967295bv32`. */
+const ROUNDING_MODE_NAMES: Readonly<Record<string, RoundingMode>> = {
+  RNE: 'RNE',
+  RNA: 'RNA',
+  RTP: 'RTP',
+  RTN: 'RTN',
+  RTZ: 'RTZ',
+  roundNearestTiesToEven: 'RNE',
+  roundNearestTiesToAway: 'RNA',
+  roundTowardPositive: 'RTP',
+  roundTowardNegative: 'RTN',
+  roundTowardZero: 'RTZ',
+};
+
+function bvLiteral(e: SExpr): { value: bigint; width: number } | undefined {
+  if (typeof e !== 'string') return undefined;
+  if (e.startsWith('#x')) return { value: BigInt('0x' + e.slice(2)), width: 4 * (e.length - 2) };
+  if (e.startsWith('#b')) return { value: BigInt('0b' + e.slice(2)), width: e.length - 2 };
+  return undefined;
+}
+
+/** `(fp #b0 #x7f #b0...)`, `(_ +zero 8 24)`, `(_ -oo 11 53)`, `(_ NaN 8 24)`: the packed bits of a value. */
+function parseFloatValue(e: SExpr, eb: number, sb: number): SmtValue | undefined {
+  const f = { eb, sb };
+  const make = (bits: bigint): SmtValue => ({ kind: 'float', eb, sb, bits: ieee.canonical(f, bits) });
+  if (!Array.isArray(e)) return undefined;
+  if (e[0] === 'fp' && e.length === 4) {
+    const [sign, exp, frac] = [bvLiteral(e[1]), bvLiteral(e[2]), bvLiteral(e[3])];
+    if (!sign || !exp || !frac || sign.width !== 1 || exp.width !== eb || frac.width !== sb - 1) return undefined;
+    return make((sign.value << BigInt(eb + sb - 1)) | (exp.value << BigInt(sb - 1)) | frac.value);
+  }
+  if (e[0] === '_' && e.length === 4 && e[2] === String(eb) && e[3] === String(sb)) {
+    switch (e[1]) {
+      case '+zero':
+        return make(ieee.zeroBits(f, false));
+      case '-zero':
+        return make(ieee.zeroBits(f, true));
+      case '+oo':
+        return make(ieee.infBits(f, false));
+      case '-oo':
+        return make(ieee.infBits(f, true));
+      case 'NaN':
+        return make(ieee.nanBits(f));
+    }
+  }
+  return undefined;
+}
+
+/** A readable rendering: `-3`, `1/2`, `true`, `4294967295bv32`, `0x1.8p+1`. */
 export function formatValue(v: SmtValue): string {
   switch (v.kind) {
     case 'bool':
@@ -461,6 +519,10 @@ export function formatValue(v: SmtValue): string {
       return v.den === 1n ? `${v.num}.0` : `${v.num}/${v.den}`;
     case 'bv':
       return `${v.value}bv${v.width}`;
+    case 'float':
+      return ieee.toHexString(v, v.bits);
+    case 'rmode':
+      return v.mode;
     case 'raw':
       return v.text;
   }

@@ -6,7 +6,9 @@ export type Sort =
   | { readonly kind: 'Int' }
   | { readonly kind: 'Real' }
   | { readonly kind: 'BitVec'; readonly width: number }
-  | { readonly kind: 'Array'; readonly index: Sort; readonly elem: Sort };
+  | { readonly kind: 'Array'; readonly index: Sort; readonly elem: Sort }
+  | { readonly kind: 'FloatingPoint'; readonly eb: number; readonly sb: number }
+  | { readonly kind: 'RoundingMode' };
 
 export const BoolSort: Sort = { kind: 'Bool' };
 export const IntSort: Sort = { kind: 'Int' };
@@ -15,6 +17,14 @@ const bvSorts = new Map<number, Sort>();
 export function BitVecSort(width: number): Sort {
   let s = bvSorts.get(width);
   if (!s) bvSorts.set(width, (s = { kind: 'BitVec', width }));
+  return s;
+}
+export const RoundingModeSort: Sort = { kind: 'RoundingMode' };
+const floatSorts = new Map<string, Sort>();
+export function FloatSort(eb: number, sb: number): Sort {
+  const key = `${eb} ${sb}`;
+  let s = floatSorts.get(key);
+  if (!s) floatSorts.set(key, (s = { kind: 'FloatingPoint', eb, sb }));
   return s;
 }
 const arraySorts = new Map<string, Sort>();
@@ -31,6 +41,8 @@ export function sortToSmt(s: Sort): string {
       return `(_ BitVec ${s.width})`;
     case 'Array':
       return `(Array ${sortToSmt(s.index)} ${sortToSmt(s.elem)})`;
+    case 'FloatingPoint':
+      return `(_ FloatingPoint ${s.eb} ${s.sb})`;
     default:
       return s.kind;
   }
@@ -42,7 +54,9 @@ export function sortEquals(a: Sort, b: Sort): boolean {
 
 /**
  * `op` is the SMT-LIB function symbol, or one of the leaf kinds `const`
- * (a free constant named `name`), `true`, `false`, `int`, `real`, `bv`.
+ * (a free constant named `name`), `true`, `false`, `int`, `real`, `bv`,
+ * `fplit` (a floating-point value by its packed bits, NaN canonical), `rm` (a
+ * rounding mode named `text`).
  * Indexed operators (`extract`, `zero_extend`, `sign_extend`, `int2bv`)
  * carry their indices.
  */
@@ -98,6 +112,17 @@ export function mkInt(v: bigint | number): Term {
 export function mkReal(text: string): Term {
   return mk('real', [], RealSort, { text });
 }
+/** A floating-point value by its packed IEEE bits (the caller makes a NaN canonical). */
+export function mkFloatLit(bits: bigint, eb: number, sb: number): Term {
+  return mk('fplit', [], FloatSort(eb, sb), { value: bits });
+}
+export function mkRoundingMode(mode: string): Term {
+  return mk('rm', [], RoundingModeSort, { text: mode });
+}
+/** An application with an explicit result sort (floating point, whose results are not their first argument's sort). */
+export function mkSorted(op: string, args: readonly Term[], sort: Sort, indices?: readonly number[]): Term {
+  return mk(op, args, sort, indices ? { indices } : {});
+}
 export function mkBv(v: bigint | number, width: number): Term {
   const m = 1n << BigInt(width);
   const value = ((BigInt(v) % m) + m) % m;
@@ -146,7 +171,7 @@ export function mkImplies(a: Term, b: Term): Term {
 }
 /** A literal whose value is its identity (hash-consed): Booleans, integers, bit-vectors. */
 function isValueLeaf(t: Term): boolean {
-  return t.op === 'bv' || t.op === 'int' || t === TRUE || t === FALSE;
+  return t.op === 'bv' || t.op === 'int' || t.op === 'fplit' || t.op === 'rm' || t === TRUE || t === FALSE;
 }
 
 export function mkEq(a: Term, b: Term): Term {
@@ -342,6 +367,15 @@ export function termToSmt(t: Term, memo: Map<Term, string> = new Map()): string 
     case 'real':
       s = realToSmt(t.text!);
       break;
+    case 'rm':
+      s = t.text!;
+      break;
+    case 'fplit': {
+      const { eb, sb } = t.sort as { eb: number; sb: number };
+      const bin = t.value!.toString(2).padStart(eb + sb, '0');
+      s = `(fp #b${bin[0]} #b${bin.slice(1, 1 + eb)} #b${bin.slice(1 + eb)})`;
+      break;
+    }
     case 'bv': {
       const w = (t.sort as { width: number }).width;
       s = w % 4 === 0 ? `#x${t.value!.toString(16).padStart(w / 4, '0')}` : `#b${t.value!.toString(2).padStart(w, '0')}`;

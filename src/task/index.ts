@@ -4,4 +4,3 @@ export * from './taskfile.js';
 export * from './verdict.js';
 export * from './score.js';
 export { expandPattern } from './glob.js';
-export { resolveInput, type InputOptions, type Resolved } from './resolve.js';

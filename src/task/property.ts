@@ -110,20 +110,22 @@ export function parsePropertyText(text: string, file: string): Property {
   }
   const specification = lines.map((l) => l.text).join('\n');
   const base = { file, entryFunction: entry, specification, lines };
-  if (atoms.every((a) => a.kind === 'memsafety')) {
-    const subs = atoms.map((a) => (a as { sub: string }).sub);
+  // Memory safety, possibly with a valid-memcleanup line (the upstream file has had that fourth line).
+  const memory = (a: Atom) => a.kind === 'memsafety' || (a.kind === 'valid-memcleanup' && atoms.length > 1);
+  if (atoms.every(memory)) {
+    const subs = atoms.map((a) => (a.kind === 'memsafety' ? a.sub : 'valid-memcleanup'));
     const dup = subs.findIndex((s, i) => subs.indexOf(s) !== i);
     if (dup >= 0) {
       throw new TarsierError('property', `'${subs[dup]}' is listed twice`, { file, line: lines[dup].line, column: 1 });
     }
     // Report sub-properties in the rules' order, independent of line order.
-    const ordered = MEMSAFETY_SUBPROPERTIES.filter((s) => subs.includes(s));
+    const ordered = [...MEMSAFETY_SUBPROPERTIES, 'valid-memcleanup'].filter((s) => subs.includes(s));
     return { ...base, kind: 'valid-memsafety', subproperties: ordered };
   }
   if (atoms.length > 1) {
     throw new TarsierError(
       'property',
-      'a property file with several lines must list memory-safety sub-properties only (valid-free, valid-deref, valid-memtrack)',
+      'a property file with several lines must list memory-safety sub-properties only (valid-free, valid-deref, valid-memtrack, valid-memcleanup)',
       { file, line: lines[1].line, column: 1 },
     );
   }
@@ -141,7 +143,7 @@ export function readPropertyFile(path: string): Property {
   return parsePropertyText(readTextFile(file), file);
 }
 
-/** The names a `FALSE(p)` answer may carry for a property kind. */
+/** The names a `FALSE(p)` answer may carry for a property kind (a memory-safety file may add valid-memcleanup: see `Property.subproperties`). */
 export function violationNames(kind: PropertyKind): readonly string[] {
   return kind === 'valid-memsafety' ? MEMSAFETY_SUBPROPERTIES : [kind];
 }

@@ -20,12 +20,13 @@ import { parseExpressionAt, type CProgram } from '../c/index.js';
 import { TarsierError } from '../common/errors.js';
 import { cCandidatesFromWitness, selectCInvariants, type CCandidate } from '../invariants/index.js';
 import { lowerProgram } from '../lower/index.js';
+import { passesOf } from '../properties/index.js';
 import { replayCounterexample, type NondetValue } from '../replay/index.js';
 import type { Property } from '../task/index.js';
 import { verify, type Resolved } from '../verify/index.js';
 import { toOneBasedColumn, type Entry, type WitnessDocument, type WitnessPos } from '../witness/model.js';
 import { beforeStatement, ProgramEdits } from './instrument.js';
-import { isLabel, leftmostColumn, offsetOf, programPoints, statementAt, type ProgramPoints, type StatementPoint } from './program-points.js';
+import { isLabel, leftmostColumn, offsetOf, programPoints, statementAt, type CallPoint, type ProgramPoints, type StatementPoint } from './program-points.js';
 import type { Outcome } from './violation.js';
 
 export type InvariantStatus = 'confirmed' | 'refuted' | 'unconfirmed';
@@ -65,6 +66,8 @@ export interface CorrectnessContext {
   readonly doc: WitnessDocument;
   readonly budgetS: () => number;
   readonly log: (m: string) => void;
+  /** The invariants claim more than the witness says (GraphML: every visit of a place, not only the automaton's states there): a violated one is unconfirmed, not refuted. */
+  readonly claimsStronger?: string;
 }
 
 interface Claim {
@@ -119,9 +122,12 @@ function withChecks(
   errorFunction: string,
   /** Proved loop invariants: assumed at their loop heads (they hold there in every execution), to help the proof of the others. */
   proved: readonly Claim[] = [],
+  /** The program's own calls of an error function (under no-overflow: they end the run; in the checked program they must not count as a failed check). */
+  cut: readonly CallPoint[] = [],
 ): { program: string; placed: Claim[] } {
   const edits = new ProgramEdits(text, points.firstDefinition);
   edits.declare(`void ${errorFunction}(); extern void __VERIFIER_assume(int);`);
+  for (const call of cut) edits.wrap(call.start, call.end, '(__VERIFIER_assume(0), ', ')');
   const placed: Claim[] = [];
   const loopCondition = (cl: Claim) => {
     const loop = cl.candidate?.loopLoc;
@@ -203,7 +209,7 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   // 2. Houdini over the witness's invariants.
   let proved = false;
   if (candidates.length > 0) {
-    const lowered = lowerProgram(c, { property: kind, dataModel: resolved.dataModel });
+    const lowered = lowerProgram(c, { passes: passesOf(kind), dataModel: resolved.dataModel });
     // No wall-clock deadline: the budget is CPU time, and on a loaded machine
     // the wall clock would cut Houdini short long before it is spent.
     const sel = await selectCInvariants(c, lowered, candidates, { method: 'houdini', timeoutMs: 10000 });
@@ -285,17 +291,22 @@ async function checkClaims(
   const { resolved } = ctx;
   const kind = resolved.property.kind as 'unreach-call' | 'no-overflow';
   if (open.length === 0) return {};
-  // Under no-overflow the checks call reach_error and are searched as unreach-call; not when the program calls it itself.
-  const searchProperty = kind === 'unreach-call' ? resolved.property : points.calls.some((x) => x.callee === 'reach_error') ? undefined : UNREACH_CALL;
+  // Under no-overflow the checks call reach_error and are searched as unreach-call. The
+  // program's own calls of an error function it does not define end the run there (as
+  // they do under no-overflow): the path is cut before them. One it defines is an
+  // ordinary function, which the checks cannot tell apart: then nothing is checked.
+  const errorCalls = kind === 'unreach-call' ? [] : points.calls.filter((x) => x.callee === 'reach_error' || x.callee === '__VERIFIER_error');
+  const defined = errorCalls.find((x) => points.functions.some((f) => f.name === x.callee));
+  const searchProperty = kind === 'unreach-call' ? resolved.property : defined ? undefined : UNREACH_CALL;
   if (!searchProperty) {
-    for (const cl of open) cl.reason += '; not checked (the program calls reach_error under no-overflow)';
+    for (const cl of open) cl.reason += `; not checked (the program defines ${defined?.callee} and calls it under no-overflow)`;
     return {};
   }
   const checkFn = searchProperty.errorFunction ?? 'reach_error';
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-validate-'));
   try {
     if (ctx.budgetS() > 2) {
-      const { program, placed } = withChecks(ctx.text, points, open, checkFn, proved);
+      const { program, placed } = withChecks(ctx.text, points, open, checkFn, proved, errorCalls);
       if (placed.length === 0) return {};
       const file = join(dir, basename(resolved.program));
       writeFileSync(file, program);
@@ -330,11 +341,14 @@ async function checkClaims(
       if (original.status === 'confirmed') return { propertyViolation: { reason: `the program violates the property: ${original.reason}`, inputs } };
       let hit = 0;
       for (const cl of placed) {
-        const one = withChecks(ctx.text, points, [cl], checkFn).program;
+        const one = withChecks(ctx.text, points, [cl], checkFn, [], errorCalls).program;
         const f = join(dir, `one-${basename(resolved.program)}`);
         writeFileSync(f, one);
         const r = replayCounterexample(f, inputs, { property: 'unreach-call', dataModel: resolved.dataModel, errorFunction: checkFn });
-        if (r.status === 'confirmed') {
+        if (r.status === 'confirmed' && ctx.claimsStronger) {
+          cl.reason += `; violated by a replayed execution (${inputs.length} nondet values), which refutes nothing: ${ctx.claimsStronger}`;
+          cl.inputs = inputs;
+        } else if (r.status === 'confirmed') {
           cl.status = 'refuted';
           cl.reason = `violated by a replayed execution (${inputs.length} nondet values)`;
           cl.inputs = inputs;
@@ -342,7 +356,7 @@ async function checkClaims(
         }
       }
       if (hit === 0) {
-        for (const cl of placed) cl.reason += '; a violating execution was found but not confirmed by replay';
+        for (const cl of placed) if (!cl.inputs) cl.reason += '; a violating execution was found but not confirmed by replay';
         return {};
       }
       // One refuted invariant refutes the witness: the others need no more of the budget.

@@ -3,14 +3,18 @@
 // answers (violation: FALSE = confirmed, TRUE = refuted; correctness:
 // TRUE = confirmed, FALSE = refuted; UNKNOWN otherwise).
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { parseCFile } from '../c/index.js';
 import { processTreeCpuMs } from '../smt/index.js';
-import { usageError } from '../common/errors.js';
-import { resolveInput, type PropertyKind, type Verdict } from '../task/index.js';
-import type { VerifyOptions } from '../verify/index.js';
-import type { Diagnostic, ViolationSequenceEntry } from '../witness/index.js';
+import { TarsierError, usageError } from '../common/errors.js';
+import type { PropertyKind, Verdict } from '../task/index.js';
+import { resolveInput, type VerifyOptions } from '../verify/index.js';
+import { GRAPHML_CLAIM_NOTE, type Diagnostic, type ViolationSequenceEntry } from '../witness/index.js';
 import { certificatesFor } from './certificates.js';
+import { isCycleWitness, validateCycle } from './cycle.js';
+import { withGhosts } from './ghosts.js';
 import { validateCorrectness, type InvariantResult } from './correctness.js';
 import type { NondetValue } from '../replay/index.js';
 import { validateViolation, type Outcome } from './violation.js';
@@ -84,6 +88,13 @@ function verdictOf(kind: 'violation' | 'correctness', outcome: Outcome, property
   return holds ? { kind: 'true' } : { kind: 'false', property: violated ?? property };
 }
 
+/** The program with the ghosts written in, as a file of the same name (the witness names it) in `dir`, parsed. */
+function ghostProgram(dir: string, resolved: ReturnType<typeof resolveInput>, text: string) {
+  const program = join(dir, basename(resolved.program));
+  writeFileSync(program, text);
+  return { resolved: { ...resolved, program }, c: parseCFile(program, { dataModel: resolved.dataModel }), text };
+}
+
 /** Validates a witness for a task (or a program with a property file). Throws TarsierError for bad input. */
 export async function validate(input: string, witness: string, options: ValidateOptions = {}): Promise<ValidateResult> {
   const cpu0 = processTreeCpuMs();
@@ -124,7 +135,7 @@ export async function validate(input: string, witness: string, options: Validate
     ...extra,
   });
   if (w.schemaErrors.length > 0) return done('unconfirmed', `invalid witness: ${w.schemaErrors.length} schema error${w.schemaErrors.length > 1 ? 's' : ''}`);
-  if (w.format === 'graphml' && w.kind === 'correctness') return done('unconfirmed', 'GraphML correctness witnesses are not supported');
+  if (w.unsupported) return done('unconfirmed', w.unsupported);
 
   const timeoutS = options.timeoutS ?? (w.kind === 'violation' ? 90 : 300);
   // Keep a little for replays and output.
@@ -134,6 +145,11 @@ export async function validate(input: string, witness: string, options: Validate
   if (w.kind === 'violation') {
     const sequences = w.entries.filter((e): e is ViolationSequenceEntry => !('unknown' in e) && e.entry_type === 'violation_sequence');
     if (sequences.length !== 1) return done('unconfirmed', `the witness has ${sequences.length} violation sequences; one is validated`);
+    if (isCycleWitness(sequences[0]!)) {
+      const cy = await validateCycle({ resolved, c, text, entry: sequences[0]!, budgetS, log });
+      if (options.emitProgramPath) writeFileSync(options.emitProgramPath, cy.program);
+      return done(cy.outcome, cy.reason);
+    }
     const v = await validateViolation({ resolved, c, text, entry: sequences[0]!, format: w.format, budgetS, log });
     if (options.emitProgramPath) writeFileSync(options.emitProgramPath, v.program);
     const count = (r: string) => v.readings.filter((x) => x.reading === r).length;
@@ -147,7 +163,26 @@ export async function validate(input: string, witness: string, options: Validate
   }
 
   const doc = { format: 'yaml' as const, file: witness, entries: [...w.entries] };
-  const r = await validateCorrectness({ resolved, c, text, doc, budgetS, log });
+  // Ghost variables (2.1): the invariants are checked on the program with the ghosts written in.
+  const ghosts = withGhosts(c, text, w.entries);
+  if (ghosts && 'unsupported' in ghosts) return done('unconfirmed', ghosts.unsupported);
+  const ghostDir = ghosts ? mkdtempSync(join(tmpdir(), 'tarsier-ghosts-')) : undefined;
+  let r;
+  try {
+    let on = { resolved, c, text };
+    if (ghosts && ghostDir) {
+      try {
+        on = ghostProgram(ghostDir, resolved, ghosts.text);
+      } catch (e) {
+        if (e instanceof TarsierError) return done('unconfirmed', `the ghosts cannot be written into the program: ${e.message}`);
+        throw e;
+      }
+    }
+    if (ghosts) log(`ghosts: ${ghosts.ghosts} variables, ${ghosts.updates} updates written into the program`);
+    r = await validateCorrectness({ ...on, doc, budgetS, log, ...(w.format === 'graphml' ? { claimsStronger: GRAPHML_CLAIM_NOTE } : {}) });
+  } finally {
+    if (ghostDir) rmSync(ghostDir, { recursive: true, force: true });
+  }
   if (options.emitProgramPath) writeFileSync(options.emitProgramPath, r.program);
   const certificates = certificatesFor(r.invariants, resolved.program, options.creationTime);
   if (options.certificatesPath) writeFileSync(options.certificatesPath, certificates.text);

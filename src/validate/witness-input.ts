@@ -9,7 +9,6 @@ import { basename } from 'node:path';
 import { expressionCheckerForFile } from '../c/index.js';
 import { TarsierError } from '../common/errors.js';
 import {
-  convertTo20,
   lintWitness,
   readWitness,
   readWitnessText,
@@ -19,6 +18,7 @@ import {
   type Entry,
   type Location,
 } from '../witness/index.js';
+import { readGraphmlForValidation } from './graphml-input.js';
 
 export interface WitnessInput {
   readonly kind: 'violation' | 'correctness';
@@ -30,6 +30,8 @@ export interface WitnessInput {
   readonly programFindings: readonly Diagnostic[];
   /** Notes of the GraphML conversion. */
   readonly notes: readonly string[];
+  /** Why the witness cannot be checked (it ends UNKNOWN), when it cannot. */
+  readonly unsupported?: string;
 }
 
 const stem = (f: string) => basename(f).replace(/\.[^.]*$/, '');
@@ -48,9 +50,10 @@ function locations(entries: readonly Entry[]): Location[] {
 
 export function readWitnessForValidation(witnessPath: string, programPath: string, programText: string): WitnessInput {
   const text = readWitnessText(witnessPath);
-  const schema = lintWitness(text, witnessPath);
+  const schema = lintWitness(text, witnessPath, { lenientMetadata: true });
   const schemaErrors = schema.filter((d) => d.severity === 'error');
   const withProgram = lintWitness(text, witnessPath, {
+    lenientMetadata: true,
     programText,
     programFile: programPath,
     programHash: sha256OfFile(programPath),
@@ -68,13 +71,10 @@ export function readWitnessForValidation(witnessPath: string, programPath: strin
   let entries: Entry[];
   const notes: string[] = [];
   if (doc.format === 'graphml') {
-    if (k === 'correctness') return { kind: 'correctness', format: 'graphml', entries: [], schemaErrors, programFindings, notes: ['GraphML correctness witnesses are not supported'] };
-    const c = convertTo20(doc, { programText });
-    notes.push(...c.notes.map((n) => n.message));
-    if (c.document.entries.length === 0) {
-      throw new TarsierError('witness-graphml', `the GraphML witness has no path to a violation node: ${notes.join('; ') || 'nothing to convert'}`, { file: witnessPath });
-    }
-    entries = c.document.entries;
+    const g = readGraphmlForValidation(doc, k, programText);
+    notes.push(...g.notes);
+    if (g.unsupported) return { kind: k, format: 'graphml', entries: [], schemaErrors, programFindings, notes, unsupported: g.unsupported };
+    entries = [...g.entries];
   } else {
     entries = doc.entries;
   }

@@ -135,7 +135,7 @@ export function modifiedGlobals(program: ImpProgram): Map<string, Set<string>> {
 export class LoopInEncodingError extends Error {}
 
 function isLiteral(t: Term): boolean {
-  return t.op === 'bv' || t.op === 'int' || t === TRUE || t === FALSE;
+  return t.op === 'bv' || t.op === 'int' || t.op === 'fplit' || t === TRUE || t === FALSE;
 }
 
 export function encodeProcedure(program: ImpProgram, procOrName: Procedure | string, options: EncodeOptions = {}): ProcedureEncoding {

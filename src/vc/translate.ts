@@ -1,12 +1,29 @@
 // IMP expressions and types to SMT terms, given the terms that stand for the
 // variables. Bit-vector operations follow C (sdiv/srem truncate); int `/` and
 // `%` are SMT-LIB div/mod (Euclidean).
-import type { BvWidth, Expr, ImpType } from '../ivl/ast.js';
+import { FLOAT_TYPES, type BvWidth, type Expr, type FloatName, type ImpType } from '../ivl/ast.js';
+import {
+  mkBitsToFp,
+  mkBvToFp,
+  mkFpAbs,
+  mkFpArith,
+  mkFpClass,
+  mkFpCompare,
+  mkFpFma,
+  mkFpNeg,
+  mkFpRem,
+  mkFpRounded1,
+  mkFpToBv,
+  mkFpToFp,
+  type FpClass,
+} from '../smt/float-terms.js';
 import {
   ArraySort,
   BitVecSort,
   BoolSort,
+  FloatSort,
   IntSort,
+  RoundingModeSort,
   RealSort,
   mkApp,
   mkBool,
@@ -14,6 +31,7 @@ import {
   mkAnd,
   mkEq,
   mkExtract,
+  mkFloatLit,
   mkImplies,
   mkInt,
   mkInt2Bv,
@@ -21,6 +39,7 @@ import {
   mkNot,
   mkOr,
   mkReal,
+  mkRoundingMode,
   mkSelect,
   mkSignExtend,
   mkStore,
@@ -41,7 +60,57 @@ export function sortOf(t: ImpType): Sort {
       return BitVecSort(t.width);
     case 'map':
       return ArraySort(sortOf(t.key), sortOf(t.value));
+    case 'float':
+      return FloatSort(t.eb, t.sb);
+    case 'rmode':
+      return RoundingModeSort;
   }
+}
+
+const FP_CLASS: Readonly<Record<string, FpClass>> = {
+  fisnan: 'fp.isNaN',
+  fisinf: 'fp.isInfinite',
+  fiszero: 'fp.isZero',
+  fisnormal: 'fp.isNormal',
+  fissubnormal: 'fp.isSubnormal',
+  fisneg: 'fp.isNegative',
+  fispos: 'fp.isPositive',
+};
+
+/** A float built-in applied to translated arguments (undefined: not a float built-in). */
+function translateFloatApp(fn: string, a: readonly Term[]): Term | undefined {
+  switch (fn) {
+    case 'fadd':
+      return mkFpArith('fp.add', a[0], a[1], a[2]);
+    case 'fsub':
+      return mkFpArith('fp.sub', a[0], a[1], a[2]);
+    case 'fmul':
+      return mkFpArith('fp.mul', a[0], a[1], a[2]);
+    case 'fdiv':
+      return mkFpArith('fp.div', a[0], a[1], a[2]);
+    case 'ffma':
+      return mkFpFma(a[0], a[1], a[2], a[3]);
+    case 'fsqrt':
+      return mkFpRounded1('fp.sqrt', a[0], a[1]);
+    case 'fround':
+      return mkFpRounded1('fp.roundToIntegral', a[0], a[1]);
+    case 'frem':
+      return mkFpRem(a[0], a[1]);
+    case 'fabs':
+      return mkFpAbs(a[0]);
+    case 'feq':
+      return mkFpCompare('fp.eq', a[0], a[1]);
+  }
+  if (FP_CLASS[fn]) return mkFpClass(FP_CLASS[fn], a[0]);
+  let m = /^to_(fp\d+)$/.exec(fn);
+  if (m) return mkFpToFp(a[0], a[1], FLOAT_TYPES[m[1] as FloatName]);
+  m = /^([su])bv_to_(fp\d+)$/.exec(fn);
+  if (m) return mkBvToFp(a[0], a[1], m[1] === 's', FLOAT_TYPES[m[2] as FloatName]);
+  m = /^fp_to_([su])bv(\d+)$/.exec(fn);
+  if (m) return mkFpToBv(a[0], a[1], m[1] === 's', Number(m[2]));
+  m = /^bits_to_(fp\d+)$/.exec(fn);
+  if (m) return mkBitsToFp(a[0], FLOAT_TYPES[m[1] as FloatName]);
+  return undefined;
 }
 
 export interface TranslateEnv {
@@ -66,6 +135,10 @@ export function translateExpr(e: Expr, env: TranslateEnv): Term {
       return mkReal(e.value);
     case 'bv_lit':
       return mkBv(e.value, e.width);
+    case 'float_lit':
+      return mkFloatLit(e.bits, e.eb, e.sb);
+    case 'rm_lit':
+      return mkRoundingMode(e.mode);
     case 'var':
       return env.lookup(e.name);
     case 'unary': {
@@ -73,6 +146,7 @@ export function translateExpr(e: Expr, env: TranslateEnv): Term {
       if (e.op === '!') return mkNot(a);
       if (e.op === '~') return mkApp('bvnot', a);
       if (a.sort.kind === 'BitVec') return mkApp('bvneg', a);
+      if (a.sort.kind === 'FloatingPoint') return mkFpNeg(a);
       if (a.op === 'int') return mkInt(-a.value!);
       return mkApp('-', a);
     }
@@ -99,6 +173,7 @@ export function translateExpr(e: Expr, env: TranslateEnv): Term {
         case '<=':
         case '>':
         case '>=':
+          if (l.sort.kind === 'FloatingPoint') return mkFpCompare(e.op === '<' ? 'fp.lt' : e.op === '<=' ? 'fp.leq' : e.op === '>' ? 'fp.gt' : 'fp.geq', l, r);
           return mkApp(e.op, l, r);
         case '+':
           return mkApp(bv ? 'bvadd' : '+', l, r);
@@ -126,6 +201,8 @@ export function translateExpr(e: Expr, env: TranslateEnv): Term {
         return translateExpr(e.args[0], { lookup: env.lookupOld, lookupOld: env.lookupOld });
       }
       const a = e.args.map(tr);
+      const float = translateFloatApp(e.fn, a);
+      if (float) return float;
       const m = /^(zext|sext|trunc|int2bv)(\d+)$/.exec(e.fn);
       if (m) {
         const n = Number(m[2]) as BvWidth;

@@ -2,7 +2,7 @@
 // goal, with one incremental solver.
 import { TarsierError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
-import type { ImpProgram, Procedure, Stmt } from '../ivl/ast.js';
+import type { Goal, ImpProgram, Procedure, Stmt } from '../ivl/ast.js';
 import { typecheckImp } from '../ivl/typecheck.js';
 import { rewriteStmts } from '../ivl/walk.js';
 import { createSolver } from '../smt/index.js';
@@ -34,6 +34,8 @@ export interface GoalResult {
   readonly proc: string;
   readonly kind: GoalKind;
   readonly loc: SourceLocation;
+  /** The goal of the assert (kind `assert`), if it has one. */
+  readonly goal?: Goal;
   readonly text: string;
   readonly status: GoalStatus;
   readonly counterexample?: Counterexample;
@@ -98,7 +100,7 @@ export async function verifyImp(program: ImpProgram, options: VerifyImpOptions =
           } catch (e) {
             // A solver that rejects a query or loses its model decides nothing.
             if (!(e instanceof SolverError)) throw e;
-            results.push({ proc: enc.proc, kind: g.kind, loc: g.loc, text: g.text, status: 'unknown', reason: e.message, timeMs: Date.now() - t0 });
+            results.push({ ...goalBase(enc, g), status: 'unknown', reason: e.message, timeMs: Date.now() - t0 });
           }
         }
       } finally {
@@ -182,11 +184,17 @@ async function searchUnrolled(
   return out;
 }
 
+/** What a result says of the goal it is about. */
+function goalBase(enc: ProcedureEncoding, g: EncodedGoal): Pick<GoalResult, 'proc' | 'kind' | 'loc' | 'goal' | 'text'> {
+  const goal = g.stmt?.kind === 'assert' ? g.stmt.goal : undefined;
+  return { proc: enc.proc, kind: g.kind, loc: g.loc, ...(goal ? { goal } : {}), text: g.text };
+}
+
 /** Decides one goal of an encoding whose assertions the solver holds. */
 export async function checkGoal(solver: Solver, enc: ProcedureEncoding, g: EncodedGoal, timeoutMs: number): Promise<GoalResult> {
   const start = Date.now();
-  const base = { proc: enc.proc, kind: g.kind, loc: g.loc, text: g.text };
-  const done = (r: Omit<GoalResult, 'proc' | 'kind' | 'loc' | 'text' | 'timeMs'>): GoalResult => ({ ...base, ...r, timeMs: Date.now() - start });
+  const base = goalBase(enc, g);
+  const done = (r: Omit<GoalResult, 'proc' | 'kind' | 'loc' | 'goal' | 'text' | 'timeMs'>): GoalResult => ({ ...base, ...r, timeMs: Date.now() - start });
   // Loops without invariants before this goal were cut with `true`: a failure
   // that passes through one of them may be spurious.
   const abstracted = enc.loops.filter((l) => !l.hasInvariants && l.traceIndex < g.traceLength);

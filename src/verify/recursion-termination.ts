@@ -23,10 +23,8 @@ import type { CProgram, FunctionDecl } from '../c/index.js';
 import { forEachStatement } from '../c/index.js';
 import { intKindOf } from '../lower/memory.js';
 import { isSignedKind, unqualified, type DataModel } from '../c/types.js';
-import type { SourceLocation } from '../common/location.js';
-import { bmc, type AssertRole } from '../engines/index.js';
+import { bmc } from '../engines/index.js';
 import type { ImpProgram } from '../ivl/ast.js';
-import { goalAt } from '../lower/source-map.js';
 import type { RecursionMeasure, SummaryCondition } from '../lower/types.js';
 import { createSolver } from '../smt/index.js';
 import { lowerC } from './frontend.js';
@@ -60,7 +58,7 @@ export async function recursionMeasures(c: CProgram, options: RecursionTerminati
   if (impure) return { reason: `recursion measures need functions of integers without memory: ${impure}` };
   // At most half of the budget for the proof that nothing overflows.
   const stopAt = options.left() / 2;
-  const noOverflow = await proveBySummaries(c, { property: 'no-overflow', dataModel: options.dataModel, left: () => options.left() - stopAt, solver: options.solver, log });
+  const noOverflow = await proveBySummaries(c, { passes: ['overflow'], errorKinds: ['overflow'], dataModel: options.dataModel, left: () => options.left() - stopAt, solver: options.solver, log });
   if (!noOverflow.proof) return { reason: `recursion measures need a proof that nothing overflows: ${noOverflow.reason}` };
   const conditions = noOverflow.proof.summaries;
   const found: string[] = [];
@@ -72,7 +70,7 @@ export async function recursionMeasures(c: CProgram, options: RecursionTerminati
       found.push(`${f.name}: ${f.params[m.index]!.name} (${m.signed ? 'signed, from at least 0' : 'unsigned'})`);
     }
   }
-  const lowered = lowerC(c, { property: 'termination', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions } });
+  const lowered = lowerC(c, { passes: [], dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions } });
   if (lowered.unsupported) return { reason: `unsupported: ${lowered.unsupported.construct}` };
   log(`termination: recursion measures: ${found.join('; ')}`);
   return { main: lowered.imp, measures: found.join('; ') };
@@ -127,14 +125,10 @@ async function measuresOf(c: CProgram, cycle: readonly FunctionDecl[], condition
       let holds = true;
       for (const f of cycle) {
         if (options.left() <= 0) return undefined;
-        const lowered = lowerC(c, { property: 'termination', dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions, entry: f.name, measures } });
+        const lowered = lowerC(c, { passes: [], dataModel: options.dataModel, recursionDepth: 1, summaries: { conditions, entry: f.name, measures } });
         if (lowered.unsupported) return undefined;
         // Only the decrease goals count.
-        const role = (loc: SourceLocation): AssertRole => {
-          const kind = goalAt(lowered.sourceMap, loc)?.kind;
-          return kind === 'decrease' ? 'error' : kind === 'recursion' || kind === 'memory-unknown' ? 'bound' : 'assume';
-        };
-        const r = await bmc(lowered.imp, { deadline: options.left, assertRole: role, solver });
+        const r = await bmc(lowered.imp, { deadline: options.left, roles: { error: ['decrease'], bound: ['recursion', 'memory-unknown'], unlabelled: 'assume' }, solver });
         const m = measures.get(f.name)!;
         options.log?.(`termination: ${f.name}: measure ${f.params[m.index]!.name} (${m.signed ? 'signed' : 'unsigned'}): ${r.verdict}`);
         if (r.verdict !== 'true') {

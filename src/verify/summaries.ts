@@ -25,17 +25,17 @@
 import type { CProgram, Expr as CExpr, FunctionDecl, Stmt as CStmt, BlockItem } from '../c/index.js';
 import { childExprs, forEachStatement } from '../c/index.js';
 import { integerRange, unqualified, type DataModel } from '../c/types.js';
-import type { SourceLocation } from '../common/location.js';
-import { checkSummaries, strongestSummaries, type AssertRole, type SummaryCheck } from '../engines/index.js';
-import { goalAt } from '../lower/source-map.js';
+import { checkSummaries, strongestSummaries, type Counterexample, type GoalRoles, type SummaryCheck } from '../engines/index.js';
+import { goalOf, type GoalKind } from '../lower/source-map.js';
 import { createSolver, type Solver } from '../smt/index.js';
 import { intKindOf } from '../lower/memory.js';
-import type { RecursionSummaries, SummaryCondition } from '../lower/types.js';
+import type { InstrumentationPass, RecursionSummaries, SummaryCondition } from '../lower/types.js';
 import { lowerC } from './frontend.js';
 
 export interface SummaryOptions {
-  /** The property: its violations (calls of reach_error, or signed overflows) are the errors. */
-  readonly property: 'unreach-call' | 'no-overflow';
+  /** The instrumentation the property needs, and the goal kinds that violate it (the errors). */
+  readonly passes: readonly InstrumentationPass[];
+  readonly errorKinds: readonly GoalKind[];
   readonly dataModel: DataModel;
   /** Budget ms left (on the verifier's clock); the search stops when it is spent. */
   readonly left: () => number;
@@ -72,17 +72,13 @@ export async function proveBySummaries(c: CProgram, options: SummaryOptions): Pr
 async function houdini(c: CProgram, recursive: readonly FunctionDecl[], conditions: Map<string, readonly SummaryCondition[]>, solver: Solver, options: SummaryOptions): Promise<{ proof?: SummaryProof; reason: string }> {
   const log = options.log ?? (() => {});
   const check = async (summaries: RecursionSummaries): Promise<SummaryCheck> => {
-    const lowered = lowerC(c, { property: options.property, dataModel: options.dataModel, recursionDepth: 1, summaries });
+    const lowered = lowerC(c, { passes: options.passes, dataModel: options.dataModel, recursionDepth: 1, summaries });
     if (lowered.unsupported) return { kind: 'unsupported', why: `${lowered.unsupported.construct}` };
-    const role = (loc: SourceLocation): AssertRole => {
-      const g = goalAt(lowered.sourceMap, loc);
-      if (!g || g.kind === 'summary' || g.kind === (options.property === 'unreach-call' ? 'reach_error' : 'overflow')) return 'error';
-      // Under no-overflow, reach_error ends the execution: no violation.
-      return g.kind === 'recursion' || g.kind === 'memory-unknown' ? 'bound' : 'assume';
-    };
+    // The summary's conditions and the property's goals are the errors (another property's goals end the execution: no violation).
+    const roles: GoalRoles = { error: ['summary', ...options.errorKinds], bound: ['recursion', 'memory-unknown'] };
     // A summary goal's column is its condition's index (1-based).
-    const summaryAt = (loc: SourceLocation) => (goalAt(lowered.sourceMap, loc)?.kind === 'summary' ? loc.column - 1 : undefined);
-    return checkSummaries({ imp: lowered.imp, role, summaryAt }, { deadline: options.left, solver });
+    const summaryOf = (g: Counterexample['goal']) => (goalOf(lowered.sourceMap, g.goal)?.kind === 'summary' ? g.loc.column - 1 : undefined);
+    return checkSummaries({ imp: lowered.imp, roles, summaryOf }, { deadline: options.left, solver });
   };
   const found = await strongestSummaries(
     recursive.map((f) => f.name),

@@ -7,28 +7,22 @@
 
 import { readFileSync } from 'node:fs';
 import type { CProgram } from '../c/index.js';
-import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
 import { EncodeError, findLasso, provedBounded, provedByRanking, type Lasso, type TerminationOptions } from '../engines/index.js';
 import { programSize, type ImpProgram } from '../ivl/ast.js';
-import { goalAt, loopAt, type SourceMap } from '../lower/source-map.js';
+import { loopAt, type SourceMap } from '../lower/source-map.js';
+import type { InstrumentationPass } from '../lower/index.js';
+import { violationOf, violationWitnessFormat } from '../properties/index.js';
 import { replayCounterexample } from '../replay/index.js';
 import { availableProcessSolver, createSolver } from '../smt/index.js';
 import type { DataModel, Property } from '../task/index.js';
 import { writeWitness } from '../witness/index.js';
-import { lintAgainstProgram, lowerC } from './frontend.js';
+import { lowerC } from './frontend.js';
 import { recursionMeasures } from './recursion-termination.js';
-import { buildLassoWitness, nondetStepsOf, replayValues, taskMetadata, writeWitnessFile } from './witness.js';
+import { buildLassoWitness, nondetStepsOf, replayValues } from './witness.js';
 import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
-import type { VerifyOptions, VerifyResult } from './verify.js';
-
-/** A loop's ranking function as reported (`--verbose`, JSON `rankingFunctions`). */
-export interface RankingFunctionReport {
-  /** The C loop, `file:line:column`. */
-  readonly loop: string;
-  /** Lexicographic components, most significant first, over the IMP variables (`name@function`). */
-  readonly components: readonly string[];
-}
+import type { RankingFunctionReport, VerifyOptions, VerifyResult } from './types.js';
+import { emitWitness, witnessContext, witnessFields, witnessMetadata } from './witness-output.js';
 
 export interface TerminationTask {
   readonly c: CProgram;
@@ -40,7 +34,6 @@ export interface TerminationTask {
   readonly deadline: () => number;
   readonly log: (message: string) => void;
   readonly options: VerifyOptions;
-  readonly toolName: string;
 }
 
 type Outcome = Pick<VerifyResult, 'verdict' | 'reason'> & Partial<VerifyResult>;
@@ -54,12 +47,12 @@ const MAX_RECURSION_DEPTH = 32;
 const MAX_STATEMENTS = 200_000;
 
 /**
- * The program lowered for `property`, with recursion inlined deeper on demand
- * (per bound), and the goal kind at an IMP location (of the last lowering;
- * keys are C locations, the same at every depth).
+ * The program lowered with the instrumentation `passes`, with recursion inlined deeper on demand
+ * (per bound), and the source map of the last lowering (its loops' keys are
+ * C locations, the same at every depth).
  */
-function loweredFamily(t: TerminationTask, property: 'termination' | 'no-overflow') {
-  const lowerAt = (depth: number) => lowerC(t.c, { property, dataModel: t.dataModel, recursionDepth: depth });
+function loweredFamily(t: TerminationTask, passes: readonly InstrumentationPass[]) {
+  const lowerAt = (depth: number) => lowerC(t.c, { passes, dataModel: t.dataModel, recursionDepth: depth });
   const first = lowerAt(1);
   let sourceMap: SourceMap = first.sourceMap;
   const programs = new Map<number, ImpProgram>([[1, first.imp]]);
@@ -76,24 +69,23 @@ function loweredFamily(t: TerminationTask, property: 'termination' | 'no-overflo
     }
     return p;
   };
-  return { first, programAt, sourceMap: () => sourceMap, goalKind: (loc: SourceLocation) => goalAt(sourceMap, loc)?.kind };
+  return { first, programAt, sourceMap: () => sourceMap };
 }
 
 export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   // Ranking functions and lassos work on the program as it runs (signed
   // arithmetic wraps; the bit-vector check of a ranking function sees that;
   // a call of the error function goes on, as in C).
-  const wrapping = loweredFamily(t, 'termination');
+  const wrapping = loweredFamily(t, []);
   const first = wrapping.first;
   if (first.unsupported) return unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
   const programAt = wrapping.programAt;
-  const isCut = (loc: SourceLocation) => wrapping.goalKind(loc) === 'recursion';
   const solverName = availableProcessSolver(['z3']) ?? 'z3-wasm';
   // The budget is CPU time of this process; the solver runs in another process, so also bound the wall-clock time.
   const wall0 = Date.now();
   const budget = t.deadline();
   const deadline = () => Math.min(t.deadline(), budget - (Date.now() - wall0));
-  const base: TerminationOptions = { deadline, solver: () => createSolver(solverName), isCut, log: t.log };
+  const base: TerminationOptions = { deadline, solver: () => createSolver(solverName), cutKinds: ['recursion'], log: t.log };
   // __VERIFIER_assume(0) loops forever by the rules: an execution the model cuts there does not end.
   const text = readFileSync(t.program, 'utf8');
   const cutsByAssume = /\b__VERIFIER_assume\s*\(/.test(text);
@@ -145,19 +137,15 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   // Half of what is left for lassos, the rest for a complete unrolling (recursion, loops without ranking function).
   const lassoUntil = deadline() * 0.5;
   const lasso = await findLasso(programAt, { ...base, deadline: () => deadline() - lassoUntil });
-  if (!('reason' in lasso)) return lassoVerdict(t, lasso, wrapping.sourceMap(), text);
+  if (!('reason' in lasso)) return lassoVerdict(t, lasso, wrapping.sourceMap());
   reasons.push(`non-termination not found (${lasso.reason})`);
   if (!cutsByAssume) {
     // The bounded proof is lowered with the overflow checks: a signed overflow
     // (undefined in C) must not count as the way an execution ends.
-    const checked = loweredFamily(t, 'no-overflow');
+    const checked = loweredFamily(t, ['overflow']);
     const bounded = checked.first.unsupported
       ? undefined
-      : await provedBounded(checked.programAt, {
-          ...base,
-          isCut: (loc) => checked.goalKind(loc) === 'recursion',
-          isViolation: (loc) => checked.goalKind(loc) === 'overflow',
-        });
+      : await provedBounded(checked.programAt, { ...base, violationKinds: ['overflow'] });
     if (bounded !== undefined) {
       return { verdict: { kind: 'true' }, reason: `every execution ends: none runs longer than the unrolling bound ${bounded} (BMC, complete unrolling)`, bound: bounded };
     }
@@ -172,13 +160,15 @@ function hasRecursionCut(lowered: { sourceMap: SourceMap }): boolean {
 }
 
 /** FALSE(termination) for a lasso that gcc confirms too, with its witness; UNKNOWN otherwise. */
-function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, text: string): Outcome {
+function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap): Outcome {
   const loop = loopAt(sourceMap, lasso.loopLoc);
   if (!loop) return unknown('a lasso was found at a loop without C location');
+  const violation = violationOf(t.property.kind, 'lasso');
+  if (!violation) return unknown(`a lasso is no violation of ${t.property.kind}`);
   const stem = nondetStepsOf(lasso.stem, sourceMap);
   const cycle = nondetStepsOf(lasso.cycle, sourceMap);
   const replay = replayCounterexample(t.program, replayValues([...stem, ...cycle]), {
-    property: 'termination',
+    property: violation.replay,
     dataModel: t.dataModel,
     cycleStart: stem.length,
     timeoutMs: 3000,
@@ -186,20 +176,17 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap, te
   t.log(`replay: ${replay.status}: ${replay.reason}`);
   if (replay.status !== 'confirmed') return unknown(`lasso not confirmed by gcc: ${replay.reason}`, { replay });
 
-  let written: ReturnType<typeof writeWitnessFile> | undefined;
-  if (t.options.witnessPath !== null) {
-    const metadata = taskMetadata(t, { formatVersion: '2.1', name: t.toolName, version: t.options.toolVersion, configuration: 'termination', creationTime: t.options.creationTime });
-    const entry = buildLassoWitness({ stem, cycle, loop, fileName: t.programAsWritten, metadata });
-    const witness = writeWitness({ format: 'yaml', entries: [entry] });
-    const problems = lintAgainstProgram(witness, t.programAsWritten, text);
-    if (problems.length > 0) return unknown(`the non-termination witness does not lint clean: ${problems[0]}`, { replay });
-    written = writeWitnessFile(t.options.witnessPath ?? 'witness.yml', witness);
-  }
+  const format = violationWitnessFormat(t.property.kind, violation.name, witnessContext(t.c));
+  const metadata = witnessMetadata(t, t.options, '2.1', t.property.kind);
+  const emitted = emitWitness(t, { ...t.options, log: t.log }, format, [
+    { label: 'non-termination witness', text: () => writeWitness({ format: 'yaml', entries: [buildLassoWitness({ stem, cycle, loop, fileName: t.programAsWritten, metadata })] }) },
+  ]);
+  if (emitted.kind === 'not-clean') return unknown(`the non-termination witness does not lint clean: ${emitted.problem}`, { replay });
   const where = formatLocation({ ...loop.loc, file: t.programAsWritten });
   return {
-    verdict: { kind: 'false', property: 'termination' },
+    verdict: { kind: 'false', property: violation.name },
     reason: `the loop at ${where} runs forever after a stem of ${stem.length} nondet values (${lasso.proof}; ${replay.reason})`,
     replay,
-    ...written,
+    ...witnessFields(emitted),
   };
 }

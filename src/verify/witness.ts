@@ -3,46 +3,12 @@
 // the returned value with a `function_return` waypoint at the call's closing
 // parenthesis, and a final segment with the `target` at the violation.
 
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { describeIoError } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import type { Counterexample, TraceHavoc } from '../engines/index.js';
 import { nondetAt, type GoalInfo, type LoopInfo, type NondetInfo, type SourceMap } from '../lower/source-map.js';
 import type { NondetValue } from '../replay/index.js';
-import type { Resolved } from '../task/resolve.js';
-import type { FormatVersion, Location, Metadata, Segment, ViolationSequenceEntry, Waypoint } from '../witness/model.js';
-import { makeMetadata, sha256OfFile, violationSequenceToGraphml, writeGraphml } from '../witness/index.js';
-
-/** The metadata of a witness of the verification of `task` (its program, property and data model). */
-export function taskMetadata(
-  task: Pick<Resolved, 'program' | 'programAsWritten' | 'property' | 'dataModel'>,
-  producer: { readonly formatVersion: FormatVersion; readonly name: string; readonly version?: string; readonly configuration: string; readonly creationTime?: string },
-): Metadata {
-  return makeMetadata({
-    formatVersion: producer.formatVersion,
-    producer: { name: producer.name, version: producer.version ?? '0.1.0', configuration: producer.configuration },
-    task: {
-      inputFiles: [task.programAsWritten],
-      inputFileHashes: { [task.programAsWritten]: sha256OfFile(task.program) },
-      specification: task.property.specification,
-      dataModel: task.dataModel,
-      language: 'C',
-    },
-    creationTime: producer.creationTime,
-  });
-}
-
-/** Writes a witness: the absolute path written, or why it could not be (the verdict stands without its witness). */
-export function writeWitnessFile(path: string, text: string): { readonly witnessPath: string } | { readonly witnessError: string } {
-  const witnessPath = resolve(path);
-  try {
-    writeFileSync(witnessPath, text);
-    return { witnessPath };
-  } catch (e) {
-    return { witnessError: `cannot write the witness ${witnessPath}: ${describeIoError(e)}` };
-  }
-}
+import type { Location, Metadata, Segment, ViolationSequenceEntry, Waypoint } from '../witness/model.js';
+import { violationSequenceToGraphml, writeGraphml } from '../witness/index.js';
 
 /** One nondet call on the counterexample path with the value it returned (as C reads it). */
 export interface NondetStep {

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runWithHardLimit, serveJob } from '../common/hard-limit.js';
 import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
-import type { VerifyOptions, VerifyResult } from './verify.js';
+import type { VerifyOptions, VerifyResult } from './types.js';
 
 /** A run ended by the hard limit: the bound up to which no violation was found by then. */
 export interface TimedOut {

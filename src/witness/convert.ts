@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { TarsierError } from '../common/errors.js';
 import { sha256OfText } from './metadata.js';
-import { graphmlToViolationSequence, graphValue } from './graphml.js';
+import { graphmlToViolationSequence, graphValue, violationSequenceToGraphml } from './graphml.js';
 import { isLoopKeyword, isStatementStart, scanProgram, tokenAt } from './program-tokens.js';
-import type { Entry, InvariantSetEntry, LocatedInvariant, Location, Metadata, WitnessDocument, WitnessPos } from './model.js';
+import type { Entry, GraphmlWitness, InvariantSetEntry, LocatedInvariant, Location, Metadata, ViolationSequenceEntry, WitnessDocument, WitnessPos } from './model.js';
 
 export interface ConvertOptions {
   /** Source of UUIDs for new entries; default: a name-based UUID from the converted entries (deterministic). */
@@ -131,6 +131,24 @@ function convertGraphml(doc: Extract<WitnessDocument, { format: 'graphml' }>, op
     notes.push({ message: `GraphML ${type ?? 'witness without witness-type'}: only violation witnesses are converted (correctness automata have no 2.0 locations)` });
     return empty;
   }
+  const { metadata, hash, spec } = graphmlMetadata(doc, options, notes);
+  const r = graphmlToViolationSequence(w, metadata, options.programText !== undefined ? scanProgram(options.programText) : undefined);
+  for (const d of r.dropped) notes.push({ message: d });
+  if (!r.entry) return empty;
+  metadata.uuid = options.uuid ? options.uuid() : nameUuid(`${hash}:${spec}:${w.edges.length}`);
+  const converted = r.entry.content.reduce((n, s) => n + s.waypoints.length, 0);
+  return { document: { format: 'yaml', file: doc.file, entries: [r.entry] }, notes, converted };
+}
+
+/**
+ * The 2.0 metadata a GraphML witness's graph data stand for (producer,
+ * program and its hash, specification, data model). 2.0 requires the
+ * program's SHA-256: a missing or malformed programhash is taken from the
+ * given program (reported in `notes`), and without the program it is an
+ * error. The UUID is left empty for the caller.
+ */
+export function graphmlMetadata(doc: Extract<WitnessDocument, { format: 'graphml' }>, options: Pick<ConvertOptions, 'programText' | 'creationTime'>, notes: ConvertNote[]): { metadata: Metadata; hash: string; spec: string } {
+  const w = doc.graphml;
   const programFile = graphValue(w, 'programfile') ?? '';
   const recorded = graphValue(w, 'programhash') ?? '';
   // 2.0 requires the program's hash: the given program supplies a missing or malformed one.
@@ -159,18 +177,50 @@ function convertGraphml(doc: Extract<WitnessDocument, { format: 'graphml' }>, op
       language: 'C',
     },
   };
-  const r = graphmlToViolationSequence(w, metadata, options.programText !== undefined ? scanProgram(options.programText) : undefined);
-  for (const d of r.dropped) notes.push({ message: d });
-  if (!r.entry) return empty;
-  metadata.uuid = options.uuid ? options.uuid() : nameUuid(`${hash}:${spec}:${w.edges.length}`);
-  const converted = r.entry.content.reduce((n, s) => n + s.waypoints.length, 0);
-  return { document: { format: 'yaml', file: doc.file, entries: [r.entry] }, notes, converted };
+  return { metadata, hash, spec };
 }
 
 /** A version-5-style UUID from a name (deterministic output without a UUID source). */
-function nameUuid(name: string): string {
+export function nameUuid(name: string): string {
   if (!name) return randomUUID();
   const h = createHash('sha256').update(`tarsier-convert:${name}`).digest('hex');
   const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Converts a 2.x violation witness to GraphML 1.0 (the format validators
+ * that read only GraphML need): one chain of states, one edge per follow
+ * waypoint, the last state marked `violation` (`violationSequenceToGraphml`).
+ * Avoid waypoints and 2.x assumptions cannot be said in GraphML and are
+ * reported in `notes`; the result represents more executions, never fewer.
+ * The callee of a `function_return` or `function_enter` waypoint (GraphML
+ * names it) is found in the program: without the program such a witness is
+ * refused. Correctness witnesses and cycle (non-termination) sequences are
+ * not converted.
+ */
+export function convertToGraphml(doc: WitnessDocument, options: Pick<ConvertOptions, 'programText'> = {}): { graphml?: GraphmlWitness; notes: ConvertNote[] } {
+  const notes: ConvertNote[] = [];
+  if (doc.format === 'graphml') return { graphml: doc.graphml, notes };
+  const sequences = doc.entries.filter((e): e is ViolationSequenceEntry => !('unknown' in e) && e.entry_type === 'violation_sequence');
+  for (const e of doc.entries) if (!sequences.includes(e as ViolationSequenceEntry)) notes.push({ at: e.at, message: `${e.entry_type}: only violation sequences are converted to GraphML` });
+  if (sequences.length !== 1) {
+    notes.push({ message: `the witness has ${sequences.length} violation sequences; one is converted` });
+    return { notes };
+  }
+  const entry = sequences[0]!;
+  const waypoints = entry.content.flatMap((s) => s.waypoints);
+  if (waypoints.some((w) => w.action === 'cycle')) {
+    notes.push({ at: entry.at, message: 'a non-termination witness (cycle waypoints) is not converted to GraphML' });
+    return { notes };
+  }
+  const calls = waypoints.filter((w) => w.action === 'follow' && (w.type === 'function_return' || w.type === 'function_enter'));
+  if (calls.length > 0 && options.programText === undefined) {
+    notes.push({ at: calls[0]!.at, message: 'GraphML names the function a value is returned from or entered; give the program (--program) to find it' });
+    return { notes };
+  }
+  const programFile = entry.metadata.task?.input_files[0] ?? '';
+  const { graphml, dropped } = violationSequenceToGraphml(entry, programFile, options.programText !== undefined ? scanProgram(options.programText) : undefined);
+  notes.push(...dropped.map((message) => ({ message: `not expressible in GraphML, left out: ${message}` })));
+  return { graphml, notes };
 }

@@ -46,7 +46,17 @@ export class DiagnosticSink {
   readonly items: Diagnostic[] = [];
   private readonly seen = new Set<string>();
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    /** Problems that change nothing a witness claims (who made an entry, when, its UUID; an undefined standard GraphML key) are warnings: validators go on, as CPAchecker's does. */
+    readonly lenientMetadata = false,
+  ) {}
+
+  /** A problem that changes nothing the witness claims: an error, or a warning when reading leniently. */
+  descriptive(rule: string, at: WitnessPos | undefined, message: string): void {
+    if (this.lenientMetadata) this.add('warning', rule, at, `${message} (read leniently: it changes nothing the witness claims)`);
+    else this.add('error', rule, at, message);
+  }
 
   add(severity: Severity, rule: string, at: WitnessPos | undefined, message: string): void {
     const line = at?.line ?? 1;

@@ -139,7 +139,8 @@ export function lintGraphml(text: string, file: string, sink: DiagnosticSink): G
 
   const usedUndefined = (key: string, kind: 'graph' | 'node' | 'edge', at: { line: number; column: number }) => {
     const def = keyDefs.get(key);
-    if (!def) sink.error('graphml-undefined-key', at, `key '${key}' has been used but not defined`);
+    // Data under an undefined key is still readable (tools ignore what they do not know): lenient for validators.
+    if (!def) sink.descriptive('graphml-undefined-key', at, `key '${key}' has been used but not defined`);
     else if (def.for !== kind && def.for !== 'all') sink.error('graphml-key-kind', at, `key '${key}' is defined for '${def.for}' but used on a ${kind}`);
   };
   for (const d of graph.children.filter((c) => localName(c.name) === 'data')) {
@@ -342,7 +343,8 @@ export function violationSequenceToGraphml(
     { key: 'witness-type', value: 'violation_witness' },
     { key: 'sourcecodelang', value: task?.language ?? 'C' },
     { key: 'producer', value: [md.producer.name, md.producer.version].filter(Boolean).join(' ') },
-    { key: 'specification', value: task?.specification ?? '' },
+    // One element per property line: the official linter's --svcomp mode accepts only single CHECK lines.
+    ...specificationLines(task?.specification).map((value) => ({ key: 'specification', value })),
     { key: 'programfile', value: programFile },
     { key: 'programhash', value: hash },
     { key: 'architecture', value: task?.data_model === 'LP64' ? '64bit' : '32bit' },
@@ -394,6 +396,12 @@ export function violationSequenceToGraphml(
   return { graphml: { witnessType: 'violation_witness', keys: [], graphData, nodes, edges }, dropped };
 }
 
+/** The property lines of a specification (several for memory safety), each a GraphML `specification` value. */
+export function specificationLines(specification: string | undefined): string[] {
+  const lines = (specification ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.length > 0 ? lines : [''];
+}
+
 /**
  * The shortest path of edges from the entry node to a violation node that
  * avoids sink nodes (breadth-first, deterministic by edge order), or
@@ -431,7 +439,7 @@ export function graphmlViolationPath(w: GraphmlWitness): GraphmlEdge[] | undefin
 const C_WORDS = new Set(['sizeof', 'int', 'char', 'short', 'long', 'unsigned', 'signed', 'float', 'double', '_Bool', 'void', 'const', 'volatile', 'struct', 'union', 'enum']);
 
 /** The names in a C expression that are not visible at a position (token-level, as the linter checks). */
-function invisibleNames(program: ProgramView, expression: string, line: number, column: number): string[] {
+export function invisibleNames(program: ProgramView, expression: string, line: number, column: number): string[] {
   const fn = functionAt(program, line, column);
   const names = (expression.replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])*'/g, ' ').match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !C_WORDS.has(n) && !/^\d/.test(n));
   return [...new Set(names)].filter((n) => !nameMayBeVisible(program, n, fn));

@@ -8,4 +8,5 @@ export { formatDiagnosticLine, sortDiagnostics, type Diagnostic, type Severity }
 export { WITNESS_LIMITS } from './yaml-source.js';
 export { lintWitness, type LintOptions, type ExpressionContext } from './lint.js';
 export { checkCExpression } from './cexpr.js';
-export { convertTo20, type ConvertOptions, type ConvertNote, type ConvertResult } from './convert.js';
+export { convertTo20, convertToGraphml, type ConvertOptions, type ConvertNote, type ConvertResult } from './convert.js';
+export { graphmlInvariants, GRAPHML_CLAIM_NOTE } from './graphml-invariants.js';

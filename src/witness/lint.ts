@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { isMap, isScalar, isSeq } from 'yaml';
 import { isResultComparison, checkCExpression } from './cexpr.js';
@@ -41,10 +42,14 @@ export interface LintOptions {
    * or without a program.
    */
   checkExpression?: (expr: string, loc: ExpressionContext) => string | undefined;
+  /** Report problems of metadata that only describes an entry (producer, creation_time, uuid) as warnings: what validators do. */
+  lenientMetadata?: boolean;
 }
 
 const KNOWN_SPECS = [
   'CHECK( init(main()), LTL(G ! call(reach_error())) )',
+  // unreach-call of the tasks written before 2020, whose error function is __VERIFIER_error.
+  'CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )',
   'CHECK( init(main()), LTL(G valid-free) )',
   'CHECK( init(main()), LTL(G valid-deref) )',
   'CHECK( init(main()), LTL(G valid-memtrack) )',
@@ -75,16 +80,27 @@ interface EntryInfo {
  * throws a TarsierError (exit status 2).
  */
 export function lintWitness(text: string, file: string, options: LintOptions = {}): Diagnostic[] {
-  const sink = new DiagnosticSink(file);
+  const sink = new DiagnosticSink(file, options.lenientMetadata);
   const program = options.programText !== undefined ? scanProgram(options.programText) : undefined;
   const programHash = options.programHash ?? (options.programText !== undefined ? sha256OfText(options.programText) : undefined);
   if (looksLikeXml(text)) {
     if (text.length > WITNESS_LIMITS.maxChars) parseYamlSource(text, file); // throws the size error
     const w = lintGraphml(text, file, sink);
+    for (const d of w?.graphData.filter((x) => x.key === 'specification') ?? []) {
+      const checks = d.value.match(/CHECK\s*\(/g)?.length ?? 0;
+      if (checks > 1) sink.warn('unknown-specification', d.at, `${checks} properties in one specification element: the SV-COMP linter (witnesslint --svcomp) wants one element per property`);
+      else if (!KNOWN_SPECS.includes(d.value.replace(/\s+/g, ''))) sink.warn('unknown-specification', d.at, `specification '${d.value}' is not a known SV-COMP property text`);
+    }
     if (w && programHash) {
       const h = graphValue(w, 'programhash');
+      const at = w.graphData.find((d) => d.key === 'programhash')?.at;
       if (h && h.length === 64 && h.toLowerCase() !== programHash) {
-        sink.error('hash-mismatch', w.graphData.find((d) => d.key === 'programhash')?.at, `programhash ${h} is not the SHA-256 of the program (${programHash})`);
+        sink.error('hash-mismatch', at, `programhash ${h} is not the SHA-256 of the program (${programHash})`);
+      }
+      // Older witnesses carry SHA-1 (40 hex digits): checked as such when the program's text is at hand.
+      const sha1 = options.programText !== undefined ? createHash('sha1').update(options.programText).digest('hex') : undefined;
+      if (h && sha1 && /^[0-9a-fA-F]{40}$/.test(h) && h.toLowerCase() !== sha1) {
+        sink.error('hash-mismatch', at, `programhash ${h} is not the SHA-1 of the program (${sha1})`);
       }
     }
     if (w && program) {
@@ -193,11 +209,15 @@ function checkEntryShape(src: YamlSource, node: unknown, sink: DiagnosticSink): 
   else if (version === '2.1-goblint') {
     sink.warn('vendor-extension', nodePos(src, vNode), 'format_version "2.1-goblint" is a Goblint extension; other tools do not read it');
     schema = '2.1';
+  } else if (version === '0.2') {
+    // The location-invariant proposal's version: 0.1's entries (location_invariant among them), never specified further.
+    sink.warn('unknown-version-accepted', nodePos(src, vNode), 'format_version "0.2" (the location-invariant proposal) is not specified; read as 0.1 (0-based columns)');
+    schema = '0.1';
   } else if (version === '2.2') {
     sink.warn('unknown-version-accepted', nodePos(src, vNode), 'format_version "2.2" is not specified; checked as 2.1');
     schema = '2.1';
   } else {
-    sink.error('unknown-version', nodePos(src, vNode), `unknown format_version '${version}' (known: 0.1, 2.0, 2.1)`);
+    sink.error('unknown-version', nodePos(src, vNode), `unknown format_version '${version}' (known: 0.1, 2.0, 2.1; read leniently: 0.2 as 0.1, 2.2 as 2.1)`);
   }
   const entry = readEntry(src, node);
   const info: EntryInfo = { node, entry, version, schema };

@@ -97,7 +97,8 @@ export function readEntry(src: YamlSource, node: unknown): Entry {
     if (!(e instanceof Gap)) throw e;
     return { entry_type: entryType, unknown: true, reason: e.message, raw: toPlain(src, node), at };
   }
-  const base: 0 | 1 = metadata.format_version === '0.1' ? 0 : 1;
+  // 0.2 (the location-invariant proposal) is read as 0.1, columns included.
+  const base: 0 | 1 = metadata.format_version === '0.1' || metadata.format_version === '0.2' ? 0 : 1;
   try {
     switch (entryType) {
       case 'loop_invariant':
@@ -177,16 +178,16 @@ export function readEntry(src: YamlSource, node: unknown): Entry {
 
 function readMetadata(src: YamlSource, node: unknown, certificate: boolean): Metadata {
   if (!isMap(deref(src, node))) throw new Gap('metadata is missing');
-  const producer = req(src, node, 'producer', 'metadata');
+  // What only describes the entry (who made it, when, its UUID) is read leniently: '' when missing (the linter reports it).
+  const producer = field(src, node, 'producer');
   const taskNode = field(src, node, 'task');
+  const described = optStrs(src, node, ['uuid', 'creation_time']);
+  const made = producer !== undefined && isMap(deref(src, producer)) ? optStrs(src, producer, ['name', 'version', 'configuration', 'command_line', 'description']) : {};
   const md: Metadata = {
     format_version: reqStr(src, node, 'format_version', 'metadata'),
-    uuid: reqStr(src, node, 'uuid', 'metadata'),
-    creation_time: reqStr(src, node, 'creation_time', 'metadata'),
-    producer: {
-      name: reqStr(src, producer, 'name', 'metadata.producer'),
-      ...optStrs(src, producer, ['version', 'configuration', 'command_line', 'description']),
-    },
+    uuid: described.uuid ?? '',
+    creation_time: described.creation_time ?? '',
+    producer: { ...made, name: made.name ?? '' },
     at: nodePos(src, node),
   };
   if (taskNode !== undefined && isMap(deref(src, taskNode))) md.task = readTask(src, taskNode);

@@ -47,6 +47,9 @@ export function schemaCheckEntry(
   for (const err of validate.errors ?? []) reportAjvError(src, entryNode, err, version, sink);
 }
 
+/** Metadata keys that only describe an entry. */
+const DESCRIPTIVE = new Set(['producer', 'uuid', 'creation_time']);
+
 function reportAjvError(src: YamlSource, entryNode: unknown, err: ErrorObject, version: SchemaVersion, sink: DiagnosticSink): void {
   const path = err.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const where = path.length ? path.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i ? `.${s}` : s)).join('') : 'entry';
@@ -55,10 +58,15 @@ function reportAjvError(src: YamlSource, entryNode: unknown, err: ErrorObject, v
   const at: WitnessPos | undefined = nodePos(src, node) ?? nodePos(src, key) ?? nodePos(src, entryNode);
   const keyAt = nodePos(src, key) ?? at;
   const shown = (v: unknown) => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
+  // Who made an entry, when, and its UUID change nothing the witness claims.
+  const descriptive = (key: string | undefined) => path[0] === 'metadata' && key !== undefined && DESCRIPTIVE.has(key);
   switch (err.keyword) {
     case 'required': {
       const missing = (err.params as { missingProperty: string }).missingProperty;
-      sink.error('missing-required', keyAt, `missing required key '${missing}' in ${where}`);
+      // Goblint leaves out task.specification when not run on an SV-COMP property: the validator is given the property anyway.
+      const unsaidProperty = missing === 'specification' && path.join('.') === 'metadata.task';
+      if (descriptive(path[1] ?? missing) || unsaidProperty) sink.descriptive('missing-required', keyAt, `missing required key '${missing}' in ${where}`);
+      else sink.error('missing-required', keyAt, `missing required key '${missing}' in ${where}`);
       return;
     }
     case 'type': {
@@ -93,8 +101,9 @@ function reportAjvError(src: YamlSource, entryNode: unknown, err: ErrorObject, v
     }
     case 'pattern': {
       const value = String(err.data);
-      if (last === 'uuid') sink.error('bad-uuid', at, `${where} '${value}' is not a UUID (8-4-4-4-12 hex digits)`);
-      else if (last === 'creation_time') sink.error('bad-datetime', at, `${where} '${value}' is not an ISO 8601 date-time with seconds and zone (e.g. 2024-05-01T12:00:00Z)`);
+      if (last === 'uuid' && descriptive('uuid')) sink.descriptive('bad-uuid', at, `${where} '${value}' is not a UUID (8-4-4-4-12 hex digits)`);
+      else if (last === 'creation_time') sink.descriptive('bad-datetime', at, `${where} '${value}' is not an ISO 8601 date-time with seconds and zone (e.g. 2024-05-01T12:00:00Z)`);
+      else if (last === 'uuid') sink.error('bad-uuid', at, `${where} '${value}' is not a UUID (8-4-4-4-12 hex digits)`);
       else sink.error('bad-hash', at, `${where} '${value}' is not a SHA-256 hash (64 hex digits, found ${value.length} characters)`);
       return;
     }

@@ -15,6 +15,8 @@ import { locKey } from '../../src/lower/index.js';
 import { parseCFile } from '../../src/c/index.js';
 import { lowerProgram } from '../../src/lower/index.js';
 import { sharedPath, skipWithoutShared } from '../helpers/shared.js';
+import { passesOf } from '../../src/properties/index.js';
+import type { PropertyKind } from '../../src/task/index.js';
 
 function typesOf(p: ImpProgram): Map<string, ImpType> {
   const main = p.procedures.find((q) => q.name === 'main')!;
@@ -296,7 +298,7 @@ test('bench programs: the analysis terminates on every lowered program and its f
     let lowered;
     try {
       const c = parseCFile(sharedPath('bench', 'sv-benchmarks', program!), { dataModel: dataModel as 'ILP32' | 'LP64' });
-      lowered = lowerProgram(c, { property: property as 'unreach-call', dataModel: dataModel as 'ILP32' | 'LP64' });
+      lowered = lowerProgram(c, { passes: passesOf(property as PropertyKind), dataModel: dataModel as 'ILP32' | 'LP64' });
     } catch {
       continue; // programs the front end rejects are tested elsewhere
     }

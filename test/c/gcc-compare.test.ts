@@ -176,7 +176,7 @@ test('sizeof of every struct and every integer constant expression of sample pro
   const base = sharedPath('bench', 'sv-benchmarks');
   const rows = readFileSync(join(base, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   const seen = new Set<string>();
-  const tasks = rows.filter((r) => !seen.has(r[1]) && seen.add(r[1]));
+  const tasks = rows.filter((r) => !seen.has(r[1]) && seen.add(r[1]) && !needsPreprocessor(join(base, r[1])));
   // A deterministic sample: every program that declares a struct, plus every 8th other one.
   let compared = 0;
   let probeCount = 0;
@@ -204,6 +204,15 @@ test('sizeof of every struct and every integer constant expression of sample pro
 });
 
 void readdirSync;
+
+/**
+ * Programs with preprocessing directives (`#include`, `#define`) are parsed
+ * through cpp, so the probes, placed by offsets into the text, would not
+ * land where the front end read them; they are left out of these samples.
+ */
+function needsPreprocessor(file: string): boolean {
+  return /^\s*#\s*(include|define|if|ifdef|ifndef|pragma|undef)\b/m.test(readFileSync(file, 'utf8'));
+}
 
 /**
  * Every sub-expression of the statements directly inside blocks of a program
@@ -255,7 +264,7 @@ test('the type of every sub-expression of sample programs is the type gcc gives 
   const base = sharedPath('bench', 'sv-benchmarks');
   const rows = readFileSync(join(base, 'MANIFEST.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   const seen = new Set<string>();
-  const tasks = rows.filter((r) => !seen.has(r[1]) && seen.add(r[1]));
+  const tasks = rows.filter((r) => !seen.has(r[1]) && seen.add(r[1]) && !needsPreprocessor(join(base, r[1])));
   let probes = 0;
   let programs = 0;
   tasks.forEach((r, i) => {
@@ -313,10 +322,12 @@ int main(void) {
 
 test('expression types of handwritten programs (bit-fields, enums, promotions, pointers, conditionals, GNU C) match gcc', { skip: skipGcc }, () => {
   const gnu = readFileSync(join(repoRoot, 'test', 'c', 'fixtures', 'gnu-c.c'), 'utf8');
-  for (const [dm, source] of [['ILP32', TYPED], ['LP64', TYPED], ['ILP32', gnu], ['LP64', gnu]] as const) {
+  // What preprocessed Linux, BusyBox, glibc and AWS C Common code is written in.
+  const systems = readFileSync(join(repoRoot, 'test', 'c', 'fixtures', 'gnu-systems.c'), 'utf8');
+  for (const [dm, source] of [['ILP32', TYPED], ['LP64', TYPED], ['ILP32', gnu], ['LP64', gnu], ['ILP32', systems], ['LP64', systems]] as const) {
     const prog = parseCProgram(source, 'typed.c', { dataModel: dm });
     const ps = typeProbes(prog, source).sort((a, b) => b.offset - a.offset);
-    assert.ok(ps.length > 80, `${ps.length} probes`);
+    assert.ok(ps.length > 50, `${ps.length} probes`);
     let instrumented: string = source;
     for (const p of ps) instrumented = instrumented.slice(0, p.offset) + p.assertion + ' ' + instrumented.slice(p.offset);
     const f = join(work, `typed-${dm}.c`);

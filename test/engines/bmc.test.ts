@@ -73,8 +73,8 @@ test('calls are inlined and contracts assumed', async () => {
 });
 
 test('an assert classified as a bound goal never makes FALSE', async () => {
-  const p = parseImp('procedure main() { var x: bv8; x := havoc; if (x == 3bv8) { assert false; } }', 'cut.imp');
-  const asBound = await bmc(p, { deadline: soon(), assertRole: () => 'bound', maxBound: 4 });
+  const p = parseImp('procedure main() { var x: bv8; x := havoc; if (x == 3bv8) { assert {:goal cut 0} false; } }', 'cut.imp');
+  const asBound = await bmc(p, { deadline: soon(), roles: { error: [], bound: ['cut'] }, maxBound: 4 });
   assert.equal(asBound.verdict, 'unknown');
   const asError = await bmc(p, { deadline: soon() });
   assert.equal(asError.verdict, 'false');

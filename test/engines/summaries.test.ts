@@ -38,27 +38,28 @@ test('strongestSummaries stops at an error, an undecided check, or the end of th
 });
 
 test('checkSummaries: BMC on the program, a counterexample read as a failing condition or an error', async () => {
-  // The assert on line 4 checks summary condition 0, the one on line 5 is an error goal.
+  // The goal of kind summary checks summary condition 0, the reach_error goal is an error goal.
   const p = (x: string) =>
     parseImp(
       `procedure main() { var r: bv32, n: bv32;
          n := havoc; assume ule(n, 5bv32);
          r := n + ${x};
-         assert ule(r, 6bv32);
-         assert r != 9bv32;
+         assert {:goal summary 0} ule(r, 6bv32);
+         assert {:goal reach_error 1} r != 9bv32;
        }`,
       'summary.imp',
     );
-  const summaryAt = (loc: { line: number }) => (loc.line === 4 ? 0 : undefined);
+  const summaryOf = (g: { goal?: { kind: string } }) => (g.goal?.kind === 'summary' ? 0 : undefined);
+  const both = { error: ['summary', 'reach_error'] };
   const solver = createSolver('z3-wasm');
   try {
-    const run = (x: string) => checkSummaries({ imp: p(x), role: () => 'error', summaryAt }, { deadline: plenty, solver });
+    const run = (x: string) => checkSummaries({ imp: p(x), roles: both, summaryOf }, { deadline: plenty, solver });
     assert.deepEqual(await run('1bv32'), { kind: 'holds' });
     assert.deepEqual(await run('2bv32'), { kind: 'summary-fails', index: 0 });
     // Without the summary goal (an assumption), only the error goal can fail.
-    const assumed = await checkSummaries({ imp: p('4bv32'), role: (loc) => (loc.line === 4 ? 'assume' : 'error'), summaryAt }, { deadline: plenty, solver });
+    const assumed = await checkSummaries({ imp: p('4bv32'), roles: { error: ['reach_error'] }, summaryOf }, { deadline: plenty, solver });
     assert.deepEqual(assumed, { kind: 'holds' });
-    const error = await checkSummaries({ imp: p('4bv32'), role: () => 'error', summaryAt: () => undefined }, { deadline: plenty, solver });
+    const error = await checkSummaries({ imp: p('4bv32'), roles: both, summaryOf: () => undefined }, { deadline: plenty, solver });
     assert.deepEqual(error, { kind: 'error' });
   } finally {
     await solver.dispose();

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type Tool = 'gcc' | 'gcc -m32' | 'gcc -fsanitize' | 'cpp' | 'z3' | 'cvc5' | 'valgrind';
+export type Tool = 'gcc' | 'gcc -m32' | 'gcc -fsanitize' | 'cpp' | 'z3' | 'cvc5' | 'valgrind' | 'python3';
 
 /** Compiles and runs a trivial program with these gcc flags. */
 function gccRuns(flags: string[]): string | undefined {
@@ -39,6 +39,7 @@ const probes: Record<Tool, () => string | undefined> = {
   z3: () => runs('z3', ['--version']),
   cvc5: () => runs('cvc5', ['--version']),
   valgrind: () => runs('valgrind', ['--version']),
+  python3: () => runs('python3', ['--version']),
 };
 
 const cache = new Map<Tool, string | undefined>();

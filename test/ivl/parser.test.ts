@@ -125,3 +125,30 @@ test('syntax errors give file:line:column', () => {
   assert.equal(errorAt('procedure f() { x := 1 @ 2; }'), "e.imp:1:24: error: unexpected character '@'");
   assert.equal(errorAt('x := 1;'), "e.imp:1:1: error: expected 'var' or 'procedure' but found 'x'");
 });
+
+test('a goal annotation on an assert parses, prints and parses back', () => {
+  const text = `procedure main() { var x: bv8;
+  x := havoc;
+  assert {:goal valid-deref 3} x != 0bv8;
+  assert {:goal reach_error 0} false;
+  assert x == x;
+}`;
+  const p = parseImp(text, 'g.imp');
+  const body = p.procedures[0]!.body!;
+  const goals = body.map((s) => (s.kind === 'assert' ? s.goal : undefined));
+  assert.deepEqual(goals, [undefined, { kind: 'valid-deref', id: 3 }, { kind: 'reach_error', id: 0 }, undefined]);
+  const printed = printImp(p);
+  assert.match(printed, /assert \{:goal valid-deref 3\} x != 0bv8;/);
+  assert.doesNotMatch(printed, /assert \{:goal [^}]*\} x == x/);
+  const q = parseImp(printed, 'printed.imp');
+  assert.deepEqual(strip(q), strip(p));
+  assert.equal(printImp(q), printed);
+});
+
+test('a malformed goal annotation is a syntax error at its position', () => {
+  assert.match(errorAt('procedure main() { assert {:gaol x 1} true; }'), /e\.imp:1:29: error: .*expected 'goal'/);
+  assert.match(errorAt('procedure main() { assert {:goal overflow} true; }'), /expected the goal's number/);
+  // The parts of a kind are joined only where no space separates them.
+  assert.match(errorAt('procedure main() { assert {:goal valid - deref 1} true; }'), /expected the goal's number/);
+  assert.match(errorAt('procedure main() { assert {:goal 3 overflow} true; }'), /expected a goal kind/);
+});

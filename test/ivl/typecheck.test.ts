@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { parseImp } from '../../src/ivl/parser.js';
 import { checkImp, typecheckImp } from '../../src/ivl/typecheck.js';
 import { TarsierError } from '../../src/common/errors.js';
+import type { AssertStmt } from '../../src/ivl/ast.js';
 
 function errors(body: string, decls = ''): string[] {
   const p = parseImp(`${decls}procedure f(p: int, c: bv32) returns (r: int) {\n${body}\n}\nprocedure h(x: int) returns (y: bv8);\n`, 't.imp');
@@ -37,4 +38,15 @@ test('old() only in postconditions and bodies; requires cannot see results', () 
 test('checkImp throws the first error as a TarsierError', () => {
   const p = parseImp('procedure f() { assert 1; }', 'x.imp');
   assert.throws(() => checkImp(p), (e: unknown) => e instanceof TarsierError && e.format() === "x.imp:1:24: error: the condition of 'assert' must be bool, not int");
+});
+
+test('a goal the printer could not write back is a type error', () => {
+  const p = parseImp('procedure main() { assert {:goal overflow 2} true; }', 'g.imp');
+  assert.deepEqual(typecheckImp(p), []);
+  const proc = p.procedures[0]!;
+  const assertion = proc.body![0] as AssertStmt;
+  const bad = (goal: { kind: string; id: number }) => ({ ...p, procedures: [{ ...proc, body: [{ ...assertion, goal }] }] });
+  for (const goal of [{ kind: 'two words', id: 1 }, { kind: 'overflow', id: -1 }, { kind: 'overflow', id: 1.5 }, { kind: '-x', id: 0 }]) {
+    assert.match(typecheckImp(bad(goal)).map((d) => d.message).join(), /cannot be written in IMP/, goal.kind);
+  }
 });

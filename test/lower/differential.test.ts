@@ -20,6 +20,7 @@ import type { Expr, ImpProgram, Stmt } from '../../src/ivl/ast.js';
 import { executeImp, type ImpValue } from '../../src/ivl/interp.js';
 import { lowerProgram } from '../../src/lower/index.js';
 import { rng } from '../../src/invariants/random.js';
+import { passesOf } from '../../src/properties/index.js';
 
 const skipGcc = needTools('gcc', 'gcc -m32');
 const GCC_MODE: Record<DataModel, string> = { ILP32: '-m32', LP64: '-m64' };
@@ -149,7 +150,7 @@ test('random integer expressions agree with gcc -m32 (ILP32) and gcc -m64 (LP64)
     for (const dm of DATA_MODELS) {
       const expected = gccRun(dir, cFile, dm, results);
       const c = parseCProgram(core, 'd.c', { dataModel: dm });
-      const l = lowerProgram(c, { property: 'unreach-call', dataModel: dm });
+      const l = lowerProgram(c, { passes: passesOf('unreach-call'), dataModel: dm });
       assert.equal(l.unsupported, undefined, l.unsupported?.construct);
       const res = executeImp(l.imp, 'main', {});
       assert.equal(res.status, 'returned', res.message);
@@ -186,7 +187,7 @@ test('control flow and memory agree with gcc (loops, switch, goto, recursion, po
       const expected = run.stdout.trim().split('\n').map((x) => BigInt(x));
       assert.equal(expected.length, 27, `${dm}: flow.c records 27 values`);
       const c = parseCFile(file, { dataModel: dm });
-      const l = lowerProgram(c, { property: 'unreach-call', dataModel: dm, recursionDepth: 8 });
+      const l = lowerProgram(c, { passes: passesOf('unreach-call'), dataModel: dm, recursionDepth: 8 });
       assert.equal(l.unsupported, undefined, l.unsupported?.construct);
       const res = executeImp(l.imp, 'main', {});
       assert.equal(res.status, 'returned', `${res.message} at ${res.loc?.line}:${res.loc?.column}`);
@@ -268,7 +269,7 @@ test('no-overflow goals fail exactly where gcc -fsanitize=signed-integer-overflo
       assert.ok(expected.size > 30, `${dm}: only ${expected.size} overflows`);
       assert.ok(reports.filter((m) => m[2] === 'left shift of').length >= 10, `${dm}: too few left-shift overflows to test their check`);
       const c = parseCProgram(text, 'o.c', { dataModel: dm });
-      const l = lowerProgram(c, { property: 'no-overflow', dataModel: dm });
+      const l = lowerProgram(c, { passes: passesOf('no-overflow'), dataModel: dm });
       assert.equal(l.unsupported, undefined, l.unsupported?.construct);
       const main = l.imp.procedures[0];
       const loc = main.loc;

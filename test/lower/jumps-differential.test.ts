@@ -18,6 +18,7 @@ import { executeImp, zeroValue, type ImpValue } from '../../src/ivl/interp.js';
 import { lowerProgram, nondetAt } from '../../src/lower/index.js';
 import { needTools } from '../helpers/tools.js';
 import { rng } from '../../src/invariants/random.js';
+import { passesOf } from '../../src/properties/index.js';
 
 const skipGcc = needTools('gcc');
 
@@ -264,7 +265,7 @@ function fuzz(seed: number, count: number): { failures: string[]; unsupported: M
       const expected = run.stdout.trim().split('\n');
       assert.equal(expected.length, vectors.length, text);
       for (const dm of ['ILP32', 'LP64'] as DataModel[]) {
-        const l = lowerProgram(parseCProgram(text, 'p.c', { dataModel: dm }), { property: 'unreach-call', dataModel: dm });
+        const l = lowerProgram(parseCProgram(text, 'p.c', { dataModel: dm }), { passes: passesOf('unreach-call'), dataModel: dm });
         if (l.unsupported) {
           // Declining is sound (UNKNOWN); such programs are only counted.
           const what = l.unsupported.construct.replace(/ \(.*\)$/, '');

@@ -6,9 +6,11 @@ import type { DataModel } from '../../src/c/types.js';
 import { bmc, type BmcResult } from '../../src/engines/index.js';
 import type { Stmt } from '../../src/ivl/ast.js';
 import { typecheckImp } from '../../src/ivl/typecheck.js';
-import { branchAt, goalAt, loopAt, lowerProgram, nondetAt, type LoweredProgram, type LowerProperty } from '../../src/lower/index.js';
+import { branchAt, GOAL_KINDS, goalOf, locKey, loopAt, lowerProgram, nondetAt, type LoweredProgram } from '../../src/lower/index.js';
 import { readFileSync } from 'node:fs';
 import { repoRoot, sharedPath, skipWithoutShared } from '../helpers/shared.js';
+import { passesOf } from '../../src/properties/index.js';
+import type { PropertyKind } from '../../src/task/index.js';
 
 const fixture = (name: string) => join(repoRoot, 'test', 'fixtures', 'lower', name);
 
@@ -21,24 +23,43 @@ extern void __VERIFIER_assume(int);
 /** Lines of PRELUDE, so tests can give C locations in their own text. */
 const PL = PRELUDE.split('\n').length - 1;
 
-function lowerText(body: string, property: LowerProperty = 'unreach-call', dataModel: DataModel = 'ILP32', recursionDepth = 3): LoweredProgram {
+function lowerText(body: string, property: PropertyKind = 'unreach-call', dataModel: DataModel = 'ILP32', recursionDepth = 3): LoweredProgram {
   const c = parseCProgram(PRELUDE + body, 't.c', { dataModel });
-  return lowerProgram(c, { property, dataModel, recursionDepth });
+  return lowerProgram(c, { passes: passesOf(property), dataModel, recursionDepth });
+}
+
+/** Every assert of the lowering carries a goal of the source map, with its kind and at its location. */
+function assertGoalsFirstClass(l: LoweredProgram, what = ''): void {
+  const walk = (ss: readonly Stmt[]): void => {
+    for (const s of ss) {
+      if (s.kind === 'assert') {
+        const g = goalOf(l.sourceMap, s.goal);
+        assert.ok(g, `${what} assert at ${s.loc.line}:${s.loc.column} without a goal of the source map`);
+        assert.equal(locKey(g.loc), locKey(s.loc), what);
+      } else if (s.kind === 'if') {
+        walk(s.then);
+        walk(s.else);
+      } else if (s.kind === 'while' || s.kind === 'block') walk(s.body);
+    }
+  };
+  for (const p of l.imp.procedures) walk(p.body ?? []);
+  l.sourceMap.goals.forEach((g, i) => assert.equal(g.id, i, what));
 }
 
 async function check(l: LoweredProgram, maxBound = 16): Promise<BmcResult> {
   assert.equal(l.unsupported, undefined, `unsupported: ${l.unsupported?.construct}`);
   assert.deepEqual(typecheckImp(l.imp), []);
+  assertGoalsFirstClass(l);
   return bmc(l.imp, {
     deadline: Date.now() + 60_000,
     maxBound,
-    assertRole: (loc) => (goalAt(l.sourceMap, loc)?.kind === 'recursion' ? 'bound' : 'error'),
+    roles: { error: GOAL_KINDS.filter((k) => k !== 'recursion'), bound: ['recursion'] },
   });
 }
 
 test('C integer semantics, control flow, structs, arrays, pointers and calls: every check holds', async () => {
   const c = parseCFile(fixture('int-semantics.c'), { dataModel: 'ILP32' });
-  const l = lowerProgram(c, { property: 'unreach-call', dataModel: 'ILP32', recursionDepth: 5 });
+  const l = lowerProgram(c, { passes: passesOf('unreach-call'), dataModel: 'ILP32', recursionDepth: 5 });
   const goals = l.sourceMap.goals.filter((g) => g.kind === 'reach_error');
   assert.equal(goals.length, 47);
   const r = await check(l);
@@ -59,7 +80,7 @@ test('a wrong expectation about C arithmetic is found (the checks above can fail
     const r = await check(l);
     assert.equal(r.verdict, 'false', cond);
     if (r.verdict !== 'false') continue;
-    const g = goalAt(l.sourceMap, r.counterexample.goal.loc);
+    const g = goalOf(l.sourceMap, r.counterexample.goal.goal);
     assert.equal(g?.kind, 'reach_error');
     assert.equal(g?.loc.line, PL + 2);
     assert.equal(g?.loc.column, 12 + cond.length);
@@ -106,7 +127,7 @@ test('no-overflow: a check before each signed operation, at the operator', async
   const r = await check(l);
   assert.equal(r.verdict, 'false');
   if (r.verdict !== 'false') return;
-  const g = goalAt(l.sourceMap, r.counterexample.goal.loc);
+  const g = goalOf(l.sourceMap, r.counterexample.goal.goal);
   assert.equal(g?.kind, 'overflow');
   assert.deepEqual([g?.loc.line, g?.loc.column], [PL + 7, 11]);
   assert.deepEqual([g?.targetLoc.line, g?.targetLoc.column], [PL + 7, 3]);
@@ -127,7 +148,7 @@ int main(void) {
 }
 `;
   const lower = (body: string) =>
-    lowerProgram(parseCProgram(text(body), 't.c', { dataModel: 'ILP32' }), { property: 'no-overflow', dataModel: 'ILP32' });
+    lowerProgram(parseCProgram(text(body), 't.c', { dataModel: 'ILP32' }), { passes: passesOf('no-overflow'), dataModel: 'ILP32' });
   // reach_error returns: x == INT_MAX reaches x + 1.
   assert.equal((await check(lower(''))).verdict, 'false');
   // reach_error aborts: x + 1 runs only for x <= 0.
@@ -491,11 +512,11 @@ IN:
   assert.equal(g.unsupported?.construct, "goto into a nested block (label 'IN')");
   assert.deepEqual([g.unsupported?.loc.line, g.unsupported?.loc.column], [PL + 6, 1]);
   const f = lowerText(`int main(void) {
-  float x = 1.5f;
+  __asm__("nop");
   return 0;
 }
 `);
-  assert.match(f.unsupported?.construct ?? '', /floating-point/);
+  assert.match(f.unsupported?.construct ?? '', /inline assembler/);
   const u = lowerText(`int atoi(const char *);
 int main(void) {
   atoi("12");
@@ -514,15 +535,24 @@ test('the programs of ../shared/bench lower to well-typed IMP (count printed)', 
   const unsupported: string[] = [];
   for (const [program, dm] of programs) {
     const c = parseCFile(join(root, program), { dataModel: dm });
-    const l = lowerProgram(c, { property: 'unreach-call', dataModel: dm });
+    const l = lowerProgram(c, { passes: passesOf('unreach-call'), dataModel: dm });
     if (l.unsupported) {
       unsupported.push(`${program}: ${l.unsupported.construct}`);
       continue;
     }
     assert.deepEqual(typecheckImp(l.imp).slice(0, 1), [], program);
+    assertGoalsFirstClass(l, program);
     lowered++;
   }
   console.log(`lowered ${lowered} of ${programs.size} bench programs; unsupported:\n  ${unsupported.join('\n  ')}`);
-  // The model covers all but a few programs (goto into blocks, fopen, ...).
-  assert.ok(lowered >= programs.size - 8, `${lowered} of ${programs.size}`);
+  // The gaps still open, each with its issue: a program that fails to lower
+  // for any other reason fails the test. Remove a line when its gap closes.
+  const openGaps = [
+    /floating-point type/, // #26 floats
+    /pthread_|union with a member that is not an integer/, // #27 threads (pthread_mutex_t is a union)
+    /goto into a nested block|backward goto out of the block/, // #28 any goto
+    /malloc whose result is not converted to a typed pointer|through a pointer to void/, // #28 byte-level access
+  ];
+  const unexplained = unsupported.filter((u) => !openGaps.some((g) => g.test(u)));
+  assert.deepEqual(unexplained, [], 'programs that do not lower for a reason outside the open gaps');
 });

@@ -13,8 +13,10 @@ import { join } from 'node:path';
 import { parseCProgram } from '../../src/c/index.js';
 import type { DataModel } from '../../src/c/types.js';
 import { executeImp, type ExecutionResult } from '../../src/ivl/interp.js';
-import { lowerProgram, type LowerProperty } from '../../src/lower/index.js';
+import { lowerProgram } from '../../src/lower/index.js';
 import { rng } from '../../src/invariants/random.js';
+import { passesOf } from '../../src/properties/index.js';
+import type { PropertyKind } from '../../src/task/index.js';
 
 
 const asan = (() => {
@@ -111,8 +113,8 @@ function compileAndRun(dir: string, text: string): { stdout: string; stderr: str
   return { stdout: run.stdout, stderr: run.stderr };
 }
 
-function lowerAndRun(text: string, dm: DataModel, property: LowerProperty = 'valid-memsafety'): ExecutionResult {
-  const l = lowerProgram(parseCProgram(text, 'p.c', { dataModel: dm }), { property, dataModel: dm });
+function lowerAndRun(text: string, dm: DataModel, property: PropertyKind = 'valid-memsafety'): ExecutionResult {
+  const l = lowerProgram(parseCProgram(text, 'p.c', { dataModel: dm }), { passes: passesOf(property), dataModel: dm });
   assert.equal(l.unsupported, undefined, `${l.unsupported?.construct} at ${l.unsupported?.loc.line}`);
   return executeImp(l.imp, 'main', {});
 }
@@ -304,7 +306,7 @@ function libraryProgram(r: () => number, count: number): string {
  * error) and lowered, in both data models and under both properties: every
  * recorded value must agree.
  */
-function agreeWithGcc(seed: number, count: number, make: (r: () => number) => string, properties: readonly LowerProperty[] = ['valid-memsafety', 'unreach-call']): void {
+function agreeWithGcc(seed: number, count: number, make: (r: () => number) => string, properties: readonly PropertyKind[] = ['valid-memsafety', 'unreach-call']): void {
   const r = rng(seed);
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-memdiff-'));
   try {

@@ -124,3 +124,16 @@ test('a replay runs gcc once; gcc is probed only when the compile fails: a gcc t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('replay gives float nondet values bit for bit and evaluates in IEEE single/double in both data models', { skip: needTools('gcc', 'gcc -m32') }, () => {
+  const values = [
+    { function: '__VERIFIER_nondet_double', value: 0x7fefffffffffffffn },
+    { function: '__VERIFIER_nondet_float', value: 0xffc00001n },
+  ];
+  for (const dataModel of ['ILP32', 'LP64'] as const) {
+    const r = replayCounterexample(fixture('float.c'), values, { property: 'unreach-call', dataModel });
+    assert.equal(r.status, 'confirmed', `${dataModel}: ${r.reason}`);
+  }
+  const notNan = replayCounterexample(fixture('float.c'), [values[0]!, { function: '__VERIFIER_nondet_float', value: 0x3f800000n }], { property: 'unreach-call', dataModel: 'ILP32' });
+  assert.equal(notNan.status, 'not-confirmed');
+});

@@ -9,12 +9,13 @@ import { verify } from '../../src/verify/index.js';
 import { determinismOf, executeDeterministic } from '../../src/verify/execution.js';
 import { validate } from '../../src/validate/index.js';
 import { parseC, lowerC } from '../../src/verify/frontend.js';
+import { passesOf } from '../../src/properties/index.js';
 
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'execution', name);
 const noGcc = needTools('gcc -m32', 'gcc -fsanitize');
 const noValgrind = needTools('gcc', 'gcc -fsanitize', 'valgrind');
 
-const deterministic = (name: string) => determinismOf(lowerC(parseC(fx(name), 'ILP32'), { property: 'unreach-call', dataModel: 'ILP32', recursionDepth: 1 }));
+const deterministic = (name: string) => determinismOf(lowerC(parseC(fx(name), 'ILP32'), { passes: passesOf('unreach-call'), dataModel: 'ILP32', recursionDepth: 1 }));
 
 test('a program is deterministic when its lowering reads no havocked or unassigned variable (a recursion cut does not count)', () => {
   assert.equal(deterministic('deep-recursion-safe.c'), 'deterministic');

@@ -13,11 +13,12 @@ import { verify } from '../../src/verify/index.js';
 import { validate } from '../../src/validate/index.js';
 import { parseC } from '../../src/verify/frontend.js';
 import { proveBySummaries } from '../../src/verify/summaries.js';
+import { passesOf, violationKinds } from '../../src/properties/index.js';
 
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'summaries', name);
 const summaries = (name: string, property: 'unreach-call' | 'no-overflow' = 'unreach-call') => {
   const end = Date.now() + 60_000;
-  return proveBySummaries(parseC(fx(name), 'ILP32'), { property, dataModel: 'ILP32', left: () => end - Date.now() });
+  return proveBySummaries(parseC(fx(name), 'ILP32'), { passes: passesOf(property), errorKinds: violationKinds(property), dataModel: 'ILP32', left: () => end - Date.now() });
 };
 
 test('mutual recursion capped at 3: each function gets the summary result <= 3, and main is proved with it', async () => {

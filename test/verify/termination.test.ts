@@ -16,6 +16,7 @@ import { lowerProgram } from '../../src/lower/index.js';
 import { provedByRanking } from '../../src/engines/index.js';
 import { createSolver } from '../../src/smt/index.js';
 import { linVar, linConst, le, eq, lt, linAdd, synthesizeRanking, type LinearConstraint } from '../../src/analysis/index.js';
+import { passesOf } from '../../src/properties/index.js';
 
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'termination', name);
 const prp = join(repoRoot, 'test', 'fixtures', 'verify', 'termination.prp');
@@ -71,7 +72,7 @@ for (const [file, loops, components] of [
 
 test('wrap.c: the integer ranking function fails on bit-vectors (unsigned char wraps), so never TRUE', async () => {
   const c = parseCFile(fx('wrap.c'), { dataModel: 'ILP32' });
-  const l = lowerProgram(c, { property: 'unreach-call', dataModel: 'ILP32', recursionDepth: 1 });
+  const l = lowerProgram(c, { passes: passesOf('unreach-call'), dataModel: 'ILP32', recursionDepth: 1 });
   const proof = await provedByRanking(l.imp, { deadline: () => 60000, solver: () => createSolver() });
   assert.equal(proof.proved, false);
   assert.match(proof.proved ? '' : proof.reason, /does not hold with bit-vector semantics/);
@@ -105,6 +106,18 @@ test('stem.c: FALSE(termination) only through x == 7, with a 2.1 cycle witness t
     // The stem: __VERIFIER_nondet_int() on line 3 returns 7; the cycle: the while on line 5, forever.
     assert.deepEqual([stem.type, stem.action, stem.location.line, stem.constraint?.value], ['function_return', 'follow', 3, '\\result == 7']);
     assert.deepEqual([cycle.type, cycle.action, cycle.location.line, cycle.location.column], ['branching', 'cycle', 5, 3]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('stem.c: a non-termination witness that cannot be written leaves FALSE(termination) standing, saying why', { skip: noGcc }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-termination-test-'));
+  try {
+    const r = await verify(fx('stem.c'), { prp, timeoutS: 60, witnessPath: join(dir, 'gone', 'witness.yml') });
+    assert.deepEqual(r.verdict, { kind: 'false', property: 'termination' });
+    assert.equal(r.witnessPath, undefined);
+    assert.match(r.witnessError ?? '', /^cannot write the witness .*gone\/witness\.yml: no such file$/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { TarsierError, usageError } from '../../common/errors.js';
 import { describeIoError, readTextFile } from '../../common/files.js';
-import { convertTo20, formatDiagnosticLine, lintWitness, readWitness, readWitnessText, writeWitness } from '../../witness/index.js';
+import { convertTo20, convertToGraphml, formatDiagnosticLine, lintWitness, readWitness, readWitnessText, writeGraphml, writeWitness } from '../../witness/index.js';
 import type { CommandRegistrar } from '../command.js';
 import { checkOutputFile, choiceOption } from '../options.js';
 
@@ -15,9 +15,9 @@ interface ConvertFlags {
 export const registerConvert: CommandRegistrar = (program, run) => {
   program
     .command('convert')
-    .description('convert a witness to format 2.0 (0.1 loop/location invariants to an invariant_set, GraphML violation witnesses to a violation_sequence)')
+    .description('convert a witness to format 2.0 (0.1 loop/location invariants to an invariant_set, GraphML violation witnesses to a violation_sequence) or a 2.x violation witness to GraphML 1.0')
     .argument('<witness>', 'the witness file')
-    .addOption(choiceOption('--to <version>', 'target format version', ['2.0']).makeOptionMandatory())
+    .addOption(choiceOption('--to <version>', 'target format version (graphml: GraphML 1.0)', ['2.0', 'graphml']).makeOptionMandatory())
     .option('--out <file>', 'write the result here instead of standard output')
     .option('--creation-time <time>', 'creation_time of new entries (default: taken from the input)')
     .option('--program <file>', 'the program: recognises 0.1 columns that already count from 1; places GraphML assumptions and the target (needed when the violation follows a branch)')
@@ -29,20 +29,18 @@ export const registerConvert: CommandRegistrar = (program, run) => {
         if (flags.out) checkOutputFile(flags.out, '--out');
         const doc = readWitness(readWitnessText(witness), witness);
         const programText = flags.program ? readTextFile(flags.program) : undefined;
-        const result = convertTo20(doc, {
-          ...(flags.creationTime ? { creationTime: flags.creationTime } : {}),
-          ...(programText !== undefined ? { programText } : {}),
-        });
-        for (const n of result.notes) {
-          const where = n.at ? `${witness}:${n.at.line}:${n.at.column}` : witness;
-          process.stderr.write(`${where}: warning: ${n.message}\n`);
-        }
-        if (result.document.entries.length === 0) {
-          throw new TarsierError('convert', `nothing in this witness can be converted to format 2.0${result.notes.length ? ' (see the warnings above)' : ''}`, { file: witness });
-        }
-        const text = writeWitness(result.document);
+        const say = (notes: readonly { at?: { line: number; column: number }; message: string }[]) => {
+          for (const n of notes) process.stderr.write(`${n.at ? `${witness}:${n.at.line}:${n.at.column}` : witness}: warning: ${n.message}\n`);
+        };
+        let text: string;
+        if (flags.to === 'graphml') {
+          const g = convertToGraphml(doc, programText !== undefined ? { programText } : {});
+          say(g.notes);
+          if (!g.graphml) throw new TarsierError('convert', `nothing in this witness can be converted to GraphML${g.notes.length ? ' (see the warnings above)' : ''}`, { file: witness });
+          text = writeGraphml(g.graphml);
+        } else text = convertedTo20(doc, witness, flags, programText, say);
         // Never write what Tarsier's own linter rejects.
-        const outName = flags.out ?? 'converted.yml';
+        const outName = flags.out ?? (flags.to === 'graphml' ? 'converted.graphml' : 'converted.yml');
         const lintOptions = programText !== undefined && flags.program ? { programText, programFile: flags.program } : {};
         const rejected = lintWitness(text, outName, lintOptions).filter((d) => d.severity === 'error');
         if (rejected.length > 0) {
@@ -59,3 +57,16 @@ export const registerConvert: CommandRegistrar = (program, run) => {
       }),
     );
 };
+
+/** The witness in format 2.0 (YAML text); fails when nothing converts. */
+function convertedTo20(doc: ReturnType<typeof readWitness>, witness: string, flags: ConvertFlags, programText: string | undefined, say: (notes: ReturnType<typeof convertTo20>['notes']) => void): string {
+  const result = convertTo20(doc, {
+    ...(flags.creationTime ? { creationTime: flags.creationTime } : {}),
+    ...(programText !== undefined ? { programText } : {}),
+  });
+  say(result.notes);
+  if (result.document.entries.length === 0) {
+    throw new TarsierError('convert', `nothing in this witness can be converted to format 2.0${result.notes.length ? ' (see the warnings above)' : ''}`, { file: witness });
+  }
+  return writeWitness(result.document);
+}

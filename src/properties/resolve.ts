@@ -1,16 +1,18 @@
 // What a command is about: the program, the property and the data model
 // that a task file, or a program with a property, stands for. The one
-// resolution of `verify`, `validate` and `select`. Its own module, light to
-// load: the CLI reads it after the hard time limit.
+// resolution of `verify`, `validate` and `select`; a task's default choice is
+// the table's. Its own module, light to load: the CLI reads it after the
+// hard time limit.
 
 import { basename, resolve } from 'node:path';
 import type { DataModel } from '../common/data-model.js';
 import { TarsierError, usageError } from '../common/errors.js';
-import { builtInProperty, PROPERTY_KINDS, readPropertyFile, type Property, type PropertyKind } from './property.js';
-import { readTaskFile } from './taskfile.js';
+import { builtInProperty, PROPERTY_KINDS, readPropertyFile, type Property } from '../task/property.js';
+import { readTaskFile } from '../task/taskfile.js';
+import { defaultProperty } from './index.js';
 
 export interface InputOptions {
-  /** With a task file: the property to check (default: unreach-call or no-overflow if the task has it, else its first). */
+  /** With a task file: the property to check (default: the property table's first default choice the task has, else its first). */
   readonly property?: string;
   /** With a bare program: the property file. */
   readonly prp?: string;
@@ -29,9 +31,6 @@ export interface Resolved {
   properties: readonly Property[];
   dataModel: DataModel;
 }
-
-/** The properties a task's default choice prefers. */
-const SUPPORTED: readonly PropertyKind[] = ['unreach-call', 'no-overflow'];
 
 /** The program, property and data model a task file or a program with `--prop` stands for (shared with `validate`). */
 export function resolveInput(input: string, options: InputOptions): Resolved {
@@ -53,7 +52,7 @@ export function resolveInput(input: string, options: InputOptions): Resolved {
       }
       chosen = p;
     } else {
-      chosen = task.properties.find((x) => SUPPORTED.includes(x.property)) ?? chosen;
+      chosen = defaultProperty(task.properties) ?? chosen;
     }
     return {
       program: task.inputFiles[0]!,

@@ -1,0 +1,53 @@
+// What the modules of the lowering share: the frame of an inlined call, constants, and small helpers on C types and expressions.
+import type { Expr as CExpr, FunctionDecl } from '../c/ast.js';
+import type { CType } from '../c/types.js';
+import { unqualified } from '../c/types.js';
+import { type Root, type Val } from './memory.js';
+
+export const VOID: Val = { k: 'void' };
+
+/** Root name of the place a pointer with no known target designates (while pointer targets are being collected). */
+export const NOWHERE = '$nowhere';
+
+export interface Frame {
+  readonly fn: FunctionDecl;
+  readonly label: string;
+  readonly env: Map<number, Root>;
+  retFlag?: string;
+  readonly retRoot?: Root;
+  /** Forward gotos: one flag per target label; labels already passed; gotos whose label is still ahead. */
+  readonly gotoFlags: Map<string, string>;
+  readonly labelsSeen: Set<string>;
+  readonly pending: Set<string>;
+  /** Labels whose block rest is being lowered as a loop (backward gotos), with their flags. */
+  readonly backLabels: Map<string, string>;
+  /** Tracked objects that end when the call returns (parameters, alloca blocks). */
+  readonly dying: Root[];
+}
+
+export interface LoopCtx {
+  /** Flag set by `break` (undefined until a break needs it). */
+  brk?: string;
+  /** Flag set by `continue`; undefined for a switch (continue goes to the enclosing loop). */
+  cont?: string;
+  readonly isSwitch: boolean;
+}
+
+/** Arrays up to this many elements are zero-filled element by element; bigger ones start havocked. */
+export const ZERO_FILL_LIMIT = 256;
+
+/** Base id of the streams `fopen` returns: opaque objects the model does not look into. */
+export const STREAM_ID = 0x3fffffff;
+
+export const ALLOCATORS = new Set(['malloc', 'calloc', 'realloc', 'alloca', '__builtin_alloca']);
+
+export function stripCasts(e: CExpr | undefined): CExpr | undefined {
+  let x = e;
+  while (x && (x.kind === 'ImplicitCast' || x.kind === 'Cast')) x = x.operand;
+  return x;
+}
+
+export function stripPointer(t: CType): CType {
+  const u = unqualified(t);
+  return u.kind === 'pointer' ? u.pointee : u;
+}

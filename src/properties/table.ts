@@ -1,0 +1,153 @@
+// The property table: per SV-COMP property, everything that differs between
+// properties (goal kinds, instrumentation passes, replay, witness formats,
+// strategy). Code elsewhere asks the table; adding a property is one row
+// here plus its instrumentation pass (lower/) and, if new, its engine step.
+
+import type { GoalKind, InstrumentationPass } from '../lower/index.js';
+import type { ReplayProperty } from '../replay/index.js';
+import type { PropertyKind } from '../task/index.js';
+
+/**
+ * A step of a verification strategy (verify/'s runner gives each its share
+ * of the CPU budget, in the row's order):
+ * - `execution`: the one run of a program without nondeterminism;
+ * - `summaries`: recursion summaries (recursive programs only), after a
+ *   short BMC run that decides bounded recursion;
+ * - `bmc`: BMC with k-induction to the end of the budget;
+ * - `termination`: ranking functions, recursion measures, lassos and a
+ *   complete unrolling (its own order inside).
+ */
+export type StepName = 'execution' | 'summaries' | 'bmc' | 'termination';
+
+/** A witness format of the rules: version and the file name it must be written to. */
+export interface WitnessFormat {
+  readonly version: '1.0' | '2.0' | '2.1';
+  readonly file: 'witness.graphml' | 'witness.yml';
+}
+
+const GRAPHML: WitnessFormat = { version: '1.0', file: 'witness.graphml' };
+const YAML_2_0: WitnessFormat = { version: '2.0', file: 'witness.yml' };
+const YAML_2_1: WitnessFormat = { version: '2.1', file: 'witness.yml' };
+
+/** The goal kinds that can violate a property: the lowering's, and the lasso goal of the termination engine. */
+export type ViolationGoal = GoalKind | 'lasso';
+
+/** What a program is, as far as the rules' witness table cares. */
+export interface WitnessContext {
+  /** The program starts threads (the rules' *Concurrency* categories). */
+  readonly concurrent: boolean;
+}
+
+export interface PropertyRow {
+  readonly kind: PropertyKind;
+  /** Why the property is not checked yet (the answer is UNKNOWN, saying so); undefined: it is. */
+  readonly notSupported?: string;
+  /** The lowering's instrumentation passes that make the property's goals. */
+  readonly passes: readonly InstrumentationPass[];
+  /**
+   * The goal kinds whose failing assert violates the property, each with
+   * the name of the violated (sub-)property (`FALSE(name)`) and how a replay
+   * by gcc recognises it.
+   */
+  readonly violations: Readonly<Partial<Record<ViolationGoal, { readonly name: string; readonly replay: ReplayProperty }>>>;
+  /** Goal kinds where the model is cut or inexact: no TRUE while one is reachable, never a FALSE. */
+  readonly boundKinds: readonly GoalKind[];
+  /** The witness of a FALSE answer that the rules require, by violated (sub-)property. */
+  readonly violationWitness: (violated: string, program: WitnessContext) => WitnessFormat;
+  /** The correctness witness written for TRUE, and whether the rules require (and validators check) it; undefined: none is written. */
+  readonly correctnessWitness?: { readonly format: WitnessFormat; readonly required: boolean };
+  /** The steps that decide the property, in order. */
+  readonly strategy: readonly StepName[];
+  /**
+   * BMC's k-induction may prove TRUE. Not for memory safety with heap
+   * blocks: a block lost in a run that never ends is a memtrack violation
+   * no goal sees, so TRUE only when every run ends within the bound.
+   */
+  readonly induction: 'always' | 'without-heap';
+  /** Chosen for a task with several properties when none is named (also by select and the playground). */
+  readonly defaultChoice: boolean;
+}
+
+// Unwinding assertions of recursion, and places where the memory model is not exact.
+const BOUND_KINDS: readonly GoalKind[] = ['recursion', 'memory-unknown'];
+
+// The rules' table (seed 004, "Witnesses"): violations of programs with threads are GraphML 1.0.
+const yamlUnlessConcurrent = (_violated: string, program: WitnessContext): WitnessFormat => (program.concurrent ? GRAPHML : YAML_2_0);
+
+export const PROPERTY_TABLE: readonly PropertyRow[] = [
+  {
+    kind: 'unreach-call',
+    passes: ['error-calls'],
+    violations: { reach_error: { name: 'unreach-call', replay: 'unreach-call' } },
+    boundKinds: BOUND_KINDS,
+    violationWitness: yamlUnlessConcurrent,
+    correctnessWitness: { format: YAML_2_0, required: true },
+    strategy: ['execution', 'summaries', 'bmc'],
+    induction: 'always',
+    defaultChoice: true,
+  },
+  {
+    kind: 'no-overflow',
+    passes: ['overflow'],
+    violations: { overflow: { name: 'no-overflow', replay: 'no-overflow' } },
+    boundKinds: BOUND_KINDS,
+    violationWitness: yamlUnlessConcurrent,
+    correctnessWitness: { format: YAML_2_0, required: true },
+    strategy: ['execution', 'summaries', 'bmc'],
+    induction: 'always',
+    defaultChoice: true,
+  },
+  {
+    kind: 'valid-memsafety',
+    passes: ['memory-safety'],
+    violations: {
+      'valid-deref': { name: 'valid-deref', replay: 'valid-deref' },
+      'valid-free': { name: 'valid-free', replay: 'valid-free' },
+      'valid-memtrack': { name: 'valid-memtrack', replay: 'valid-memtrack' },
+    },
+    boundKinds: BOUND_KINDS,
+    // Formats 2.x cover valid-deref and valid-free only; a leak has no location of its own.
+    violationWitness: (violated, program) => (program.concurrent || violated === 'valid-memtrack' ? GRAPHML : YAML_2_0),
+    // Not supported by the rules: written, but not required.
+    correctnessWitness: { format: YAML_2_0, required: false },
+    strategy: ['bmc'],
+    induction: 'without-heap',
+    defaultChoice: false,
+  },
+  {
+    kind: 'valid-memcleanup',
+    passes: ['memory-cleanup'],
+    violations: { 'valid-memcleanup': { name: 'valid-memcleanup', replay: 'valid-memcleanup' } },
+    boundKinds: BOUND_KINDS,
+    violationWitness: () => GRAPHML,
+    correctnessWitness: { format: YAML_2_0, required: false },
+    strategy: ['bmc'],
+    induction: 'always',
+    defaultChoice: false,
+  },
+  {
+    kind: 'termination',
+    // Termination lowers twice itself: without goals (signed arithmetic
+    // wraps, the error function is an ordinary call), and with the overflow
+    // pass for its bounded proof.
+    passes: [],
+    violations: { lasso: { name: 'termination', replay: 'termination' } },
+    boundKinds: ['recursion'],
+    violationWitness: () => YAML_2_1,
+    // Demo mode in the rules (2.1): not required, none is written.
+    strategy: ['termination'],
+    induction: 'always',
+    defaultChoice: false,
+  },
+  {
+    kind: 'no-data-race',
+    notSupported: 'no-data-race is not supported yet (the lowering has no model of threads)',
+    passes: [],
+    violations: {},
+    boundKinds: BOUND_KINDS,
+    violationWitness: () => GRAPHML,
+    strategy: [],
+    induction: 'always',
+    defaultChoice: false,
+  },
+];

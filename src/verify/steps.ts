@@ -1,0 +1,224 @@
+// The steps of a verification strategy. The property table lists, per
+// property, the steps that decide it, in order; `runStrategy` runs them,
+// each an engine with its share of the CPU budget, until one gives a
+// verdict. `--verbose` prints the CPU time per step (PhaseProfile).
+
+import { formatLocation } from '../common/location.js';
+import { analysisCandidates } from '../analysis/index.js';
+import { assertionCandidates, bmc, candidateSources, type BmcResult, type LoopCandidateSource } from '../engines/index.js';
+import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
+import { goalRolesOf, violationKinds, violationOf, type StepName } from '../properties/index.js';
+import { replayCounterexample, type ReplayResult } from '../replay/index.js';
+import { determinismOf, executeDeterministic, executionLimitMs, type ExecutionOptions } from './execution.js';
+import { LoweredFamily } from './family.js';
+import { lowerC } from './frontend.js';
+import type { PhaseProfile } from './profile.js';
+import { VerificationRun } from './run.js';
+import { proveBySummaries } from './summaries.js';
+import { verifyTermination } from './termination.js';
+import { timeLimitReason } from './time-limit.js';
+import type { VerifyResult } from './types.js';
+import { nondetSteps, replayValues } from './witness.js';
+
+export interface Step {
+  /** The step needs the program lowered with the property's passes (done once, before the first such step). */
+  readonly lowered: boolean;
+  /** Whether the step can decide anything for this program (it is skipped otherwise). */
+  applies(run: VerificationRun): boolean;
+  /** Runs within its share of the budget: a verdict, or undefined to go on with the next step. */
+  run(run: VerificationRun): Promise<VerifyResult | undefined>;
+}
+
+/** Runs the property's strategy: its steps in order until one gives a verdict. */
+export async function runStrategy(run: VerificationRun): Promise<VerifyResult> {
+  const strategy = run.row.strategy;
+  for (const name of strategy) {
+    const step = STEPS[name];
+    if (step.lowered && !run.family) {
+      const failed = lower(run);
+      if (failed) return failed;
+    }
+    if (!step.applies(run)) continue;
+    const result = await step.run(run);
+    if (result) return result;
+  }
+  return run.unknown(`no step of the strategy (${strategy.join(', ')}) decided`);
+}
+
+/** Lowers the program with the property's passes (recursion inlined per bound later); UNKNOWN when it uses what the lowering does not model. */
+function lower(run: VerificationRun): VerifyResult | undefined {
+  const lowerAt = (depth: number) => lowerC(run.c, { passes: run.row.passes, dataModel: run.r.dataModel, recursionDepth: depth });
+  const first = lowerAt(1);
+  run.profile.mark('lower');
+  if (first.notes?.length) run.notes = ` (${first.notes.join('; ')})`;
+  if (first.unsupported) return run.unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
+  run.family = new LoweredFamily(first, lowerAt, run.options.onBound, (during) => {
+    run.profile.mark('bmc');
+    const l = during();
+    run.profile.mark('lower');
+    return l;
+  });
+  return undefined;
+}
+
+const STEPS: Readonly<Record<StepName, Step>> = {
+  /** A deterministic program: its one execution decides, if it ends soon (30 % of the budget, at most 2 s). */
+  execution: {
+    lowered: true,
+    applies: (run) => determinismOf(run.family!.first) !== 'nondeterministic',
+    async run(run) {
+      const { r, family } = run;
+      const determinism = determinismOf(family!.first);
+      if (determinism === 'nondeterministic') return undefined;
+      // The table gives this step to the properties a run checks (calls of the error function, signed overflows).
+      const property = r.property.kind as ExecutionOptions['property'];
+      const outcome = executeDeterministic(r.program, { property, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(run.timeoutS * 1000), determinism });
+      run.profile.mark('execution');
+      run.log(`execution: ${outcome.kind}: ${outcome.kind === 'violated' ? outcome.replay.reason : outcome.reason}`);
+      if (outcome.kind === 'holds') return run.proved(`no violation: ${outcome.reason}`, 'execution', null);
+      if (outcome.kind !== 'violated') return undefined;
+      const goal = violatedGoal(family!.first.sourceMap, violationKinds(r.property.kind), outcome.replay);
+      // Without nondet values the witness is its target alone.
+      if (goal) return run.refuted(goal, violationOf(r.property.kind, goal.kind)!.name, [], outcome.replay, 'execution', 'the only execution of a program without nondeterminism');
+      return undefined;
+    },
+  },
+  /**
+   * Recursion: bounded recursion is decided by BMC at once (a tenth of the
+   * budget, at most 1 s), then recursion summaries get a quarter of what is
+   * left; the next step's BMC goes on where only its time share stopped it.
+   */
+  summaries: {
+    lowered: true,
+    applies: (run) => run.family!.recursive,
+    async run(run) {
+      const firstEnd = run.deadline() - Math.min(1000, run.deadline() / 10);
+      const result = await runBmc(run, () => run.deadline() - firstEnd);
+      run.profile.mark('bmc');
+      if (result.verdict !== 'unknown') return bmcVerdict(run, result);
+      const stopAt = run.deadline() * 0.75;
+      const kind = run.r.property.kind;
+      const s = await proveBySummaries(run.c, { passes: run.row.passes, errorKinds: violationKinds(kind), dataModel: run.r.dataModel, left: () => run.deadline() - stopAt, solver: run.options.solver, log: run.log });
+      run.profile.mark('summaries');
+      run.log(`summaries: ${s.reason}`);
+      if (s.proof) return run.proved(s.proof.reason, 'summaries', null);
+      return result.reason.startsWith('time limit reached') ? undefined : bmcVerdict(run, result);
+    },
+  },
+  /** BMC with k-induction until the budget is spent. */
+  bmc: {
+    lowered: true,
+    applies: () => true,
+    async run(run) {
+      const result = await runBmc(run, () => run.deadline());
+      run.profile.mark('bmc');
+      return bmcVerdict(run, result);
+    },
+  },
+  /** Termination: ranking functions, recursion measures, lassos and a complete unrolling (termination.ts). */
+  termination: {
+    lowered: false,
+    applies: (run) => run.r.property.entryFunction === 'main',
+    async run(run) {
+      const o = await verifyTermination({ ...run.r, c: run.c, deadline: () => run.deadline(), log: run.log, options: run.options });
+      run.profile.mark('termination');
+      return run.done(o.verdict, o.reason, o);
+    },
+  },
+};
+
+/** BMC (with k-induction) until `left` ms are spent; its solver calls get the share of their usual limit that `left` is of the budget. */
+function runBmc(run: VerificationRun, left: () => number): Promise<BmcResult> {
+  const family = run.family!;
+  return bmc((bound) => family.programAt(bound), {
+    nextBound: (bound) => family.nextBound(bound),
+    // A block lost in a run that never ends is a violation no goal sees
+    // (valid-memtrack): with heap blocks, TRUE only when every run ends within the bound.
+    induction: !(run.row.induction === 'without-heap' && family.first.allocates),
+    deadline: left,
+    solverTimeoutMs: () => (run.solverTimeoutMs() * Math.max(1, left())) / Math.max(1, run.deadline()),
+    // An assert made for no goal is a claim (replay guards FALSE).
+    roles: goalRolesOf(run.r.property.kind),
+    log: run.log,
+    solver: run.options.solver,
+    // The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants.
+    loopCandidates: candidateSources(profiled(run.profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, run.timeoutS * 50)) })), assertionCandidates()),
+  });
+}
+
+/** The verdict of BMC's result: TRUE with its witness, FALSE once gcc replays the counterexample, else UNKNOWN with the reason. */
+async function bmcVerdict(run: VerificationRun, result: BmcResult): Promise<VerifyResult> {
+  const { r, log } = run;
+  const family = run.family!;
+  const kind = r.property.kind;
+  log(`bmc: ${result.verdict} at bound ${result.bound}`);
+  if (result.verdict === 'unknown') {
+    // One wording for every time-out, naming the bound established.
+    const timedOut = result.reason.startsWith('time limit reached');
+    const reason = (timedOut ? timeLimitReason(family.established) : result.reason) + inexactPlaces(family.sourceMap);
+    // On a time-out, the bound is the one the reason names (as after the hard limit).
+    return run.unknown(reason, { bound: timedOut ? family.established : result.bound });
+  }
+  if (result.verdict === 'true') {
+    const how =
+      result.method === 'k-induction'
+        ? `no violation: proved by ${result.bound}-induction`
+        : `no violation, and no execution exceeds the unrolling bound ${result.bound} (BMC, complete unrolling)`;
+    const lowered = family.lowerings.get(result.program);
+    return run.proved(how, result.method === 'k-induction' ? 'k-induction' : 'bmc', lowered ? { lowered, invariants: result.invariants } : undefined, result.bound);
+  }
+  const cex = result.counterexample;
+  // The goals and nondets of the lowering BMC checked at that bound.
+  const map = family.lowerings.get(result.program)?.sourceMap ?? family.sourceMap;
+  const goal = goalOf(map, cex.goal.goal);
+  const violated = goal && violationOf(kind, goal.kind);
+  if (!goal || !violated) {
+    return run.unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${violationKinds(kind).join('/')} goal`, { bound: result.bound });
+  }
+  // The violated (sub-)property (for memory safety the goal's sub-property) and its replay.
+  const steps = nondetSteps(cex, map);
+  const replay = replayCounterexample(r.program, replayValues(steps), {
+    property: violated.replay,
+    dataModel: r.dataModel,
+    errorFunction: r.property.errorFunction ?? 'reach_error',
+  });
+  run.profile.mark('replay');
+  log(`replay: ${replay.status}: ${replay.reason}`);
+  if (replay.status !== 'confirmed') {
+    return run.unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
+  }
+  return run.refuted(goal, violated.name, steps, replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+}
+
+/** The candidate source, its CPU time charged to `phase`. */
+function profiled(profile: PhaseProfile, phase: string, source: LoopCandidateSource): LoopCandidateSource {
+  return (loop, program) => {
+    profile.mark('bmc');
+    try {
+      return source(loop, program);
+    } finally {
+      profile.mark(phase);
+    }
+  };
+}
+
+/**
+ * The goal a run of a deterministic program violated: for an overflow the
+ * only operation on the line the sanitizer names (its columns are not
+ * precise enough to choose among several); for an error call the only call
+ * site. Otherwise the run does not tell which (BMC may find it).
+ */
+function violatedGoal(map: SourceMap, wanted: readonly GoalKind[], replay: ReplayResult): GoalInfo | undefined {
+  const at = replay.overflowAt;
+  const goals = map.goals.filter((g) => wanted.includes(g.kind) && (!at || (g.loc.line <= at.line && at.line <= (g.loc.end?.line ?? g.loc.line))));
+  return goals.length === 1 ? goals[0] : undefined;
+}
+
+/** The places where the memory model is not exact (a TRUE is impossible once one is reached), for an UNKNOWN's reason. */
+function inexactPlaces(map: SourceMap): string {
+  const seen = new Map<string, { line: number; column: number }>();
+  for (const g of map.goals) if (g.kind === 'memory-unknown' && !seen.has(g.description)) seen.set(g.description, g.targetLoc);
+  if (seen.size === 0) return '';
+  const list = [...seen].slice(0, 3).map(([d, l]) => `${d} at ${l.line}:${l.column}`);
+  return `; places where the memory model is not exact: ${list.join('; ')}${seen.size > 3 ? ` (and ${seen.size - 3} more)` : ''}`;
+}

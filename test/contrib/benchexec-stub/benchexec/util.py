@@ -1,0 +1,7 @@
+from typing import NamedTuple, Optional
+
+
+class ProcessExitCode(NamedTuple):
+    raw: int
+    value: Optional[int]
+    signal: Optional[int]

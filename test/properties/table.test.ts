@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/shared.js';
+import {
+  correctnessWitnessRequired,
+  defaultProperty,
+  goalRolesOf,
+  passesOf,
+  preferredProperty,
+  PROPERTY_TABLE,
+  propertyRow,
+  violationKinds,
+  violationOf,
+  violationWitnessFormat,
+} from '../../src/properties/index.js';
+import { GOAL_KINDS } from '../../src/lower/index.js';
+import { PROPERTY_KINDS, VIOLATION_NAMES, type PropertyKind } from '../../src/task/index.js';
+import { verify } from '../../src/verify/index.js';
+
+const fx = (...p: string[]) => join(repoRoot, 'test', 'fixtures', 'verify', ...p);
+const plain = { concurrent: false };
+const threads = { concurrent: true };
+
+test('every property has one row, and every row names real goal kinds and violation names', () => {
+  assert.deepEqual(PROPERTY_TABLE.map((r) => r.kind).sort(), [...PROPERTY_KINDS].sort());
+  for (const row of PROPERTY_TABLE) {
+    for (const [goal, v] of Object.entries(row.violations)) {
+      assert.ok((GOAL_KINDS as readonly string[]).includes(goal) || goal === 'lasso', `${row.kind}: goal kind ${goal}`);
+      assert.ok((VIOLATION_NAMES as readonly string[]).includes(v!.name), `${row.kind}: FALSE(${v!.name})`);
+    }
+    for (const k of row.boundKinds) assert.ok((GOAL_KINDS as readonly string[]).includes(k), `${row.kind}: bound kind ${k}`);
+    // A supported property is decided by some step; one not supported says why.
+    assert.equal(row.notSupported === undefined, row.strategy.length > 0, row.kind);
+  }
+});
+
+test("violation witnesses follow the rules' table (seed 004): GraphML 1.0 for leaks, concurrency and data races", () => {
+  const format = (kind: PropertyKind, violated: string, program = plain) => {
+    const f = violationWitnessFormat(kind, violated, program);
+    return `${f.version} ${f.file}`;
+  };
+  assert.equal(format('unreach-call', 'unreach-call'), '2.0 witness.yml');
+  assert.equal(format('unreach-call', 'unreach-call', threads), '1.0 witness.graphml');
+  assert.equal(format('no-overflow', 'no-overflow'), '2.0 witness.yml');
+  assert.equal(format('no-overflow', 'no-overflow', threads), '1.0 witness.graphml');
+  assert.equal(format('valid-memsafety', 'valid-deref'), '2.0 witness.yml');
+  assert.equal(format('valid-memsafety', 'valid-free'), '2.0 witness.yml');
+  assert.equal(format('valid-memsafety', 'valid-memtrack'), '1.0 witness.graphml');
+  assert.equal(format('valid-memsafety', 'valid-deref', threads), '1.0 witness.graphml');
+  assert.equal(format('valid-memcleanup', 'valid-memcleanup'), '1.0 witness.graphml');
+  assert.equal(format('no-data-race', 'no-data-race'), '1.0 witness.graphml');
+  assert.equal(format('termination', 'termination'), '2.1 witness.yml');
+});
+
+test('correctness witnesses are required for unreach-call and no-overflow only', () => {
+  assert.deepEqual(
+    PROPERTY_KINDS.filter((k) => correctnessWitnessRequired(k)),
+    ['unreach-call', 'no-overflow'],
+  );
+  // Not required, but written for memory safety (the rules do not support them there); none for termination.
+  assert.equal(propertyRow('valid-memsafety').correctnessWitness?.format.version, '2.0');
+  assert.equal(propertyRow('termination').correctnessWitness, undefined);
+});
+
+test('goals, passes and replays per property', () => {
+  assert.deepEqual(passesOf('unreach-call'), ['error-calls']);
+  assert.deepEqual(passesOf('termination'), []);
+  assert.deepEqual(violationKinds('valid-memsafety'), ['valid-deref', 'valid-free', 'valid-memtrack']);
+  assert.deepEqual(goalRolesOf('no-overflow'), { error: ['overflow'], bound: ['recursion', 'memory-unknown'] });
+  // A memory-safety violation is named, and replayed, by its sub-property.
+  assert.deepEqual(violationOf('valid-memsafety', 'valid-free'), { name: 'valid-free', replay: 'valid-free' });
+  // A goal of another property violates nothing (under no-overflow, reach_error only ends the path).
+  assert.equal(violationOf('no-overflow', 'reach_error'), undefined);
+  assert.equal(violationOf('termination', 'lasso')?.name, 'termination');
+  assert.deepEqual(violationKinds('termination'), []);
+});
+
+test('the default choice among a task\'s properties', () => {
+  const props = (...kinds: PropertyKind[]) => kinds.map((property) => ({ property }));
+  assert.equal(defaultProperty(props('termination', 'no-overflow', 'unreach-call'))?.property, 'no-overflow');
+  assert.equal(defaultProperty(props('termination', 'valid-memsafety')), undefined);
+  assert.equal(preferredProperty(['no-overflow', 'unreach-call']), 'unreach-call');
+  assert.equal(preferredProperty(['termination']), undefined);
+});
+
+test('no-data-race: UNKNOWN with the reason the table gives', async () => {
+  const r = await verify(fx('overflow.c'), { prp: fx('no-data-race.prp'), timeoutS: 10, witnessPath: null });
+  assert.equal(r.verdict.kind, 'unknown');
+  assert.equal(r.reason, propertyRow('no-data-race').notSupported);
+});

@@ -1,0 +1,34 @@
+// The property table's strategy decides which steps run, in order; the
+// `--verbose` profile names the CPU time of each step that ran.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/shared.js';
+import { needTools } from '../helpers/tools.js';
+import { verify } from '../../src/verify/index.js';
+
+const noGcc = needTools('gcc -m32', 'gcc -fsanitize');
+const exec = (name: string) => join(repoRoot, 'test', 'fixtures', 'execution', name);
+
+/** The phases of the profile line a run logs, in order. */
+async function phases(program: string, property: string): Promise<{ verdict: string; phases: string[] }> {
+  const lines: string[] = [];
+  const r = await verify(program, { property, timeoutS: 30, witnessPath: null, log: (m) => lines.push(m) });
+  const profile = lines.find((l) => l.startsWith('profile (CPU ms): '));
+  assert.ok(profile, lines.join('\n'));
+  const list = profile.slice('profile (CPU ms): '.length).split(';')[0]!.split(', ').map((p) => p.replace(/ \d+$/, ''));
+  return { verdict: r.verdict.kind, phases: list };
+}
+
+test('a program without nondeterminism is decided by the execution step; BMC does not run', { skip: noGcc }, async () => {
+  const r = await phases(exec('deep-recursion-safe.c'), 'unreach-call');
+  assert.equal(r.verdict, 'true');
+  assert.deepEqual(r.phases.slice(0, 4), ['start-up', 'parse', 'lower', 'execution']);
+  assert.ok(!r.phases.includes('bmc'), r.phases.join(', '));
+});
+
+test('memory safety has no execution step: BMC decides', async () => {
+  const r = await phases(join(repoRoot, 'examples', 'count.c'), 'valid-memsafety');
+  assert.ok(!r.phases.includes('execution'), r.phases.join(', '));
+  assert.ok(r.phases.includes('bmc'), r.phases.join(', '));
+});
