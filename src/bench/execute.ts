@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { correctnessWitnessRequired } from '../properties/index.js';
-import { PROPERTY_KINDS, type PropertyKind } from '../task/index.js';
 import { runLimited } from './limits.js';
 import type { MachineInfo } from './machine.js';
 import { classifyRun, scoreRecord, type RunRecord, type ValidationRecord } from './results.js';
@@ -42,7 +41,7 @@ export const VALIDATION_SHARE = { violation: 0.1, correctness: 1 / 3 } as const;
  */
 export function witnessRequired(run: Pick<RunSpec, 'property'>, status: string): boolean {
   if (status.startsWith('false')) return true;
-  return status === 'true' && (PROPERTY_KINDS as readonly string[]).includes(run.property) && correctnessWitnessRequired(run.property as PropertyKind);
+  return status === 'true' && correctnessWitnessRequired(run.property);
 }
 
 /** A file-system-safe name for a run (its log file and folder). */

@@ -43,7 +43,8 @@ export function tarsierCli(): string {
 
 /**
  * Tarsier itself: `node bin/tarsier.js verify TASK.yml --property KIND --timeout S`,
- * run in the run folder, with the witness written there as witness.yml.
+ * run in the run folder, where it writes the witness under the file name
+ * the rules give its format (witness.yml or witness.graphml).
  */
 export function tarsierTool(name = 'tarsier'): ToolSpec {
   const cli = tarsierCli();
@@ -63,8 +64,6 @@ export function tarsierTool(name = 'tarsier'): ToolSpec {
           run.property,
           '--timeout',
           String(context.timeout),
-          '--witness',
-          join(context.runDir, 'witness.yml'),
         ],
       };
     },

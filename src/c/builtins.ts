@@ -134,5 +134,8 @@ export function libraryFunctions(dm: DataModel): Record<string, FunctionType> {
     strlen: fn(sizeT, [constCharPtr]),
     printf: fn(intType('int'), [constCharPtr], true),
     strcpy: fn(charPtr, [charPtr, constCharPtr]),
+    abs: fn(intType('int'), [intType('int')]),
+    labs: fn(intType('long'), [intType('long')]),
+    llabs: fn(intType('longlong'), [intType('longlong')]),
   };
 }

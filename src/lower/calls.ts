@@ -1,7 +1,8 @@
 // Calls: inlining of defined functions (recursion cut at the depth bound), the
 // __VERIFIER_ and C library functions the model knows, calls through function pointers.
 // Methods of the Lowerer (lower.ts).
-import type { Call, Expr as CExpr, FunctionDecl } from '../c/ast.js';
+import type { Call, CompoundStmt, Expr as CExpr, FunctionDecl } from '../c/ast.js';
+import { eliminateGotos } from '../c/goto-elimination.js';
 import type { CType } from '../c/types.js';
 import { isSignedKind, sameType, typeToString as cTypeToString, unqualified, integerKindName } from '../c/types.js';
 import type { Expr, Stmt } from '../ivl/ast.js';
@@ -9,6 +10,7 @@ import { bvType, boolType } from '../ivl/ast.js';
 import { app, assign, boolLit, bv, eq, havoc, ifs, ite, type L, orAll, un, v } from './imp-build.js';
 import { type LValue, type Root, UnsupportedError, type Val, intKindOf, intWidth } from './memory.js';
 import { LIBRARY_FUNCTIONS } from './library.js';
+import { isThreadFunction } from './threads.js';
 import { VOID, type Frame, STREAM_ID, ALLOCATORS, stripCasts, stripPointer } from './common.js';
 import type { Lowerer } from './lower.js';
 
@@ -68,7 +70,7 @@ export class CallLowering {
     const label = n === 1 ? fn.name : `${fn.name}#${n}`;
     const env = new Map<number, Root>();
     const retRoot = retType.kind === 'void' ? undefined : this.makeRoot(`$ret@${label}`, retType, loc);
-    const frame: Frame = { fn, label, env, retRoot, gotoFlags: new Map(), labelsSeen: new Set(), pending: new Set(), backLabels: new Map(), dying: [] };
+    const frame: Frame = { fn, label, env, retRoot, dying: [] };
     fn.params.forEach((p, i) => {
       const root = this.makeRoot(`${p.name}@${label}`, p.type, p.loc);
       env.set(p.id, root);
@@ -82,21 +84,27 @@ export class CallLowering {
     const savedStmtLoc = this.stmtLoc;
     let body: Stmt[];
     try {
-      [body] = this.buffer(() => this.lowerBlock(fn.body!.items));
+      [body] = this.buffer(() => this.lowerBlock(this.bodyOf(fn).items));
     } finally {
       this.frames.pop();
       this.loops.push(...savedLoops);
       this.stmtLoc = savedStmtLoc;
     }
-    if (frame.pending.size) {
-      throw new UnsupportedError(`goto to a label that does not follow it in an enclosing block ('${[...frame.pending][0]}')`, fn.body!.loc);
-    }
     if (frame.retFlag) this.emit(assign(frame.retFlag, boolLit(false, loc), loc));
-    for (const f of frame.gotoFlags.values()) this.emit(assign(f, boolLit(false, loc), loc));
     this.emit(...body);
     this.endLifetimes(frame.dying, loc);
     if (!retRoot) return VOID;
     return this.readLv({ type: retType, alts: [{ root: retRoot, path: [] }] }, loc);
+  }
+
+  /** The body of a defined function without goto (once per function). */
+  bodyOf(this: Lowerer, fn: FunctionDecl): CompoundStmt {
+    let body = this.bodies.get(fn);
+    if (!body) {
+      body = eliminateGotos(fn.body!, this.dm, this.gotoIds);
+      this.bodies.set(fn, body);
+    }
+    return body;
   }
 
   havocVal(this: Lowerer, t: CType, loc: L): Val {
@@ -132,6 +140,8 @@ export class CallLowering {
         }
         case 'nondet': {
           for (const a of e.args) this.rv(a, true);
+          // With threads, the order of nondet calls is part of the schedule (replay).
+          this.syncPoint(e.loc);
           const t = unqualified(b.type);
           if (t.kind === 'float') {
             const { name, val } = this.floatNondet(t.name, e.loc);
@@ -160,8 +170,7 @@ export class CallLowering {
         }
         case 'atomic_begin':
         case 'atomic_end':
-          // A sequential program runs atomically anyway.
-          return VOID;
+          return this.atomicMarker(b.kind === 'atomic_begin', e.loc);
         case 'nondet_memory':
           throw new UnsupportedError(fn.name, e.loc);
         case 'assert':
@@ -170,6 +179,7 @@ export class CallLowering {
       }
     }
     if (!fn.body) {
+      if (isThreadFunction(fn.name)) return this.pthreadCall(e, fn.name);
       if (ABORTING.has(fn.name)) {
         if (ASSERT_FAILURES.has(fn.name) && this.passes.has('error-calls')) {
           this.notes.add(`a failing assert() aborts the program (${fn.name} ends the path; it is not reach_error)`);
@@ -203,6 +213,8 @@ export class CallLowering {
     if (fn.type.variadic) throw new UnsupportedError(`variadic function '${fn.name}'`, e.loc);
     const args = e.args.map((a) => this.snapshot(this.rv(a), a.loc));
     void discard;
+    // A __VERIFIER_atomic_ function runs without interruption (the rules).
+    if (b?.kind === 'atomic_function' && this.threads) return this.atomically(e.loc, () => this.inline(fn, args, e.loc, e.rparenLoc));
     return this.inline(fn, args, e.loc, e.rparenLoc);
   }
 

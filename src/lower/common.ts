@@ -15,12 +15,6 @@ export interface Frame {
   readonly env: Map<number, Root>;
   retFlag?: string;
   readonly retRoot?: Root;
-  /** Forward gotos: one flag per target label; labels already passed; gotos whose label is still ahead. */
-  readonly gotoFlags: Map<string, string>;
-  readonly labelsSeen: Set<string>;
-  readonly pending: Set<string>;
-  /** Labels whose block rest is being lowered as a loop (backward gotos), with their flags. */
-  readonly backLabels: Map<string, string>;
   /** Tracked objects that end when the call returns (parameters, alloca blocks). */
   readonly dying: Root[];
 }

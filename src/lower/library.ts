@@ -1,7 +1,7 @@
 /**
  * The C library's memory and string functions (`memset`, `memcpy`,
  * `memmove`, `memcmp`, `strlen`, `strcmp`, `strncmp`, `strcpy`, `strcat`,
- * `strncpy`) on the typed memory model.
+ * `strncpy`) on the typed memory model, and `abs`, `labs`, `llabs`.
  *
  * A call is lowered as its loop unrolled element by element through the
  * ordinary lvalue machinery, so every element access is a dereference with
@@ -48,13 +48,18 @@ export interface LibraryHost {
   temp(t: ImpType, prefix?: string): string;
   /** Where the model is not exact: if cond can fail, the answer is UNKNOWN. */
   uncertain(cond: Expr, loc: L, description: string): void;
+  /** A signed overflow the no-overflow property checks (nothing when it is not checked): cond says there is none. */
+  overflowCheck(cond: Expr, loc: L, description: string): void;
   /** Inside an allocation wrapper (see Lowerer.typedRv): the element type its blocks get. */
   allocationType(): CType | undefined;
   /** The largest element count of the objects a pointer to `elem` may designate, undefined when one is not a constant. */
   regionBound(elem: CType, loc: L): number | undefined;
 }
 
-export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy', 'strcat', 'strncpy']);
+export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy', 'strcat', 'strncpy', 'abs', 'labs', 'llabs']);
+
+/** The integer kind `abs`, `labs` and `llabs` compute in. */
+const ABS_KINDS: Readonly<Record<string, IntegerKind>> = { abs: 'int', labs: 'long', llabs: 'longlong' };
 
 type Ptr = Extract<Val, { k: 'ptr' }>;
 /** A byte count of elements of `es` bytes; `constant`: their number when it is known. */
@@ -69,7 +74,7 @@ export class Library {
 
   /** Lowers a call of one of LIBRARY_FUNCTIONS (its name without `__builtin_`). */
   call(name: string, args: readonly CExpr[], returnType: CType, loc: L): Val {
-    const arity: Record<string, number> = { memset: 3, memcpy: 3, memmove: 3, memcmp: 3, strlen: 1, strcmp: 2, strncmp: 3, strcpy: 2, strcat: 2, strncpy: 3 };
+    const arity: Record<string, number> = { memset: 3, memcpy: 3, memmove: 3, memcmp: 3, strlen: 1, strcmp: 2, strncmp: 3, strcpy: 2, strcat: 2, strncpy: 3, abs: 1, labs: 1, llabs: 1 };
     if (args.length !== arity[name]) throw new UnsupportedError(`${name} with ${args.length} arguments`, loc);
     const ret = unqualified(returnType);
     switch (name) {
@@ -89,8 +94,28 @@ export class Library {
         return this.strcpy(name, args, ret, loc);
       case 'strncpy':
         return this.strncpy(args, ret, loc);
+      case 'abs':
+      case 'labs':
+      case 'llabs':
+        return this.abs(name, args[0]!, loc);
     }
     throw new UnsupportedError(name, loc);
+  }
+
+  /**
+   * `abs(x)` (`labs`, `llabs`): x converted to the function's type, then
+   * `x < 0 ? -x : x` wrapping as gcc's code does (the most negative value
+   * stays itself); that value is a signed overflow for no-overflow.
+   */
+  private abs(name: string, arg: CExpr, loc: L): Val {
+    const x = this.h.snapshot(this.h.rv(arg), loc);
+    if (x.k !== 'int') throw new UnsupportedError(`${name} of a value that is not an integer`, loc);
+    const k = ABS_KINDS[name];
+    const w = intWidth(k, this.h.dm, loc);
+    const e = resize(x.e, intWidth(x.ik, this.h.dm, loc), w, isSignedKind(x.ik), loc);
+    const min = bv(1n << BigInt(w - 1), w, loc);
+    this.h.overflowCheck(un('!', eq(e, min, loc), loc), loc, `signed overflow in ${name}`);
+    return { k: 'int', e: ite(app('slt', [e, bv(0n, w, loc)], loc), un('-', e, loc), e, loc), ik: k };
   }
 
   // ---- arguments ---------------------------------------------------------------------

@@ -5,7 +5,7 @@
  * source-map.ts for how IMP statements are tied back to C, and memory.ts for
  * the object model.
  */
-import type { CProgram, Expr as CExpr, FunctionDecl } from '../c/ast.js';
+import type { CompoundStmt, CProgram, Expr as CExpr, FunctionDecl } from '../c/ast.js';
 import type { CType, DataModel } from '../c/types.js';
 import { isSignedKind, typeToString as cTypeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpProgram, ImpType, Stmt, VarDecl } from '../ivl/ast.js';
@@ -37,6 +37,7 @@ import { CallLowering } from './calls.js';
 import { StatementLowering } from './statements.js';
 import { ConversionLowering } from './conversions.js';
 import { ExpressionLowering } from './expressions.js';
+import { ThreadLowering, ThreadModel, markPthreadTypes, startsThreads } from './threads.js';
 import { FloatLowering, ROUNDING_VAR } from './float-lowering.js';
 
 /**
@@ -44,7 +45,7 @@ import { FloatLowering, ROUNDING_VAR } from './float-lowering.js';
  * concern (TypeScript mixins: each module's class holds methods whose `this` is the
  * Lowerer; they are copied onto the Lowerer's prototype below).
  */
-export interface Lowerer extends MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering {}
+export interface Lowerer extends MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering, ThreadLowering {}
 
 export class Lowerer {
   out: Stmt[] = [];
@@ -60,8 +61,10 @@ export class Lowerer {
   readonly statics = new Map<number, Root>();
   readonly frames: Frame[] = [];
   readonly loops: LoopCtx[] = [];
-  /** Jump flags active in each enclosing block being lowered (innermost last). */
-  readonly blockActives: string[][] = [];
+  /** Function bodies without goto (c/goto-elimination.ts), made when first inlined. */
+  readonly bodies = new Map<FunctionDecl, CompoundStmt>();
+  /** Ids of the declarations the goto elimination makes (above the front end's). */
+  readonly gotoIds = { value: 1_800_000_000 };
   /** Run-time lengths of the variable-length array types declared so far. */
   readonly vlaLength = new Map<CType, Expr>();
   /** Loops being lowered around the current point, across inlined calls. */
@@ -113,6 +116,8 @@ export class Lowerer {
   readonly addressTaken: readonly FunctionDecl[];
   /** The C library's memory and string functions. */
   readonly library: Library;
+  /** The threads of a program that starts some (threads.ts); undefined for a sequential program. */
+  readonly threads: ThreadModel | undefined;
   /** The program calls fesetround: the rounding mode is the variable ROUNDING_VAR (else round-to-nearest-even). */
   readonly changesRounding: boolean;
 
@@ -140,6 +145,8 @@ export class Lowerer {
     }
     this.maxKnownId = Math.max(0, ...[...(knownRegions?.values() ?? [])].map((r) => r.id));
     this.map = new SourceMapBuilder(program.file);
+    markPthreadTypes(program);
+    this.threads = startsThreads(program) ? new ThreadModel(options.threadInstances ?? 1) : undefined;
     this.stmtLoc = { file: program.file, line: 1, column: 1, offset: 0 };
     this.library = new Library({
       dm: this.dm,
@@ -155,6 +162,9 @@ export class Lowerer {
       buffer: (f) => this.buffer(f),
       temp: (t, prefix) => this.temp(t, prefix),
       uncertain: (cond, loc, d) => this.uncertain(cond, loc, d),
+      overflowCheck: (cond, loc, d) => {
+        if (this.checksOverflow()) this.overflowGoal(cond, loc, d);
+      },
       regionBound: (elem, loc) => this.regionBound(elem, loc),
       allocationType: () => {
         const t = this.allocTypes[this.allocTypes.length - 1];
@@ -269,6 +279,7 @@ export class Lowerer {
     }
     const globalsInit = this.out;
     this.out = [];
+    if (this.threads) this.threads.live = true;
     const entry = this.options.summaries?.entry;
     const [body] = this.buffer(() => {
       if (entry !== undefined) return this.summaryCheck(entry);
@@ -287,6 +298,10 @@ export class Lowerer {
       // Each `return` of main has its goal (statements.ts); this one is for falling off the end.
       if (this.mem && main.body?.items.at(-1)?.kind !== 'Return') this.leakGoal(mainLoc);
     });
+    if (this.threads) {
+      this.lowerThreadBodies();
+      return this.threadedProgram([...this.liveInit, ...globalsInit, ...this.prologue, ...body], mainLoc);
+    }
     const locals: VarDecl[] = [...this.decls.entries()].map(([name, type]) => ({ kind: 'var_decl', name, type, loc: mainLoc }));
     return {
       kind: 'program',
@@ -320,7 +335,7 @@ export class Lowerer {
   }
 }
 
-for (const mixin of [MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering]) {
+for (const mixin of [MemorySafetyChecks, OverflowChecks, LvalueLowering, ObjectLowering, RecursionLowering, CallLowering, StatementLowering, ConversionLowering, ExpressionLowering, FloatLowering, ThreadLowering]) {
   for (const name of Object.getOwnPropertyNames(mixin.prototype)) {
     if (name !== 'constructor') Object.defineProperty(Lowerer.prototype, name, Object.getOwnPropertyDescriptor(mixin.prototype, name)!);
   }
@@ -405,6 +420,7 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
       ...(l.memoryHavocs.size ? { memoryHavocs: l.memoryHavocs } : {}),
       ...(l.notes.size ? { notes: [...l.notes] } : {}),
       ...(l.allocates ? { allocates: true } : {}),
+      ...(l.threads ? { threads: l.threads.slots.map((t) => ({ index: t.index, function: t.fn.name, createLoc: t.loc, parent: t.parent })) } : {}),
       assumptions: l.assumptions,
     };
   } catch (err) {

@@ -283,6 +283,8 @@ export class LvalueLowering {
     if (t.kind === 'record') return { k: 'agg', lv };
     if (t.kind === 'array') throw new UnsupportedError('array used as a value', loc);
     if (lv.alts[0]?.root.name === NOWHERE) return this.dummyVal(t, loc);
+    // In a program with threads, a shared object is read here, into temporaries.
+    const visible = this.visibleAccess(lv, loc, false);
     this.checkAccess(lv, loc, false);
     const pick = (suffix: string): Expr => {
       let acc: Expr | undefined;
@@ -293,12 +295,15 @@ export class LvalueLowering {
       }
       return acc!;
     };
-    if (t.kind === 'pointer') return { k: 'ptr', base: pick('.base'), off: pick('.off'), pointee: t.pointee };
-    if (t.kind === 'float') return { k: 'float', e: pick(''), fk: t.name };
-    const k = intKindOf(t);
-    if (k === undefined) throw new UnsupportedError(`value of type ${cTypeToString(t)}`, loc);
-    intWidth(k, this.dm, loc);
-    return { k: 'int', e: pick(''), ik: k };
+    const read = (): Val => {
+      if (t.kind === 'pointer') return { k: 'ptr', base: pick('.base'), off: pick('.off'), pointee: t.pointee };
+      if (t.kind === 'float') return { k: 'float', e: pick(''), fk: t.name };
+      const k = intKindOf(t);
+      if (k === undefined) throw new UnsupportedError(`value of type ${cTypeToString(t)}`, loc);
+      intWidth(k, this.dm, loc);
+      return { k: 'int', e: pick(''), ik: k };
+    };
+    return visible ? this.snapshot(read(), loc) : read();
   }
 
   dummyVal(this: Lowerer, t: CType, loc: L): Val {
@@ -405,6 +410,7 @@ export class LvalueLowering {
     }
     if (t.kind === 'array') throw new UnsupportedError('array assignment', loc);
     const c = this.convert(val, t, loc);
+    this.visibleAccess(lv, loc, true);
     this.checkAccess(lv, loc, true);
     // Evaluate the value once even when several places may be written.
     if (c.k === 'ptr') {
@@ -423,6 +429,9 @@ export class LvalueLowering {
 
   copyAggregate(this: Lowerer, dst: LValue, src: LValue, loc: L): void {
     if (src.alts[0]?.root.name === NOWHERE) return;
+    if (this.threads?.live && [...src.alts, ...dst.alts].some((a) => this.isShared(a.root))) {
+      throw new UnsupportedError('a copy of a struct other threads can reach', loc);
+    }
     this.checkAccess(src, loc, false);
     this.checkAccess(dst, loc, true);
     const leaves = leavesOf(dst.type, loc);

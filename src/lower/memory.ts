@@ -20,8 +20,8 @@
  * unionPlace), so that its members see each other's bytes (a float member's
  * bytes are its IEEE bits, any NaN pattern for a NaN).
  */
-import type { CType, DataModel, FloatKind, IntegerKind } from '../c/types.js';
-import { integerBits, integerKind, sizeOf, typeToString, unqualified } from '../c/types.js';
+import type { CType, DataModel, FloatKind, IntegerKind, RecordInfo } from '../c/types.js';
+import { intType, integerBits, integerKind, sizeOf, typeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpType } from '../ivl/ast.js';
 import { bvType, mapType } from '../ivl/ast.js';
 import { bv, type L } from './imp-build.js';
@@ -214,6 +214,34 @@ export interface Leaf {
   readonly bytes?: boolean;
 }
 
+// ---- pthread objects ---------------------------------------------------------
+
+/**
+ * What a pthread object is to the model: a `mutex` (its leaf holds the
+ * owning thread, 0 when free), a `cond`ition variable, or an `opaque` object
+ * (attributes) whose contents no modelled operation reads.
+ */
+export type SyncKind = 'mutex' | 'cond' | 'opaque';
+
+// glibc declares these types as unions of structs with pointers (layouts the
+// model cannot hold); their contents are private to the library, so each
+// object is one integer leaf, its state, whatever the declared layout.
+const SYNC_RECORDS = new WeakMap<RecordInfo, SyncKind>();
+
+/** The C type of a pthread object's leaf. */
+export const SYNC_STATE_TYPE: CType = intType('uint');
+
+/** Makes every object of the struct or union `record` one leaf of kind `kind` (see SyncKind). */
+export function markSyncRecord(record: RecordInfo, kind: SyncKind): void {
+  SYNC_RECORDS.set(record, kind);
+}
+
+/** The pthread object kind of a type, if it is one. */
+export function syncKindOf(t: CType): SyncKind | undefined {
+  const u = unqualified(t);
+  return u.kind === 'record' ? SYNC_RECORDS.get(u.record) : undefined;
+}
+
 /** All scalar leaves of a C type (struct members flattened, arrays turned into maps). */
 export function leavesOf(t: CType, loc: L, path: readonly string[] = [], mapped = false, count = 1): Leaf[] {
   const u = unqualified(t);
@@ -230,6 +258,7 @@ export function leavesOf(t: CType, loc: L, path: readonly string[] = [], mapped 
       );
     }
     case 'record': {
+      if (SYNC_RECORDS.has(u.record)) return [{ path, type: SYNC_STATE_TYPE, mapped, count: mapped ? count : undefined }];
       if (u.record.union) {
         if (!byteable(u)) throw new UnsupportedError('union with a member that is not an integer, a float or a double or an array or struct of them', loc);
         return [{ path, type: u, mapped: true, count: mapped ? count : 1, bytes: true }];

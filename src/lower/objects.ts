@@ -19,8 +19,10 @@ import {
   leavesOf,
   scalarParts,
   stripArrays,
+  syncKindOf,
   zeroOf,
 } from './memory.js';
+import { zeroInitializer } from './threads.js';
 import { ZERO_FILL_LIMIT, ALLOCATORS } from './common.js';
 import type { Lowerer } from './lower.js';
 
@@ -105,6 +107,11 @@ export class ObjectLowering {
   }
 
   applyInit(this: Lowerer, lv: LValue, init: Initializer): void {
+    if (syncKindOf(lv.type)) {
+      // A pthread object's initialiser (PTHREAD_MUTEX_INITIALIZER): its state starts 0, as zero-filled.
+      if (!zeroInitializer(init)) throw new UnsupportedError('a pthread object initialised to another state than the default one', init.loc);
+      return;
+    }
     if (init.kind !== 'InitList') {
       const t = unqualified(lv.type);
       if (t.kind === 'array' && init.kind === 'StringLiteral') {

@@ -57,6 +57,10 @@ export const GOAL_KINDS = [
   'summary',
   /** A recursive call of the entry function whose measure must decrease (see RecursionSummaries). */
   'decrease',
+  /** An access to an object other threads can reach, while another thread is about to make a conflicting one (threads/interleave.ts). */
+  'data-race',
+  /** NOT an error: a pthread_create inside a loop starting more threads than the model's slots. */
+  'thread-bound',
 ] as const;
 export type GoalKind = (typeof GOAL_KINDS)[number];
 

@@ -1,5 +1,7 @@
 // Statements and control flow: blocks and scopes, declarations, if, loops, switch,
-// break/continue/return and goto (flags and guards). Methods of the Lowerer (lower.ts).
+// break/continue/return (flags and guards). Function bodies come without goto
+// (c/goto-elimination.ts); what that pass made is no C branch, loop or
+// variable of the source map. Methods of the Lowerer (lower.ts).
 import type { BlockItem, Declaration, LoopStmt, Stmt as CStmt, SwitchStmt, VarDecl as CVarDecl } from '../c/ast.js';
 import type { CType } from '../c/types.js';
 import { isSignedKind, unqualified } from '../c/types.js';
@@ -18,123 +20,56 @@ interface Jump {
 
 const NOJUMP: Jump = { may: new Set(), always: false };
 
-/** True when the statements contain `goto label`. */
-function containsGoto(node: unknown, label: string): boolean {
-  const seen = new Set<object>();
-  const walk = (x: unknown): boolean => {
-    if (!x || typeof x !== 'object' || seen.has(x)) return false;
-    seen.add(x);
-    const o = x as Record<string, unknown>;
-    if (o.kind === 'Goto' && o.label === label) return true;
-    for (const [k, val] of Object.entries(o)) {
-      if (k === 'type' || k === 'decl' || k === 'loc' || k === 'function') continue;
-      if (Array.isArray(val) ? val.some(walk) : walk(val)) return true;
-    }
-    return false;
-  };
-  return walk(node);
-}
-
 export class StatementLowering {
   /**
-   * A block: after an item that may jump (break, continue, return, goto),
-   * each later item runs only while no such flag is set. A label that is
-   * the target of a forward goto from an earlier item of this block clears
-   * that goto's flag: execution resumes there.
+   * A block: after an item that may jump (break, continue, return), each
+   * later item runs only while no such flag is set. A block of the goto
+   * elimination opens no scope.
    */
-  lowerBlock(this: Lowerer, items: readonly BlockItem[], initialActive: readonly string[] = []): Jump {
-    return this.inScope(() => this.lowerBlockItems(items, initialActive));
+  lowerBlock(this: Lowerer, items: readonly BlockItem[], synthetic = false): Jump {
+    return synthetic ? this.lowerBlockItems(items) : this.inScope(() => this.lowerBlockItems(items));
   }
 
-  lowerBlockItems(this: Lowerer, items: readonly BlockItem[], initialActive: readonly string[]): Jump {
-    const may = new Set<string>(initialActive);
-    const active: string[] = [...initialActive];
-    this.blockActives.push(active);
+  lowerBlockItems(this: Lowerer, items: readonly BlockItem[]): Jump {
+    const may = new Set<string>();
+    const active: string[] = [];
     // Consecutive items under the same flags share one guard.
     let guarded: { key: string; flags: string[]; body: Stmt[] } | undefined;
     const flush = () => {
       if (guarded) this.emit(this.guard(guarded.flags, guarded.body));
       guarded = undefined;
     };
-    try {
-      for (let i = 0; i < items.length; i++) {
-        let item: BlockItem = items[i];
-        while (item.kind === 'Label') {
-          const f = this.frame.gotoFlags.get(item.name);
-          if (f && this.frame.pending.has(item.name)) {
-            const outer = this.blockActives.slice(0, -1).some((a) => a.includes(f));
-            if (!active.includes(f) || outer) throw new UnsupportedError(`goto into a nested block (label '${item.name}')`, item.loc);
+    for (const item of items) {
+      const [buf, j] = this.buffer(() => this.lowerItem(item));
+      if (buf.length) {
+        if (active.length) {
+          const key = active.join(',');
+          if (guarded?.key !== key) {
             flush();
-            this.emit(assign(f, boolLit(false, item.loc), item.loc));
-            active.splice(active.indexOf(f), 1);
-            may.delete(f);
-            this.frame.pending.delete(item.name);
+            guarded = { key, flags: [...active], body: [] };
           }
-          this.frame.labelsSeen.add(item.name);
-          if (containsGoto([item, ...items.slice(i + 1)], item.name)) {
-            // Backward gotos to this label: the rest of the block becomes a
-            // loop that runs again while `goto label` was executed.
-            flush();
-            const j = this.labelLoop(item.name, [item.body, ...items.slice(i + 1)], item.loc, active);
-            for (const f of j.may) may.add(f);
-            return { may, always: false };
-          }
-          item = item.body;
-        }
-        const it = item;
-        const [buf, j] = this.buffer(() => this.lowerItem(it));
-        if (buf.length) {
-          if (active.length) {
-            const key = active.join(',');
-            if (guarded?.key !== key) {
-              flush();
-              guarded = { key, flags: [...active], body: [] };
-            }
-            guarded.body.push(...buf);
-          } else {
-            flush();
-            this.emit(...buf);
-          }
-        }
-        for (const f of j.may) {
-          may.add(f);
-          if (!active.includes(f)) active.push(f);
-        }
-        // An item that may jump can set a flag the current guard already
-        // tests; the guard was evaluated before the item, so later items
-        // need a fresh one.
-        if (j.may.size) flush();
-        // The rest is dead unless a label makes it reachable.
-        if (j.always && !items.slice(i + 1).some((x) => x.kind === 'Label')) {
+          guarded.body.push(...buf);
+        } else {
           flush();
-          return { may, always: true };
+          this.emit(...buf);
         }
       }
-      flush();
-      return { may, always: false };
-    } finally {
-      this.blockActives.pop();
+      for (const f of j.may) {
+        may.add(f);
+        if (!active.includes(f)) active.push(f);
+      }
+      // An item that may jump can set a flag the current guard already
+      // tests; the guard was evaluated before the item, so later items
+      // need a fresh one.
+      if (j.may.size) flush();
+      // The rest is dead (no goto jumps into it: they are gone).
+      if (j.always) {
+        flush();
+        return { may, always: true };
+      }
     }
-  }
-
-  /** `L: rest` with backward `goto L` inside: `g := true; while (g) { g := false; rest }` (guarded by the block's active flags). */
-  labelLoop(this: Lowerer, label: string, rest: BlockItem[], loc: L, active: readonly string[]): Jump {
-    const g = this.temp(boolType, `$again_${label}_`);
-    this.flagLoc.set(g, loc);
-    this.frame.backLabels.set(label, g);
-    let body: Stmt[];
-    let j: Jump;
-    this.loopNesting++;
-    try {
-      [body, j] = this.buffer(() => this.lowerBlock(rest));
-    } finally {
-      this.loopNesting--;
-      this.frame.backLabels.delete(label);
-    }
-    const loop = [assign(g, boolLit(true, loc), loc), whiles(v(g, loc), [assign(g, boolLit(false, loc), loc), ...body], loc)];
-    if (active.length) this.emit(this.guard(active, loop));
-    else this.emit(...loop);
-    return { may: new Set([...j.may].filter((f) => f !== g)), always: false };
+    flush();
+    return { may, always: false };
   }
 
   /**
@@ -186,7 +121,7 @@ export class StatementLowering {
       const root = this.makeRoot(`${decl.name}@${this.frame.label}`, decl.type, dc.loc);
       this.frame.env.set(decl.id, root);
       if (this.born(root, dc.loc)) this.scopes[this.scopes.length - 1]?.push(root);
-      this.recordVariable(decl.name, this.fnName, decl.loc, root);
+      if (!decl.synthetic) this.recordVariable(decl.name, this.fnName, decl.loc, root);
       this.withVoidTarget(decl, () => this.initObject(root, decl.type, dc.init, dc.loc, false));
     }
   }
@@ -224,7 +159,7 @@ export class StatementLowering {
   lowerStmt(this: Lowerer, s: CStmt): Jump {
     switch (s.kind) {
       case 'Compound':
-        return this.lowerBlock(s.items);
+        return this.lowerBlock(s.items, s.synthetic);
       case 'ExprStmt':
         this.stmtLoc = s.loc;
         this.rv(s.expr, true);
@@ -232,12 +167,11 @@ export class StatementLowering {
       case 'Null':
         return NOJUMP;
       case 'If': {
-        this.stmtLoc = s.loc;
-        if (s.else && this.gotoIntoElse(s)) return this.ifWithGotoIntoElse(s);
+        if (!s.synthetic) this.stmtLoc = s.loc;
         const c = this.cond(s.condition);
         const [th, tj] = this.buffer(() => this.lowerStmt(s.then));
         const [el, ej] = s.else ? this.buffer(() => this.lowerStmt(s.else!)) : [[], NOJUMP];
-        this.map.addBranch({ loc: s.loc, keyword: 'if', function: this.fnName });
+        if (!s.synthetic) this.map.addBranch({ loc: s.loc, keyword: 'if', function: this.fnName });
         this.emit(ifs(c, th, el, s.loc));
         return { may: new Set([...tj.may, ...ej.may]), always: tj.always && ej.always };
       }
@@ -250,30 +184,14 @@ export class StatementLowering {
       case 'Switch':
         return this.lowerSwitch(s);
       case 'Label':
-        if (this.frame.pending.has(s.name)) throw new UnsupportedError(`goto into a nested statement (label '${s.name}')`, s.loc);
-        this.frame.labelsSeen.add(s.name);
+        // No goto jumps to it (the goto elimination took them away).
         return this.lowerStmt(s.body);
       case 'Case':
       case 'Default':
         throw new UnsupportedError('case label outside the top level of a switch body', s.loc);
-      case 'Goto': {
-        const fr = this.frame;
-        const back = fr.backLabels.get(s.label);
-        if (back) {
-          this.setFlag(back, s.loc);
-          return { may: new Set([back]), always: true };
-        }
-        // Forward gotos: to a label later in an enclosing block (a flag, like break).
-        if (fr.labelsSeen.has(s.label)) throw new UnsupportedError('backward goto out of the block of its label', s.loc);
-        let f = fr.gotoFlags.get(s.label);
-        if (!f) {
-          f = this.temp(boolType, `$goto_${s.label}_`);
-          fr.gotoFlags.set(s.label, f);
-        }
-        fr.pending.add(s.label);
-        this.setFlag(f, s.loc);
-        return { may: new Set([f]), always: true };
-      }
+      case 'Goto':
+        // Function bodies come without goto; one inside a statement expression is left.
+        throw new UnsupportedError('goto inside a statement expression', s.loc);
       case 'Break': {
         const ctx = this.loops[this.loops.length - 1];
         if (!ctx) throw new UnsupportedError('break outside a loop', s.loc);
@@ -306,36 +224,6 @@ export class StatementLowering {
     }
   }
 
-  /** Labels at the top level of an if's else branch that gotos in its then branch jump to. */
-  gotoIntoElse(this: Lowerer, s: Extract<CStmt, { kind: 'If' }>): boolean {
-    const items = s.else!.kind === 'Compound' ? s.else!.items : [s.else!];
-    return items.some((it) => {
-      for (let x: BlockItem = it; x.kind === 'Label'; x = x.body) if (containsGoto(s.then, x.name)) return true;
-      return false;
-    });
-  }
-
-  /**
-   * `if (c) { ... goto L; ... } else { ... L: ... }`: `k := c; if (k) {then};
-   * if (!k || jumped) {else}`, the else block entered with the goto flags active.
-   */
-  ifWithGotoIntoElse(this: Lowerer, s: Extract<CStmt, { kind: 'If' }>): Jump {
-    const c = this.tempOf(boolType, this.cond(s.condition), s.loc);
-    const [th, tj] = this.buffer(() => this.lowerStmt(s.then));
-    const fr = this.frame;
-    const items = s.else!.kind === 'Compound' ? s.else!.items : [s.else!];
-    const elseLabels = new Set<string>();
-    for (const it of items) for (let x: BlockItem = it; x.kind === 'Label'; x = x.body) elseLabels.add(x.name);
-    const flags = [...tj.may].filter((f) => [...fr.gotoFlags.entries()].some(([label, g]) => g === f && fr.pending.has(label) && elseLabels.has(label)));
-    const [el, ej] = this.buffer(() => this.lowerBlock(items, flags));
-    this.map.addBranch({ loc: s.loc, keyword: 'if', function: this.fnName });
-    this.emit(ifs(c, th, [], s.loc));
-    const loc = this.flagLoc.get(flags[0]) ?? s.loc;
-    this.emit(ifs(or(un('!', c, loc), orAll(flags.map((f) => v(f, loc)), loc), loc), el, [], loc));
-    const cleared = (f: string) => [...fr.gotoFlags.entries()].some(([label, g]) => g === f && !fr.pending.has(label));
-    return { may: new Set([...tj.may, ...ej.may].filter((f) => !cleared(f))), always: false };
-  }
-
   /**
    * `while (c) S`, `for (i; c; n) S`, `do S while (c)` become an IMP while
    * at the C keyword. With a side-effect-free condition and no break/return
@@ -344,7 +232,8 @@ export class StatementLowering {
    */
   lowerLoop(this: Lowerer, s: LoopStmt): Jump {
     const kw = s.keywordLoc;
-    this.map.addLoop({ loc: kw, keyword: s.kind === 'While' ? 'while' : s.kind === 'For' ? 'for' : 'do', function: this.fnName });
+    // A loop the goto elimination made for a backward jump is none of the program's loops.
+    if (!(s.kind === 'DoWhile' && s.synthetic)) this.map.addLoop({ loc: kw, keyword: s.kind === 'While' ? 'while' : s.kind === 'For' ? 'for' : 'do', function: this.fnName });
     if (s.kind === 'For' && s.init) {
       this.stmtLoc = s.loc;
       if (s.init.kind === 'Declaration') this.lowerDeclaration(s.init);

@@ -16,16 +16,20 @@ import type { SourceMap } from './source-map.js';
  *   blocks lost at the end of main (`valid-memtrack`).
  * - `memory-cleanup`: accesses and frees as above, and blocks still
  *   allocated at the end of main (`valid-memcleanup`).
+ * - `data-race`: in a program that starts threads, every access to an
+ *   object other threads can reach is a `data-race` goal (threads/markers.ts).
  * With none of them arithmetic wraps and the program has no goals but its
  * recursion cuts and the places where the model is not exact.
  */
-export type InstrumentationPass = 'error-calls' | 'overflow' | 'memory-safety' | 'memory-cleanup';
+export type InstrumentationPass = 'error-calls' | 'overflow' | 'memory-safety' | 'memory-cleanup' | 'data-race';
 
 export interface LowerOptions {
   readonly passes: readonly InstrumentationPass[];
   readonly dataModel: DataModel;
   /** How deep recursive calls are inlined before they are cut (default 3). */
   readonly recursionDepth?: number;
+  /** Thread slots per pthread_create call site inside a loop (default 1); more creations there are `thread-bound` goals. */
+  readonly threadInstances?: number;
   /** Recursion summaries to assume at cuts, and the function whose summary is checked (see RecursionSummaries). */
   readonly summaries?: RecursionSummaries;
 }
@@ -113,6 +117,11 @@ export interface LoweredProgram {
    * judged where a run ends, so a proof must show that every run ends.
    */
   readonly allocates?: boolean;
+  /**
+   * A program that starts threads: `imp` is in the threaded form
+   * (threads/markers.ts), one procedure per thread slot listed here.
+   */
+  readonly threads?: readonly ThreadInfo[];
   /** Every `assume` statement the lowering added, with what guarantees it (absent when the lowering failed). */
   readonly assumptions?: ReadonlyMap<Stmt, AssumptionReason>;
 }
@@ -129,9 +138,24 @@ export interface LoweredProgram {
  * - `summary`: a recursion summary proved separately holds at a cut call;
  * - `program`: `__VERIFIER_assume` (the rules' assumption);
  * - `c-value`: a value C guarantees (a `_Bool` nondet is 0 or 1);
+ * - `blocked`: a thread waits here until the condition holds (a mutex is
+ *   free); the other threads run meanwhile (threads/interleave.ts);
+ * - `thread-bound`: more threads than the model's slots, after the bound goal;
  * - `undefined-behaviour`: C leaves the execution undefined here and the
  *   model drops the path (division by zero, a shift amount out of range, a
  *   VLA size below 1, a dereference of an invalid pointer or a call through
  *   one when memory safety is not the property).
  */
-export type AssumptionReason = 'checked' | 'path-ends' | 'recursion-cut' | 'summary' | 'program' | 'c-value' | 'undefined-behaviour';
+export type AssumptionReason = 'checked' | 'path-ends' | 'recursion-cut' | 'summary' | 'program' | 'c-value' | 'blocked' | 'thread-bound' | 'undefined-behaviour';
+
+/** A thread slot of a program that starts threads. */
+export interface ThreadInfo {
+  /** Its number (pthread_t value; main is 1). */
+  readonly index: number;
+  /** Its start routine. */
+  readonly function: string;
+  /** The pthread_create call that starts it. */
+  readonly createLoc: SourceLocation;
+  /** The thread that starts it. */
+  readonly parent: number;
+}

@@ -2,7 +2,7 @@
 import type { GoalKind, InstrumentationPass } from '../lower/index.js';
 import type { ReplayProperty } from '../replay/index.js';
 import type { PropertyKind } from '../task/index.js';
-import { PROPERTY_TABLE, type PropertyRow, type ViolationGoal, type WitnessContext, type WitnessFormat } from './table.js';
+import { PROPERTY_TABLE, WITNESS_FORMATS, type PropertyRow, type ViolationGoal, type WitnessContext, type WitnessFormat } from './table.js';
 
 export { PROPERTY_TABLE, type PropertyRow, type StepName, type ViolationGoal, type WitnessContext, type WitnessFormat } from './table.js';
 
@@ -43,6 +43,34 @@ export function violationOf(kind: PropertyKind, goal: ViolationGoal): { readonly
 /** The witness the rules require for a violation of `violated` (a (sub-)property of `kind`). */
 export function violationWitnessFormat(kind: PropertyKind, violated: string, program: WitnessContext): WitnessFormat {
   return propertyRow(kind).violationWitness(violated, program);
+}
+
+/**
+ * The names a `FALSE(name)` answer may carry for the property: its
+ * violations', and those of a property its file may include (a
+ * memory-safety file with a valid-memcleanup line).
+ */
+export function violationNames(kind: PropertyKind): readonly string[] {
+  const row = propertyRow(kind);
+  const own = Object.values(row.violations).flatMap((v) => (v ? [v.name] : []));
+  return row.mayInclude ? [...own, ...violationNames(row.mayInclude)] : own;
+}
+
+/** The property a file of `kind` may include with a line of its own (see `PropertyRow.mayInclude`); undefined: none. */
+export function includedProperty(kind: PropertyKind): PropertyKind | undefined {
+  return propertyRow(kind).mayInclude;
+}
+
+/** The file names the rules give witnesses (`verify` writes to one of them unless told a path). */
+export function witnessFileNames(): readonly string[] {
+  return [...new Set(WITNESS_FORMATS.map((f) => f.file))];
+}
+
+/** How one concrete run checks the property (see `PropertyRow.concreteRun`). */
+export function concreteRunOf(kind: PropertyKind): NonNullable<PropertyRow['concreteRun']> {
+  const run = propertyRow(kind).concreteRun;
+  if (!run) throw new Error(`the property table has no concrete run for ${kind}`);
+  return run;
 }
 
 /** Whether a TRUE answer needs a confirmed correctness witness to score (the rules' table, without the category exceptions). */

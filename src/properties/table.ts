@@ -13,11 +13,18 @@ import type { PropertyKind } from '../task/index.js';
  * - `execution`: the one run of a program without nondeterminism;
  * - `summaries`: recursion summaries (recursive programs only), after a
  *   short BMC run that decides bounded recursion;
+ * - `sampling`: runs on sampled values of float nondets (a short search for
+ *   a violation where the solvers' float queries are slow);
+ * - `intervals`: interval evaluation of loop-free float programs over
+ *   bisected inputs (a proof where the solvers time out);
+ * - `horn`: programs with loops: a short BMC run (quick violations and
+ *   complete unrollings), then loop invariants from Horn clauses
+ *   (engines/horn.ts) proved on the program;
  * - `bmc`: BMC with k-induction to the end of the budget;
  * - `termination`: ranking functions, recursion measures, lassos and a
  *   complete unrolling (its own order inside).
  */
-export type StepName = 'execution' | 'summaries' | 'bmc' | 'termination';
+export type StepName = 'execution' | 'summaries' | 'sampling' | 'intervals' | 'horn' | 'bmc' | 'termination';
 
 /** A witness format of the rules: version and the file name it must be written to. */
 export interface WitnessFormat {
@@ -28,6 +35,9 @@ export interface WitnessFormat {
 const GRAPHML: WitnessFormat = { version: '1.0', file: 'witness.graphml' };
 const YAML_2_0: WitnessFormat = { version: '2.0', file: 'witness.yml' };
 const YAML_2_1: WitnessFormat = { version: '2.1', file: 'witness.yml' };
+
+/** Every format the rules ask for (a witness goes to one of their file names). */
+export const WITNESS_FORMATS: readonly WitnessFormat[] = [YAML_2_0, YAML_2_1, GRAPHML];
 
 /** The goal kinds that can violate a property: the lowering's, and the lasso goal of the termination engine. */
 export type ViolationGoal = GoalKind | 'lasso';
@@ -56,6 +66,14 @@ export interface PropertyRow {
   readonly violationWitness: (violated: string, program: WitnessContext) => WitnessFormat;
   /** The correctness witness written for TRUE, and whether the rules require (and validators check) it; undefined: none is written. */
   readonly correctnessWitness?: { readonly format: WitnessFormat; readonly required: boolean };
+  /**
+   * How one concrete run (gcc) checks the property in a program without
+   * nondeterminism (the `execution` step; termination's first check): the
+   * replay that recognises a violation, and the sanitizers under which the
+   * run must show no undefined behaviour for its outcome to count.
+   * Undefined: a run does not decide the property.
+   */
+  readonly concreteRun?: { readonly replay: ReplayProperty; readonly sanitizers: readonly string[] };
   /** The steps that decide the property, in order. */
   readonly strategy: readonly StepName[];
   /**
@@ -66,10 +84,22 @@ export interface PropertyRow {
   readonly induction: 'always' | 'without-heap';
   /** Chosen for a task with several properties when none is named (also by select and the playground). */
   readonly defaultChoice: boolean;
+  /**
+   * Another property whose line this one's property file may add (the
+   * upstream memory-safety file has had a fourth line, valid-memcleanup):
+   * it is verified once this one holds, and a FALSE naming its violation
+   * answers this property too.
+   */
+  readonly mayInclude?: PropertyKind;
 }
 
-// Unwinding assertions of recursion, and places where the memory model is not exact.
-const BOUND_KINDS: readonly GoalKind[] = ['recursion', 'memory-unknown'];
+// Unwinding assertions of recursion, places where the memory model is not exact, thread slots exhausted.
+const BOUND_KINDS: readonly GoalKind[] = ['recursion', 'memory-unknown', 'thread-bound'];
+
+// A run with any undefined behaviour decides nothing; under unreach-call
+// signed arithmetic wraps, as in the model (replay adds -fwrapv).
+const ALL_UB = ['-fsanitize=address,undefined', '-fno-sanitize-recover=all'];
+const UB_BUT_OVERFLOW = ['-fsanitize=address,undefined', '-fno-sanitize=signed-integer-overflow', '-fno-sanitize-recover=all'];
 
 // The rules' table (seed 004, "Witnesses"): violations of programs with threads are GraphML 1.0.
 const yamlUnlessConcurrent = (_violated: string, program: WitnessContext): WitnessFormat => (program.concurrent ? GRAPHML : YAML_2_0);
@@ -82,7 +112,8 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
-    strategy: ['execution', 'summaries', 'bmc'],
+    concreteRun: { replay: 'unreach-call', sanitizers: UB_BUT_OVERFLOW },
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
@@ -93,7 +124,8 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: yamlUnlessConcurrent,
     correctnessWitness: { format: YAML_2_0, required: true },
-    strategy: ['execution', 'summaries', 'bmc'],
+    concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     induction: 'always',
     defaultChoice: true,
   },
@@ -110,9 +142,10 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     violationWitness: (violated, program) => (program.concurrent || violated === 'valid-memtrack' ? GRAPHML : YAML_2_0),
     // Not supported by the rules: written, but not required.
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['bmc'],
+    strategy: ['sampling', 'intervals', 'bmc'],
     induction: 'without-heap',
     defaultChoice: false,
+    mayInclude: 'valid-memcleanup',
   },
   {
     kind: 'valid-memcleanup',
@@ -121,7 +154,7 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
     correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['bmc'],
+    strategy: ['sampling', 'intervals', 'bmc'],
     induction: 'always',
     defaultChoice: false,
   },
@@ -135,18 +168,20 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     boundKinds: ['recursion'],
     violationWitness: () => YAML_2_1,
     // Demo mode in the rules (2.1): not required, none is written.
+    // The one run ends: every execution ends (an overflow is no way to end).
+    concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
     strategy: ['termination'],
     induction: 'always',
     defaultChoice: false,
   },
   {
     kind: 'no-data-race',
-    notSupported: 'no-data-race is not supported yet (the lowering has no model of threads)',
-    passes: [],
-    violations: {},
+    // Every access to an object other threads reach is a goal (threads/interleave.ts); a program without threads has no race.
+    passes: ['data-race'],
+    violations: { 'data-race': { name: 'no-data-race', replay: 'no-data-race' } },
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
-    strategy: [],
+    strategy: ['bmc'],
     induction: 'always',
     defaultChoice: false,
   },

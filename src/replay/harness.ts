@@ -162,11 +162,14 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
     );
   }
   lines.push(
+    // A schedule replay's runtime (threads.ts) learns of the calls of atomic functions.
+    'extern void tarsier_function_hook(void *, int) __attribute__((weak));',
     'NI void __cyg_profile_func_enter(void *fn, void *site) {',
     '  (void)site;',
     `  if (fn == (void *)${errorFunction}) { tarsier_say(${cString(REACHED_MARKER)}); _exit(${HARNESS_EXIT.reached}); }`,
+    '  if (tarsier_function_hook) tarsier_function_hook(fn, 1);',
     '}',
-    'NI void __cyg_profile_func_exit(void *fn, void *site) { (void)fn; (void)site; }',
+    'NI void __cyg_profile_func_exit(void *fn, void *site) { (void)site; if (tarsier_function_hook) tarsier_function_hook(fn, 0); }',
   );
   return lines.join('\n') + '\n';
 }

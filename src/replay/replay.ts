@@ -10,7 +10,7 @@ import { dataModelDependence } from './data-model.js';
 import { DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMENT_AT_ERROR_MARKER, SEGMENT_AT_EXIT_MARKER, TARGET_MARKER, harnessSource, type NondetValue } from './harness.js';
 import { MEMORY_PROPERTIES, detectsLeaks, memoryFlags, memoryVerdict, type MemoryProperty, type MemoryReplayProperty } from './memory.js';
 
-export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | MemoryReplayProperty;
+export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | 'no-data-race' | MemoryReplayProperty;
 import { gccModeFlag, type DataModel } from '../common/data-model.js';
 
 export type { DataModel };

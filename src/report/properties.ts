@@ -1,7 +1,9 @@
-/** The `.prp` texts (SV-COMP's) of the two properties the playground checks, by name. */
-export const PLAYGROUND_PROPERTIES = {
-  'unreach-call': 'CHECK( init(main()), LTL(G ! call(reach_error())) )\n',
-  'no-overflow': 'CHECK( init(main()), LTL(G ! overflow) )\n',
-} as const;
+import { preferredProperties } from '../properties/index.js';
+import { propertyFileText, type PropertyKind } from '../task/index.js';
 
-export type PlaygroundProperty = keyof typeof PLAYGROUND_PROPERTIES;
+/** The properties the playground checks (the property table's default choices), with the text of their `.prp` files. */
+export const PLAYGROUND_PROPERTIES: Readonly<Partial<Record<PropertyKind, string>>> = Object.fromEntries(
+  preferredProperties().map((k) => [k, propertyFileText(k)]),
+);
+
+export type PlaygroundProperty = PropertyKind;

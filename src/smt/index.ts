@@ -2,7 +2,9 @@
 import { TarsierError } from '../common/errors.js';
 import { createProcessSolver, findExecutable, processSolverSpec } from './process.js';
 import type { Solver } from './solver.js';
-import { createZ3WasmSolver } from './z3wasm.js';
+import { createZ3WasmSolver, runZ3WasmScript } from './z3wasm.js';
+import { runProcessScript } from './process.js';
+import type { ChannelReply } from './solver.js';
 
 export * from './terms.js';
 export * from './solver.js';
@@ -26,6 +28,21 @@ export function createSolver(name = 'auto'): Solver {
   const path = findExecutable(name);
   if (!path) throw new TarsierError('solver', `solver '${name}' not found (install it, give its path, or use the built-in z3-wasm)`, undefined, 2);
   return createProcessSolver(processSolverSpec(path));
+}
+
+/**
+ * Runs one whole SMT-LIB script (a query that is no incremental session,
+ * such as a set of Horn clauses) on a fresh Z3 and returns its output: the
+ * z3 process when `name` is `auto` and z3 is on PATH or `name` is `z3` or a
+ * path to a z3 binary, else the built-in WebAssembly Z3. Other solvers have
+ * no Horn engine: undefined.
+ */
+export function runZ3Script(name: string, script: string, deadlineMs: number): Promise<ChannelReply> | undefined {
+  if (name === 'auto') name = findExecutable('z3') ? 'z3' : 'z3-wasm';
+  if (name === 'z3-wasm' || name === 'wasm' || name === 'default') return runZ3WasmScript(script, deadlineMs);
+  const path = findExecutable(name);
+  if (!path || !/^z3/i.test(path.split('/').pop()!)) return undefined;
+  return runProcessScript(processSolverSpec(path), script, deadlineMs);
 }
 
 /** The solver name the command line accepts for a process back end, if its binary exists here. */

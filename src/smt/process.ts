@@ -216,6 +216,16 @@ class ProcessChannel implements Channel {
   }
 }
 
+/**
+ * Runs one whole SMT-LIB script on a fresh solver process (e.g. a Horn
+ * query, which is no incremental session) and returns what it printed; the
+ * process is killed at `deadlineMs` (wall clock).
+ */
+export function runProcessScript(spec: ProcessSolverSpec, script: string, deadlineMs: number): Promise<ChannelReply> {
+  const channel = new ProcessChannel(spec);
+  return channel.exec(() => script, deadlineMs).finally(() => channel.dispose());
+}
+
 export function createProcessSolver(spec: ProcessSolverSpec): Solver {
   return new SmtLibSolver(`process:${basename(spec.path)}`, new ProcessChannel(spec), spec.dialect);
 }

@@ -178,6 +178,12 @@ export function createZ3WasmSolver(): Solver {
   return new SmtLibSolver('z3-wasm', new Z3WasmChannel(), z3Dialect);
 }
 
+/** Runs one whole SMT-LIB script on a fresh context of the shared worker (stopped at `deadlineMs`, wall clock). */
+export function runZ3WasmScript(script: string, deadlineMs: number): Promise<ChannelReply> {
+  const channel = new Z3WasmChannel();
+  return channel.exec(() => script, deadlineMs).finally(() => channel.dispose());
+}
+
 /** Terminates the shared Z3 worker (it is also unreferenced while idle, so it never holds the process open). */
 export function shutdownZ3Wasm(): Promise<void> {
   return host.shutdown();

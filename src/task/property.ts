@@ -143,11 +143,6 @@ export function readPropertyFile(path: string): Property {
   return parsePropertyText(readTextFile(file), file);
 }
 
-/** The names a `FALSE(p)` answer may carry for a property kind (a memory-safety file may add valid-memcleanup: see `Property.subproperties`). */
-export function violationNames(kind: PropertyKind): readonly string[] {
-  return kind === 'valid-memsafety' ? MEMSAFETY_SUBPROPERTIES : [kind];
-}
-
 /** The property files of SV-COMP, as every task set ships them. */
 const BUILT_IN_PROPERTY_TEXT: Record<PropertyKind, string> = {
   'unreach-call': 'CHECK( init(main()), LTL(G ! call(reach_error())) )',
@@ -157,6 +152,11 @@ const BUILT_IN_PROPERTY_TEXT: Record<PropertyKind, string> = {
   termination: 'CHECK( init(main()), LTL(F end) )',
   'no-data-race': 'CHECK( init(main()), LTL(G ! data-race) )',
 };
+
+/** The text of the standard `.prp` file of a property. */
+export function propertyFileText(kind: PropertyKind): string {
+  return BUILT_IN_PROPERTY_TEXT[kind] + '\n';
+}
 
 /** The standard property of a kind (the text of its `.prp` file); undefined for an unknown name. */
 export function builtInProperty(kind: string): Property | undefined {

@@ -1,4 +1,6 @@
-import { violationNames, type PropertyKind } from './property.js';
+// The names a FALSE may carry per property are the property table's.
+import { violationNames } from '../properties/index.js';
+import type { PropertyKind } from './property.js';
 import type { Verdict } from './verdict.js';
 
 /** Points of the competition's scoring table. */

@@ -28,7 +28,8 @@
 //   (dropping widens the search; a confirmation is still a replayed run).
 
 import { parseExpressionAt, type CProgram, type Expr, typeToString } from '../c/index.js';
-import { NONDET_TYPES } from '../replay/harness.js';
+import { NONDET_FLOAT_TYPES, NONDET_TYPES } from '../replay/harness.js';
+import { floatValueCondition, pinnedFloat } from '../c/float-literal.js';
 import type { NondetValue } from '../replay/index.js';
 import { toOneBasedColumn, type ViolationSequenceEntry, type Waypoint } from '../witness/model.js';
 import { beforeStatement, ProgramEdits } from './instrument.js';
@@ -229,20 +230,21 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
         const call = points.calls.find((c) => c.rparen.line === line && c.rparen.column === column);
         if (!call) { drop(w, 'no call ends at this location'); pins = undefined; continue; }
         const type = call.callee && NONDET_TYPES[call.callee] ? NONDET_TYPES[call.callee]! : typeToString(call.call.type);
-        const pinned = typeof value === 'string' ? pinnedResult(value) : undefined;
+        const floating = call.callee ? NONDET_FLOAT_TYPES[call.callee]?.type : undefined;
+        const pinned = typeof value !== 'string' ? undefined : floating ? pinnedFloat(value, floating) : pinnedResult(value);
         if (pinned === undefined || type === 'void' || /\*/.test(type)) {
           drop(w, `constraint '${String(value)}' is not '\\result == <integer>'`);
           pins = undefined;
           continue;
         }
-        if (pins && call.callee && NONDET_TYPES[call.callee]) pins.push({ function: call.callee, value: pinned });
+        if (pins && call.callee && (NONDET_TYPES[call.callee] || floating)) pins.push({ function: call.callee, value: pinned });
         else pins = undefined;
         const place = (chain: string) => {
           const name = `__tarsier_ret_${helpers++}`;
           edits.declare(`static ${type} ${name}(${type} r) { ${chain} return r; }`);
           edits.wrap(call.start, call.end, `${name}(`, ')');
         };
-        guard(`call:${call.start}`, place, `r == (${type})(${cLiteral(pinned)})`);
+        guard(`call:${call.start}`, place, floating ? floatValueCondition('r', pinned, floating === 'float' ? 'float' : 'double') : `r == (${type})(${cLiteral(pinned)})`);
         readings.push({ waypoint: w, reading: 'exact' });
         followAt.push(offset);
         follows++;

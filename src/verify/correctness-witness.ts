@@ -160,7 +160,19 @@ export function exprToC(e: Expr, vars: ReadonlyMap<string, CVar>): string | unde
     if (!b || (b.v && (b.v.width !== a.v.width || b.v.signed !== a.v.signed))) return undefined;
     return `${a.text} ${op} ${b.text}`;
   };
-  if (e.kind === 'app' && CMP[e.fn] && e.args.length === 2) return compare(CMP[e.fn]![0], e.args[0]!, e.args[1]!, CMP[e.fn]![1]);
+  if (e.kind === 'app' && CMP[e.fn] && e.args.length === 2) {
+    const plain = compare(CMP[e.fn]![0], e.args[0]!, e.args[1]!, CMP[e.fn]![1]);
+    if (plain !== undefined || !CMP[e.fn]![1]) return plain;
+    // Signed comparisons of 64-bit sums and products of extended variables (the Horn engine's invariants).
+    const a = arithToC(e.args[0]!, vars);
+    const b = a && arithToC(e.args[1]!, vars);
+    return a && b ? `${a.text} ${CMP[e.fn]![0]} ${b.text}` : undefined;
+  }
+  if (e.kind === 'binary' && e.op === '==>') {
+    const a = exprToC(e.left, vars);
+    const b = a === undefined ? undefined : exprToC(e.right, vars);
+    return a === undefined || b === undefined ? undefined : `(!(${a}) || (${b}))`;
+  }
   // Boolean combinations (the program's own conditions): C's operators on 0/1 values.
   if (e.kind === 'unary' && e.op === '!') {
     const a = exprToC(e.arg, vars);
@@ -180,7 +192,11 @@ export function exprToC(e: Expr, vars: ReadonlyMap<string, CVar>): string | unde
       if (!v || v.signed || l.args[1].value === 0n) return undefined;
       return factToC({ kind: 'congruence', var: l.args[0].name, modulus: l.args[1].value, residue: e.right.value }, vars, []);
     }
-    return compare(e.op, e.left, e.right, undefined);
+    const plain = compare(e.op, e.left, e.right, undefined);
+    if (plain !== undefined) return plain;
+    const a = arithToC(e.left, vars);
+    const b = a && arithToC(e.right, vars);
+    return a && b ? `${a.text} ${e.op} ${b.text}` : undefined;
   }
   // sbv2int(a) - sbv2int(b) <= c (ubv2int alike)
   if (e.kind === 'binary' && e.op === '<=' && e.left.kind === 'binary' && e.left.op === '-') {
@@ -194,6 +210,54 @@ export function exprToC(e: Expr, vars: ReadonlyMap<string, CVar>): string | unde
     return factToC({ kind: 'difference', a: a.name, b: b.name, view: a.view, bound: c }, vars, []);
   }
   return undefined;
+}
+
+const LL_MIN = -(1n << 63n);
+const LL_MAX = (1n << 63n) - 1n;
+
+/**
+ * A 64-bit IMP term built from variables of at most 32 bits extended to 64
+ * (`sext64` of a signed C variable, `zext64` of an unsigned one), 64-bit
+ * constants, `+`, `-` and `*`, as C arithmetic in `long long`: only when
+ * the interval of every intermediate value lies in the range of `long long`,
+ * so C computes exactly what IMP does (no overflow, no wrap-around).
+ */
+function arithToC(e: Expr, vars: ReadonlyMap<string, CVar>): { text: string; lo: bigint; hi: bigint } | undefined {
+  const fits = (lo: bigint, hi: bigint) => lo >= LL_MIN && hi <= LL_MAX;
+  switch (e.kind) {
+    case 'bv_lit': {
+      if (e.width !== 64) return undefined;
+      const v = BigInt.asIntN(64, e.value);
+      // The type's minimum has no literal (its negation overflows).
+      if (v === LL_MIN) return undefined;
+      return { text: v < 0n ? `(-${-v}LL)` : `${v}LL`, lo: v, hi: v };
+    }
+    case 'app': {
+      const x = e.args[0];
+      if ((e.fn !== 'sext64' && e.fn !== 'zext64') || x?.kind !== 'var') return undefined;
+      const v = vars.get(x.name);
+      if (!v || v.width > 32 || v.signed !== (e.fn === 'sext64')) return undefined;
+      const w = BigInt(v.width);
+      return v.signed ? { text: `(long long)${v.name}`, lo: -(1n << (w - 1n)), hi: (1n << (w - 1n)) - 1n } : { text: `(long long)${v.name}`, lo: 0n, hi: (1n << w) - 1n };
+    }
+    case 'unary': {
+      if (e.op !== '-') return undefined;
+      const a = arithToC(e.arg, vars);
+      return a && fits(-a.hi, -a.lo) ? { text: `(-${a.text})`, lo: -a.hi, hi: -a.lo } : undefined;
+    }
+    case 'binary': {
+      if (e.op !== '+' && e.op !== '-' && e.op !== '*') return undefined;
+      const a = arithToC(e.left, vars);
+      const b = a && arithToC(e.right, vars);
+      if (!a || !b) return undefined;
+      const products = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi];
+      const [lo, hi] =
+        e.op === '+' ? [a.lo + b.lo, a.hi + b.hi] : e.op === '-' ? [a.lo - b.hi, a.hi - b.lo] : [products.reduce((m, v) => (v < m ? v : m)), products.reduce((m, v) => (v > m ? v : m))];
+      return fits(lo, hi) ? { text: `(${a.text} ${e.op} ${b.text})`, lo, hi } : undefined;
+    }
+    default:
+      return undefined;
+  }
 }
 
 function impVars(view: CView, lowered: LoweredProgram): Map<string, CVar> {

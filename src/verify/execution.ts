@@ -17,7 +17,8 @@ import type { Expr, Stmt } from '../ivl/ast.js';
 import type { LoweredProgram } from '../lower/index.js';
 import { HARNESS_EXIT, dataModelDependence, replayCounterexample, type ReplayResult } from '../replay/index.js';
 import { findExecutable } from '../smt/index.js';
-import type { DataModel } from '../task/index.js';
+import { concreteRunOf } from '../properties/index.js';
+import type { DataModel, PropertyKind } from '../task/index.js';
 
 /**
  * Whether the lowered program stands for a deterministic C program:
@@ -165,14 +166,6 @@ export type ExecutionOutcome =
   /** Nothing learnt (time limit, a crash, a sanitizer report, no gcc). */
   | { readonly kind: 'undecided'; readonly reason: string };
 
-/**
- * Undefined behaviour the run must not show for its outcome to count. Under
- * unreach-call signed arithmetic wraps, as in the model (replay adds -fwrapv).
- */
-const SANITIZERS = {
-  'unreach-call': ['-fsanitize=address,undefined', '-fno-sanitize=signed-integer-overflow', '-fno-sanitize-recover=all'],
-  'no-overflow': ['-fsanitize=address,undefined', '-fno-sanitize-recover=all'],
-};
 const SANITIZER_REPORT = /runtime error:|ERROR: AddressSanitizer|ERROR: LeakSanitizer/;
 
 /** The CPU time the one run may take: 30 % of the budget, at most 2 s (a deterministic program that runs longer is left to the engines). */
@@ -181,7 +174,8 @@ export function executionLimitMs(budgetMs: number): number {
 }
 
 export interface ExecutionOptions {
-  readonly property: 'unreach-call' | 'no-overflow';
+  /** The property whose concrete run (the property table's `concreteRun`) the run is. */
+  readonly property: PropertyKind;
   readonly dataModel: DataModel;
   readonly errorFunction: string;
   /** CPU time limit of each run (rounded up to whole seconds); the wall-clock limit is ten times that, so that a loaded machine does not decide. */
@@ -192,9 +186,10 @@ export interface ExecutionOptions {
 
 /** Runs a deterministic program once (compiled by gcc, with sanitizers); a program that reads unwritten memory once more under valgrind. */
 export function executeDeterministic(programPath: string, options: ExecutionOptions): ExecutionOutcome {
-  const { property, dataModel, errorFunction } = options;
+  const { dataModel, errorFunction } = options;
+  const check = concreteRunOf(options.property);
   const limit = runLimits(options.timeoutMs);
-  const replay = replayCounterexample(programPath, [], { property, dataModel, errorFunction, timeoutMs: limit.wallMs, runUnder: limit.runUnder, extraFlags: SANITIZERS[property] });
+  const replay = replayCounterexample(programPath, [], { property: check.replay, dataModel, errorFunction, timeoutMs: limit.wallMs, runUnder: limit.runUnder, extraFlags: [...check.sanitizers] });
   const outcome = outcomeOf(replay, limit.cpuS);
   if (outcome.kind === 'undecided' || options.determinism === 'deterministic') return outcome;
   const unwritten = readsOfUnwrittenMemory(programPath, options);
@@ -238,10 +233,11 @@ function readsOfUnwrittenMemory(programPath: string, options: ExecutionOptions):
   if (!valgrind) return 'the program reads arrays it may not have written, and valgrind, which would check that, is not installed (scripts/install-system-tools.sh installs it)';
   const dep = options.dataModel === 'ILP32' ? dataModelDependence(readFileSync(programPath, 'utf8')) : undefined;
   if (dep) return `the program reads arrays it may not have written, and uses '${dep}', whose meaning differs in the 64-bit run valgrind checks`;
-  const flags = SANITIZERS[options.property].map((f) => f.replace('-fsanitize=address,undefined', '-fsanitize=undefined'));
+  const check = concreteRunOf(options.property);
+  const flags = check.sanitizers.map((f) => f.replace('-fsanitize=address,undefined', '-fsanitize=undefined'));
   const limit = runLimits(options.timeoutMs);
   const replay = replayCounterexample(programPath, [], {
-    property: options.property,
+    property: check.replay,
     dataModel: 'LP64',
     errorFunction: options.errorFunction,
     timeoutMs: limit.wallMs,

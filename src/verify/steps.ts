@@ -5,11 +5,12 @@
 
 import { formatLocation } from '../common/location.js';
 import { analysisCandidates } from '../analysis/index.js';
-import { assertionCandidates, bmc, candidateSources, type BmcResult, type LoopCandidateSource } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, proveByHorn, proveByIntervals, sampleViolation, type BmcResult, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
+import { loopsOf } from '../ivl/walk.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import { goalRolesOf, violationKinds, violationOf, type StepName } from '../properties/index.js';
 import { replayCounterexample, type ReplayResult } from '../replay/index.js';
-import { determinismOf, executeDeterministic, executionLimitMs, type ExecutionOptions } from './execution.js';
+import { determinismOf, executeDeterministic, executionLimitMs } from './execution.js';
 import { LoweredFamily } from './family.js';
 import { lowerC } from './frontend.js';
 import type { PhaseProfile } from './profile.js';
@@ -18,7 +19,9 @@ import { proveBySummaries } from './summaries.js';
 import { verifyTermination } from './termination.js';
 import { timeLimitReason } from './time-limit.js';
 import type { VerifyResult } from './types.js';
-import { nondetSteps, replayValues } from './witness.js';
+import { nondetSteps, replayValues, type NondetStep } from './witness.js';
+import { startsThreads } from '../lower/threads.js';
+import { verifyThreaded } from './threads.js';
 
 export interface Step {
   /** The step needs the program lowered with the property's passes (done once, before the first such step). */
@@ -32,6 +35,13 @@ export interface Step {
 /** Runs the property's strategy: its steps in order until one gives a verdict. */
 export async function runStrategy(run: VerificationRun): Promise<VerifyResult> {
   const strategy = run.row.strategy;
+  // A program that starts threads: interleavings (threads.ts) whatever the property; without threads there is no data race.
+  if (startsThreads(run.c) || run.r.property.kind === 'no-data-race') {
+    const failed = lower(run);
+    if (failed) return failed;
+    if (run.family!.first.threads) return verifyThreaded(run);
+    return run.done({ kind: 'true' }, 'no data race: the program starts no threads');
+  }
   for (const name of strategy) {
     const step = STEPS[name];
     if (step.lowered && !run.family) {
@@ -70,9 +80,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const { r, family } = run;
       const determinism = determinismOf(family!.first);
       if (determinism === 'nondeterministic') return undefined;
-      // The table gives this step to the properties a run checks (calls of the error function, signed overflows).
-      const property = r.property.kind as ExecutionOptions['property'];
-      const outcome = executeDeterministic(r.program, { property, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(run.timeoutS * 1000), determinism });
+      // The table gives this step to the properties a run checks (its concreteRun).
+      const outcome = executeDeterministic(r.program, { property: r.property.kind, dataModel: r.dataModel, errorFunction: r.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(run.timeoutS * 1000), determinism });
       run.profile.mark('execution');
       run.log(`execution: ${outcome.kind}: ${outcome.kind === 'violated' ? outcome.replay.reason : outcome.reason}`);
       if (outcome.kind === 'holds') return run.proved(`no violation: ${outcome.reason}`, 'execution', null);
@@ -102,6 +111,81 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       run.profile.mark('summaries');
       run.log(`summaries: ${s.reason}`);
       if (s.proof) return run.proved(s.proof.reason, 'summaries', null);
+      return result.reason.startsWith('time limit reached') ? undefined : bmcVerdict(run, result);
+    },
+  },
+  /**
+   * Float programs with nondet values: runs on sampled values (the
+   * program's constants, their neighbours, values between them) for at most
+   * half a second, where the solvers' float queries are slow; a run that
+   * violates a goal is replayed like any counterexample.
+   */
+  sampling: {
+    lowered: true,
+    applies: (run) => run.family!.first.sourceMap.nondets.some((n) => n.isFloat),
+    async run(run) {
+      const family = run.family!;
+      const stopAt = run.deadline() - Math.min(500, run.deadline() / 10);
+      const s = sampleViolation(family.first.imp, { deadline: () => run.deadline() - stopAt, roles: goalRolesOf(run.r.property.kind) });
+      run.profile.mark('sampling');
+      run.log(`sampling: ${s.runs} runs, ${s.counterexample ? 'a violation' : 'no violation'}`);
+      if (!s.counterexample) return undefined;
+      const found = confirmedViolation(run, s.counterexample, family.first.sourceMap);
+      if (found.kind !== 'confirmed') return undefined;
+      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'sampling', `a run on sampled values (${s.runs} runs)`);
+    },
+  },
+  /**
+   * Loop-free float programs: interval evaluation over the inputs' values,
+   * halving the widest input's range where a goal is not decided (at most a
+   * quarter of the budget, 3 s): TRUE when every goal holds on every box.
+   */
+  intervals: {
+    lowered: true,
+    applies: (run) => {
+      const first = run.family!.first;
+      return first.sourceMap.nondets.some((n) => n.isFloat) && !run.family!.recursive && first.sourceMap.loops.length === 0;
+    },
+    async run(run) {
+      const stop = run.deadline() - Math.min(3000, run.deadline() / 4);
+      const p = proveByIntervals(run.family!.first.imp, { deadline: () => run.deadline() - stop, roles: goalRolesOf(run.r.property.kind) });
+      run.profile.mark('intervals');
+      run.log(`intervals: ${p.reason}`);
+      return p.proved ? run.proved(`no violation: ${p.reason}`, 'intervals', null) : undefined;
+    },
+  },
+  /**
+   * Loops: BMC first for a sixth of the budget (at most 1.5 s), which finds
+   * the quick violations and complete unrollings; then loop invariants from
+   * Horn clauses get up to 45 % of what is left; the next step's BMC goes
+   * on where only its time share stopped it.
+   */
+  horn: {
+    lowered: true,
+    applies: (run) => {
+      const first = run.family!.first;
+      const main = first.imp.procedures.find((p) => p.name === 'main');
+      // As k-induction: with heap blocks under memtrack, only a complete unrolling proves.
+      return !run.family!.recursive && !(run.row.induction === 'without-heap' && first.allocates) && loopsOf(main?.body ?? []).length > 0;
+    },
+    async run(run) {
+      const firstEnd = run.deadline() - Math.min(1500, run.deadline() / 6);
+      const result = await runBmc(run, () => run.deadline() - firstEnd);
+      run.profile.mark('bmc');
+      if (result.verdict !== 'unknown') return bmcVerdict(run, result);
+      const stopAt = run.deadline() * 0.55;
+      const first = run.family!.first;
+      const h = await proveByHorn(first.imp, {
+        left: () => run.deadline() - stopAt,
+        wallMs: (ms) => (run.solverTimeoutMs() * ms) / Math.max(1, run.deadline()),
+        roles: goalRolesOf(run.r.property.kind),
+        views: new Map(first.sourceMap.variables.map((v) => [v.imp, v.signed ? 's' : 'u'] as const)),
+        solver: run.options.solver,
+        log: run.log,
+      });
+      run.profile.mark('horn');
+      run.log(`horn: ${h.reason}`);
+      if (h.verdict === 'true') return run.proved(`no violation: ${h.reason}`, 'horn', { lowered: first, invariants: h.invariants });
       return result.reason.startsWith('time limit reached') ? undefined : bmcVerdict(run, result);
     },
   },
@@ -170,12 +254,27 @@ async function bmcVerdict(run: VerificationRun, result: BmcResult): Promise<Veri
   const cex = result.counterexample;
   // The goals and nondets of the lowering BMC checked at that bound.
   const map = family.lowerings.get(result.program)?.sourceMap ?? family.sourceMap;
-  const goal = goalOf(map, cex.goal.goal);
-  const violated = goal && violationOf(kind, goal.kind);
-  if (!goal || !violated) {
+  const found = confirmedViolation(run, cex, map);
+  if (found.kind === 'not-a-violation') {
     return run.unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${violationKinds(kind).join('/')} goal`, { bound: result.bound });
   }
-  // The violated (sub-)property (for memory safety the goal's sub-property) and its replay.
+  if (found.kind === 'not-confirmed') {
+    return run.unknown(`counterexample at bound ${result.bound} not confirmed: ${found.replay.reason}`, { bound: result.bound, replay: found.replay });
+  }
+  return run.refuted(found.goal, found.violated, found.steps, found.replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+}
+
+type Confirmation =
+  | { readonly kind: 'not-a-violation' }
+  | { readonly kind: 'not-confirmed'; readonly replay: ReplayResult }
+  | { readonly kind: 'confirmed'; readonly goal: GoalInfo; readonly violated: string; readonly steps: NondetStep[]; readonly replay: ReplayResult };
+
+/** A counterexample's goal and its replay by gcc, for the violated (sub-)property (for memory safety the goal's sub-property). */
+function confirmedViolation(run: VerificationRun, cex: Counterexample, map: SourceMap): Confirmation {
+  const { r, log } = run;
+  const goal = goalOf(map, cex.goal.goal);
+  const violated = goal && violationOf(r.property.kind, goal.kind);
+  if (!goal || !violated) return { kind: 'not-a-violation' };
   const steps = nondetSteps(cex, map);
   const replay = replayCounterexample(r.program, replayValues(steps), {
     property: violated.replay,
@@ -184,10 +283,8 @@ async function bmcVerdict(run: VerificationRun, result: BmcResult): Promise<Veri
   });
   run.profile.mark('replay');
   log(`replay: ${replay.status}: ${replay.reason}`);
-  if (replay.status !== 'confirmed') {
-    return run.unknown(`counterexample at bound ${result.bound} not confirmed: ${replay.reason}`, { bound: result.bound, replay });
-  }
-  return run.refuted(goal, violated.name, steps, replay, 'bmc', `BMC bound ${result.bound}`, result.bound);
+  if (replay.status !== 'confirmed') return { kind: 'not-confirmed', replay };
+  return { kind: 'confirmed', goal, violated: violated.name, steps, replay };
 }
 
 /** The candidate source, its CPU time charged to `phase`. */

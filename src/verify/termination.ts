@@ -95,7 +95,7 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   // overflow, which would not be a way to end), every execution does.
   const determinism = determinismOf(first);
   if (!cutsByAssume && determinism !== 'nondeterministic') {
-    const run = executeDeterministic(t.program, { property: 'no-overflow', dataModel: t.dataModel, errorFunction: t.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(budget), determinism });
+    const run = executeDeterministic(t.program, { property: t.property.kind, dataModel: t.dataModel, errorFunction: t.property.errorFunction ?? 'reach_error', timeoutMs: executionLimitMs(budget), determinism });
     t.log(`execution: ${run.kind}: ${run.kind === 'violated' ? run.replay.reason : run.reason}`);
     if (run.kind === 'holds') return { verdict: { kind: 'true' }, reason: `every execution ends: ${run.reason}` };
   }

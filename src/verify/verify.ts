@@ -15,7 +15,7 @@ import { PhaseProfile } from './profile.js';
 import { resolveInput } from '../properties/resolve.js';
 import { VerificationRun } from './run.js';
 import { runStrategy } from './steps.js';
-import { verifyWithMemcleanupLine } from './memcleanup-line.js';
+import { verifyWithIncludedLine } from './included-line.js';
 import type { VerifyOptions, VerifyResult } from './types.js';
 
 export { TOOL_NAME } from '../common/tool.js';
@@ -28,8 +28,8 @@ const ERROR_FUNCTIONS = ['reach_error', '__VERIFIER_error'];
 
 /** Verifies one property of one program. Throws TarsierError for bad input (missing file, unparsable program, usage). */
 export async function verify(input: string, options: VerifyOptions = {}): Promise<VerifyResult> {
-  const withCleanup = await verifyWithMemcleanupLine(input, options, verify);
-  if (withCleanup) return withCleanup;
+  const withIncluded = await verifyWithIncludedLine(input, options, verify);
+  if (withIncluded) return withIncluded;
   const cpu0 = processTreeCpuMs();
   const wall0 = Date.now();
   const log = options.log ?? (() => {});

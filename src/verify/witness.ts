@@ -7,10 +7,11 @@ import type { SourceLocation } from '../common/location.js';
 import type { Counterexample, TraceHavoc } from '../engines/index.js';
 import { nondetAt, type GoalInfo, type LoopInfo, type NondetInfo, type SourceMap } from '../lower/source-map.js';
 import type { NondetValue } from '../replay/index.js';
+import { floatValueCondition } from '../c/float-literal.js';
 import type { Location, Metadata, Segment, ViolationSequenceEntry, Waypoint } from '../witness/model.js';
 import { violationSequenceToGraphml, writeGraphml } from '../witness/index.js';
 
-/** One nondet call on the counterexample path with the value it returned (as C reads it). */
+/** One nondet call on the counterexample path with the value it returned (as C reads it; a float's IEEE bits). */
 export interface NondetStep {
   readonly info: NondetInfo;
   readonly value: bigint;
@@ -28,7 +29,8 @@ export function nondetStepsOf(havocs: readonly TraceHavoc[], sourceMap: SourceMa
     const info = nondetAt(sourceMap, h.loc);
     if (!info) continue;
     let v = h.value;
-    if (info.isBool) v = v === 0n ? 0n : 1n;
+    if (info.isFloat) v = BigInt.asUintN(info.width, v);
+    else if (info.isBool) v = v === 0n ? 0n : 1n;
     else if (info.signed) v = BigInt.asIntN(info.width, v);
     else v = BigInt.asUintN(info.width, v);
     out.push({ info, value: v });
@@ -90,7 +92,7 @@ function returnSegments(steps: readonly NondetStep[], fileName: string, action: 
       type: 'function_return',
       action,
       location: location(s.info.closeParenLoc, fileName, s.info.function),
-      constraint: { value: `\\result == ${s.value}`, format: 'acsl_expression' },
+      constraint: { value: s.info.isFloat ? floatValueCondition('\\result', s.value, s.info.cType === 'float' ? 'float' : 'double') : `\\result == ${s.value}`, format: 'acsl_expression' },
     };
     segments.push({ waypoints: [w] });
   }

@@ -472,3 +472,41 @@ export function describeCase(c: FloatCase, dm: DataModel): string {
   const ins = [...c.inputs].map(([n, { type, bits }]) => `${type} ${n} = ${isFloat(type) ? ieee.toHexString(floatFormat(type), bits) : bits}`).join('; ');
   return `[${dm} ${c.rm}] ${ins}; result ${toC(c.expr)}`;
 }
+
+const FE_VALUES: Record<ieee.RoundingMode, string> = { RNE: '0', RTN: '0x400', RTP: '0x800', RTZ: '0xc00', RNA: '0' };
+
+/** A C condition that holds exactly when `r` (of type t) is the value gcc printed as `expected` (resultText's form). */
+function checkOf(t: CType | 'int', expected: string): string {
+  if (!isFloat(t)) return `((unsigned long long)(long long)r == 0x${expected}ULL)`;
+  if (expected === 'nan') return '(r != r)';
+  const raw = BigInt('0x' + expected);
+  const bits = t === 'long double' ? ieee.x87ToPacked(raw) : raw;
+  const f = floatFormat(t);
+  const lit = cFloatConstant(t, bits);
+  if (ieee.classify(f, bits) === 'zero') return `(r == ${lit} && ${ieee.isNegative(f, bits) ? '' : '!'}(1 / r < 0))`;
+  return `(r == ${lit})`;
+}
+
+/**
+ * The cases as one C program for the lowering: inputs as exact constants,
+ * each result checked against the value gcc computed (`expected`, one per
+ * case); `R[i]` is 1 where case i agrees.
+ */
+export function checkingProgram(cases: readonly FloatCase[], expected: readonly string[]): string {
+  const out = ['int fesetround(int);'];
+  const arity: Record<MathFn, number> = { sqrt: 1, fabs: 1, fma: 3, trunc: 1, floor: 1, ceil: 1, round: 1, rint: 1, remainder: 2 };
+  for (const fn of MATH_FNS) {
+    for (const t of FTYPES) out.push(`${t} ${fn}${SUFFIX[t]}(${Array(arity[fn]).fill(t).join(', ')});`);
+  }
+  out.push(`int R[${cases.length}];`, 'int main(void) {');
+  cases.forEach((c, i) => {
+    out.push('  {');
+    for (const [name, { type, bits }] of c.inputs) {
+      out.push(`    ${type} ${name} = ${isFloat(type) ? cFloatConstant(type, bits) : `(${type})0x${BigInt.asUintN(64, bits).toString(16)}ULL`};`);
+    }
+    const t = typeOf(c.expr);
+    out.push(`    fesetround(${FE_VALUES[c.rm]});`, `    ${t} r = ${toC(c.expr)};`, `    R[${i}] = ${checkOf(t, expected[i]!)};`, '    fesetround(0);', '  }');
+  });
+  out.push('  return 0;', '}');
+  return out.join('\n') + '\n';
+}

@@ -12,7 +12,9 @@ import {
   propertyRow,
   violationKinds,
   violationOf,
+  violationNames,
   violationWitnessFormat,
+  witnessFileNames,
 } from '../../src/properties/index.js';
 import { GOAL_KINDS } from '../../src/lower/index.js';
 import { PROPERTY_KINDS, VIOLATION_NAMES, type PropertyKind } from '../../src/task/index.js';
@@ -32,6 +34,10 @@ test('every property has one row, and every row names real goal kinds and violat
     for (const k of row.boundKinds) assert.ok((GOAL_KINDS as readonly string[]).includes(k), `${row.kind}: bound kind ${k}`);
     // A supported property is decided by some step; one not supported says why.
     assert.equal(row.notSupported === undefined, row.strategy.length > 0, row.kind);
+    // The execution step runs the program as the row's concreteRun says.
+    if (row.strategy.includes('execution')) assert.ok(row.concreteRun, `${row.kind}: execution without a concrete run`);
+    // An included property's line is verified on its own: it includes nothing itself.
+    if (row.mayInclude) assert.equal(propertyRow(row.mayInclude).mayInclude, undefined, row.kind);
   }
 });
 
@@ -74,6 +80,14 @@ test('goals, passes and replays per property', () => {
   assert.equal(violationOf('no-overflow', 'reach_error'), undefined);
   assert.equal(violationOf('termination', 'lasso')?.name, 'termination');
   assert.deepEqual(violationKinds('termination'), []);
+});
+
+test('the names a FALSE may carry: the violations\' own, and those of an included line', () => {
+  assert.deepEqual(violationNames('unreach-call'), ['unreach-call']);
+  assert.deepEqual(violationNames('valid-memsafety'), ['valid-deref', 'valid-free', 'valid-memtrack', 'valid-memcleanup']);
+  assert.deepEqual(violationNames('valid-memcleanup'), ['valid-memcleanup']);
+  assert.deepEqual(violationNames('termination'), ['termination']);
+  assert.deepEqual([...witnessFileNames()].sort(), ['witness.graphml', 'witness.yml']);
 });
 
 test('the default choice among a task\'s properties', () => {

@@ -52,6 +52,13 @@ test('a FALSE with the wrong sub-property is incorrect', () => {
   assert.equal(scoreResult(expected, F(), opts).category, 'unknown');
   // A memory-safety task that holds: any named violation is wrong.
   assert.equal(scoreResult({ verdict: true }, F('valid-free'), opts).points, -16);
+  // A memory-safety file may have a fourth line, valid-memcleanup (the property table's mayInclude).
+  const cleanup = { verdict: false, subproperty: 'valid-memcleanup' };
+  assert.deepEqual(scoreResult(cleanup, F('valid-memcleanup'), opts), { category: 'correct', points: 1 });
+  assert.equal(scoreResult(cleanup, F('valid-memtrack'), opts).points, -16);
+  assert.equal(scoreResult({ verdict: true }, F('valid-memcleanup'), opts).points, -16);
+  // valid-memcleanup's own file includes no memory-safety line.
+  assert.equal(scoreResult({ verdict: false }, F('valid-memtrack'), { property: 'valid-memcleanup' }).category, 'unknown');
 });
 
 test("meta categories: the rules' worked example (A 15, B 20, C 10, D 24)", () => {

@@ -15,6 +15,7 @@ import { repoRoot } from '../helpers/shared.js';
 import { needTools } from '../helpers/tools.js';
 import { validate } from '../../src/validate/index.js';
 import { verify } from '../../src/verify/index.js';
+import { scoreResult } from '../../src/task/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tarsier-clients-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -215,6 +216,8 @@ test('a memory-safety property with a valid-memcleanup line: a block still reach
   const kept = program('kept.c', '#include <stdlib.h>\nint *g;\nint main(void) {\n  g = malloc(sizeof(int));\n  return 0;\n}\n');
   const r = await verify(kept.file, { prp: four, timeoutS: 60, witnessPath: join(dir, 'kept.graphml') });
   assert.deepEqual(r.verdict, { kind: 'false', property: 'valid-memcleanup' }, r.reason);
+  // A FALSE(valid-memcleanup) answers the memory-safety task (the property table's mayInclude).
+  assert.deepEqual(scoreResult({ verdict: false, subproperty: 'valid-memcleanup' }, r.verdict, { property: 'valid-memsafety' }), { category: 'correct', points: 1 });
   const freed = program('freed.c', '#include <stdlib.h>\nint *g;\nint main(void) {\n  g = malloc(sizeof(int));\n  free(g);\n  return 0;\n}\n');
   const t = await verify(freed.file, { prp: four, timeoutS: 60, witnessPath: null });
   assert.equal(t.verdict.kind, 'true', t.reason);

@@ -32,3 +32,19 @@ test('memory safety has no execution step: BMC decides', async () => {
   assert.ok(!r.phases.includes('execution'), r.phases.join(', '));
   assert.ok(r.phases.includes('bmc'), r.phases.join(', '));
 });
+
+const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'verify', name);
+
+test('a loop-free float program: the sampling step finds nothing, the interval step proves it; BMC does not run', async () => {
+  const r = await phases(fx('float-range-safe.c'), 'unreach-call');
+  assert.equal(r.verdict, 'true');
+  assert.deepEqual(r.phases.slice(2, 5), ['lower', 'sampling', 'intervals'], r.phases.join(', '));
+  assert.ok(!r.phases.includes('bmc'), r.phases.join(', '));
+});
+
+test('a float program violated at the edge of its range: the sampling step finds it, gcc replays it', { skip: noGcc }, async () => {
+  const r = await phases(fx('float-range-unsafe.c'), 'unreach-call');
+  assert.equal(r.verdict, 'false');
+  assert.ok(r.phases.includes('sampling') && r.phases.includes('replay'), r.phases.join(', '));
+  assert.ok(!r.phases.includes('bmc'), r.phases.join(', '));
+});

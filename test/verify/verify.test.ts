@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath, repoRoot } from '../helpers/shared.js';
@@ -124,4 +124,15 @@ test('CLI: verdict last, exit 0; bad inputs give one line and a non-zero exit', 
 
   const badModel = run(fx('overflow.c'), '--prop', ex('no-overflow.prp'), '--data-model', 'X32');
   assert.equal(badModel.status, 2);
+});
+
+test('CLI: without --witness, a leak\'s GraphML witness goes to ./witness.graphml (the rules\' file name for its format)', { skip: noGcc }, () => {
+  const cwd = tmp();
+  const r = spawnSync(process.execPath, [cliPath, 'verify', ex('leak.c'), '--prop', ex('valid-memsafety.prp'), '--timeout', '60', '--format', 'json'], { encoding: 'utf8', cwd });
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.result, 'FALSE(valid-memtrack)', j.reason);
+  assert.equal(j.witness, join(cwd, 'witness.graphml'));
+  assert.match(readFileSync(j.witness, 'utf8'), /<graphml/);
+  assert.ok(!existsSync(join(cwd, 'witness.yml')));
+  rmSync(cwd, { recursive: true, force: true });
 });

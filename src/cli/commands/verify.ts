@@ -1,4 +1,5 @@
 import { TarsierError } from '../../common/errors.js';
+import { witnessFileNames } from '../../properties/index.js';
 import { SOLVER_NAMES } from '../../smt/index.js';
 import { formatResultLine } from '../../task/verdict.js';
 import { timeLimitReason } from '../../verify/time-limit.js';
@@ -12,7 +13,8 @@ interface VerifyFlags {
   prop?: string;
   dataModel?: 'ILP32' | 'LP64';
   timeout: string;
-  witness: string;
+  /** Undefined: the rules' file name for the witness's format, in the current folder. */
+  witness?: string;
   format: 'text' | 'json';
   verbose?: boolean;
   solver: string;
@@ -114,7 +116,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
     .option('--prop <file>', 'with a program: the property file (.prp)')
     .addOption(choiceOption('--data-model <model>', 'data model of the program', ['ILP32', 'LP64']))
     .option('--timeout <seconds>', 'total CPU-time limit in seconds', '900')
-    .option('--witness <path>', 'where to write the witness of a TRUE or FALSE answer (overwritten if it exists)', 'witness.yml')
+    .option('--witness <path>', 'where to write the witness of a TRUE or FALSE answer (overwritten if it exists); default: the file name the rules give its format (witness.yml, or witness.graphml for GraphML) in the current folder')
     .addOption(choiceOption('--format <format>', 'output format', ['text', 'json'], 'text'))
     .option('--verbose', 'tell what each engine did and how long it took')
     .addOption(choiceOption('--solver <name>', 'SMT solver: auto = z3 on PATH, else the built-in WebAssembly Z3 (same answers, different speed)', SOLVER_NAMES, 'auto'))
@@ -125,7 +127,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
         let r: VerifyResult | TimedOut;
         try {
           // Before the work: a bad witness path must not cost the verdict.
-          checkOutputFile(flags.witness, '--witness');
+          for (const file of flags.witness !== undefined ? [flags.witness] : witnessFileNames()) checkOutputFile(file, '--witness');
           if (flags.report) checkOutputFile(flags.report, '--report');
           r = await verifyWithHardLimit(input, {
             property: flags.property,

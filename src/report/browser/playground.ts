@@ -14,6 +14,7 @@ import { attachReportInteractions } from '../interact.js';
 import { buildReport } from '../model.js';
 import { REPORT_CSS, renderReportBody } from '../render.js';
 import type { ValidationView } from '../validation.js';
+import type { PlaygroundProperty } from '../properties.js';
 import type { WorkerReply, WorkerRequest } from './verify-worker.js';
 
 
@@ -188,7 +189,7 @@ function runInWorker(kind: 'verify' | 'select' | 'validate'): void {
     id: nextId++,
     programName: programName.value || 'program.c',
     programText: programArea.value,
-    property: $<HTMLSelectElement>('property').value as 'unreach-call' | 'no-overflow',
+    property: $<HTMLSelectElement>('property').value as PlaygroundProperty,
     dataModel: $<HTMLSelectElement>('data-model').value as 'ILP32' | 'LP64',
   };
   const withWitness = { ...common, witnessName: witnessName.value || 'witness.yml', witnessText: witnessArea.value };

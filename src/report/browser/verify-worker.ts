@@ -51,8 +51,10 @@ const scope = globalThis as unknown as { onmessage: (ev: { data: WorkerRequest }
 async function runVerify(req: Extract<WorkerRequest, { kind: 'verify' }>): Promise<WorkerReply> {
   const dir = `/playground/${req.id}`;
   const program = `${dir}/${req.programName.replace(/^.*\//, '') || 'program.c'}`;
+  const prp = PROPERTIES[req.property];
+  if (prp === undefined) return { id: req.id, error: `the playground does not check ${req.property}` };
   putFile(program, req.programText);
-  putFile(`${dir}/property.prp`, PROPERTIES[req.property]);
+  putFile(`${dir}/property.prp`, prp);
   const r = await verify(program, {
     prp: `${dir}/property.prp`,
     dataModel: req.dataModel,
@@ -73,10 +75,12 @@ function putWitnessRequest(req: Extract<WorkerRequest, { kind: 'select' | 'valid
     return { id: req.id, error: `${req.kind}: the program has preprocessor directives, and there is no preprocessor in the browser` };
   }
   const dir = `/playground/${req.id}`;
+  const prp = PROPERTIES[req.property];
+  if (prp === undefined) return { id: req.id, error: `the playground does not check ${req.property}` };
   const files = { program: `${dir}/${leaf(req.programName, 'program.c')}`, witness: `${dir}/${leaf(req.witnessName, 'witness.yml')}`, prp: `${dir}/property.prp` };
   putFile(files.program, req.programText);
   putFile(files.witness, req.witnessText);
-  putFile(files.prp, PROPERTIES[req.property]);
+  putFile(files.prp, prp);
   return files;
 }
 
