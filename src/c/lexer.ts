@@ -277,7 +277,7 @@ export function lex(text: string, file: string, originalText?: string): LexResul
       tokens.push({ kind: 'punct', text: len === 1 ? PUNCT1_TEXT[c] : text.slice(start, i), start, end: i });
       continue;
     }
-    fail(i, `stray '${text[i]}' in program`);
+    fail(i, `stray '${strayText(text.codePointAt(i)!)}' in program`);
   }
   tokens.push({ kind: 'eof', text: '', start: n, end: n });
   return { tokens, map: new SourceMap(text, file, segments, originalText), packs };
@@ -334,4 +334,9 @@ export function decodeEscapes(body: string, onError: (message: string) => never)
     }
   }
   return out;
+}
+
+/** A stray character as gcc names it: a control character or DEL as its octal escape (`\1`), anything else as written. */
+function strayText(code: number): string {
+  return code < 0x20 || code === 0x7f ? `\\${code.toString(8)}` : String.fromCodePoint(code);
 }

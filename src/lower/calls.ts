@@ -54,6 +54,12 @@ function isStringArg(e: CExpr): boolean {
   return false;
 }
 
+/** The asserted expression's text of a call of `__assert_fail("x > 0", ...)`, quoted, with a space after; empty when the call has none. */
+function assertedText(e: Call): string {
+  const a = e.args[0] && stripCasts(e.args[0]);
+  return a?.kind === 'StringLiteral' ? `'${String.fromCharCode(...a.units.map(Number))}' ` : '';
+}
+
 export class CallLowering {
   /** Inlines a call of a defined function; returns its result. */
   inline(this: Lowerer, fn: FunctionDecl, args: Val[], loc: L, cutLoc: L): Val {
@@ -174,6 +180,9 @@ export class CallLowering {
         case 'nondet_memory':
           throw new UnsupportedError(fn.name, e.loc);
         case 'assert':
+          // `__VERIFIER_assert(c)` without a body of the program's: an assert() of c.
+          if (!fn.body) return this.verifierAssert(e);
+          break; // defined by the program: inlined below
         case 'atomic_function':
           break; // defined by the program: inlined below
       }
@@ -181,8 +190,10 @@ export class CallLowering {
     if (!fn.body) {
       if (isThreadFunction(fn.name)) return this.pthreadCall(e, fn.name);
       if (ABORTING.has(fn.name)) {
-        if (ASSERT_FAILURES.has(fn.name) && this.passes.has('error-calls')) {
-          this.notes.add(`a failing assert() aborts the program (${fn.name} ends the path; it is not reach_error)`);
+        if (ASSERT_FAILURES.has(fn.name) && this.passes.has('assertions')) {
+          this.goal('assertion', boolLit(false, e.loc), e.loc, `assertion ${assertedText(e)}fails`, this.statementExprOuter ?? this.stmtLoc);
+        } else if (ASSERT_FAILURES.has(fn.name) && this.passes.has('error-calls')) {
+          this.notes.add(`a failing assert() aborts the program (${fn.name} ends the path; it is not reach_error: the property assert checks assertions)`);
         }
         // Message strings (`__assert_fail("x > 0", __FILE__, ...)`) have no effect.
         for (const a of e.args) if (!isStringArg(a)) this.rv(a, true);
@@ -216,6 +227,19 @@ export class CallLowering {
     // A __VERIFIER_atomic_ function runs without interruption (the rules).
     if (b?.kind === 'atomic_function' && this.threads) return this.atomically(e.loc, () => this.inline(fn, args, e.loc, e.rparenLoc));
     return this.inline(fn, args, e.loc, e.rparenLoc);
+  }
+
+  /** `__VERIFIER_assert(c)` that the program does not define: as `assert(c)`, a goal under `assertions`; the run aborts where c is 0. */
+  verifierAssert(this: Lowerer, e: Call): Val {
+    if (e.args.length !== 1) throw new UnsupportedError(`${e.function!.name} with ${e.args.length} arguments`, e.loc);
+    const c = this.cond(e.args[0]!);
+    if (this.passes.has('assertions')) this.goal('assertion', c, e.loc, `assertion of ${e.function!.name} fails`, this.statementExprOuter ?? this.stmtLoc);
+    const [aborts] = this.buffer(() => {
+      this.endOfRun(e.loc);
+      this.assumeThat(boolLit(false, e.loc), e.loc, 'path-ends');
+    });
+    this.emit(ifs(un('!', c, e.loc), aborts, [], e.loc));
+    return VOID;
   }
 
   /**

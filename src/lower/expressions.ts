@@ -189,19 +189,26 @@ export class ExpressionLowering {
         return { k: 'int', e: bv(e.value, intWidth(k, this.dm, e.loc), e.loc), ik: k };
       }
       case 'CompoundLiteral':
-        throw new UnsupportedError('compound literal', e.loc);
+        return this.readLv(this.lvalue(e), e.loc);
       case 'StatementExpr': {
-        const items = e.body.items;
-        const last = items[items.length - 1];
-        if (last && last.kind === 'ExprStmt' && unqualified(e.type).kind !== 'void') {
-          const j = this.lowerBlock(items.slice(0, -1));
+        // The statement around it, for what must name a statement of the source (macros such as assert() expand to statement expressions).
+        const outer = this.statementExprOuter;
+        this.statementExprOuter ??= this.stmtLoc;
+        try {
+          const items = e.body.items;
+          const last = items[items.length - 1];
+          if (last && last.kind === 'ExprStmt' && unqualified(e.type).kind !== 'void') {
+            const j = this.lowerBlock(items.slice(0, -1));
+            if (j.may.size) throw new UnsupportedError('jump out of a statement expression', e.loc);
+            this.stmtLoc = last.loc;
+            return this.snapshot(this.rv(last.expr), last.loc);
+          }
+          const j = this.lowerBlock(items);
           if (j.may.size) throw new UnsupportedError('jump out of a statement expression', e.loc);
-          this.stmtLoc = last.loc;
-          return this.snapshot(this.rv(last.expr), last.loc);
+          return VOID;
+        } finally {
+          this.statementExprOuter = outer;
         }
-        const j = this.lowerBlock(items);
-        if (j.may.size) throw new UnsupportedError('jump out of a statement expression', e.loc);
-        return VOID;
       }
       case 'VaArg':
         throw new UnsupportedError('va_arg', e.loc);
@@ -335,7 +342,11 @@ export class ExpressionLowering {
       }
       case '/':
       case '%': {
-        this.assumeThat(un('!', eq(b, ZERO, loc), loc), loc, 'undefined-behaviour');
+        const nonzero = un('!', eq(b, ZERO, loc), loc);
+        if (this.passes.has('division-by-zero')) {
+          this.goal('div-by-zero', nonzero, loc, `division by zero in ${integerKindName(ik)} ${op} ${integerKindName(ik)}`);
+          this.assumeThat(nonzero, loc, 'checked');
+        } else this.assumeThat(nonzero, loc, 'undefined-behaviour');
         if (sg) {
           const ovf = and(eq(a, MIN, loc), eq(b, MINUS1, loc), loc);
           if (checking) this.overflowGoal(un('!', ovf, loc), loc, what);

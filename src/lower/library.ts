@@ -238,7 +238,9 @@ export class Library {
     if (c.k !== 'int') throw new UnsupportedError('memset with a non-integer value', loc);
     const byte = resize(c.e, intWidth(c.ik, this.h.dm, loc), 8, false, loc);
     const count = this.elements('memset', this.size(args[2]!, loc), p.pointee, loc);
-    this.repeat('memset', count, this.bound(loc, p), loc, (j) => this.fill(this.at(p, j, loc), byte, loc));
+    // Writes are goals of their own, at the destination argument (reads stay at the call).
+    const to = args[0]!.loc;
+    this.repeat('memset', count, this.bound(loc, p), loc, (j) => this.fill(this.at(p, j, to), byte, to));
     return this.result(p, ret);
   }
 
@@ -283,7 +285,8 @@ export class Library {
     if (!sameType(d.pointee, s.pointee)) throw new UnsupportedError(`${name} from ${cTypeToString(s.pointee)} to ${cTypeToString(d.pointee)} elements`, loc);
     const count = this.elements(name, this.size(args[2]!, loc), d.pointee, loc);
     const bound = this.bound(loc, d, s);
-    const copy = (j: number) => this.h.store(this.at(d, j, loc), this.h.readLv(this.at(s, j, loc), loc), loc);
+    const to = args[0]!.loc;
+    const copy = (j: number) => this.h.store(this.at(d, j, to), this.h.readLv(this.at(s, j, loc), loc), to);
     const sameObject = eq(d.base, s.base, loc);
     if (name === 'memcpy') {
       const n = count.constant !== undefined ? bv(BigInt(count.constant), this.h.pw, loc) : app('udiv', [count.bytes, bv(BigInt(count.es), this.h.pw, loc)], loc);
@@ -384,7 +387,7 @@ export class Library {
     this.scan(name, running, this.bound(loc, d, s), loc, (j) => {
       const c = this.h.snapshot(this.h.readLv(this.at(s, j, loc), loc), loc);
       if (c.k !== 'int') throw new UnsupportedError(name, loc);
-      this.h.store(this.at(to, j, loc), c, loc);
+      this.h.store(this.at(to, j, args[0]!.loc), c, args[0]!.loc);
       this.h.emit(ifs(eq(c.e, bv(0n, intWidth(ck, this.h.dm, loc), loc), loc), [assign(running, boolLit(false, loc), loc)], [], loc));
     });
     return this.result(d, ret);
@@ -409,7 +412,7 @@ export class Library {
         this.h.emit(assign(c, resize(x.e, intWidth(x.ik, this.h.dm, loc), w, false, loc), loc), ifs(eq(v(c, loc), bv(0n, w, loc), loc), [assign(running, boolLit(false, loc), loc)], [], loc));
       });
       this.h.emit(ifs(v(running, loc), read, [assign(c, bv(0n, w, loc), loc)], loc));
-      this.h.store(this.at(d, j, loc), { k: 'int', e: v(c, loc), ik: dk }, loc);
+      this.h.store(this.at(d, j, args[0]!.loc), { k: 'int', e: v(c, loc), ik: dk }, args[0]!.loc);
     });
     return this.result(d, ret);
   }

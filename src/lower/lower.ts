@@ -85,6 +85,8 @@ export class Lowerer {
   /** Facts about the model the verdict's reason should mention (each once). */
   readonly notes = new Set<string>();
   stmtLoc: L;
+  /** Inside a GNU statement expression: the statement that holds it (see StatementExpr in expressions.ts). */
+  statementExprOuter: L | undefined;
   readonly dm: DataModel;
   readonly pw: BvWidth;
   readonly depth: number;

@@ -140,10 +140,27 @@ export class LvalueLowering {
         return this.lvalueOrTemp(e);
       case 'StringLiteral':
         return { type: e.type, alts: [{ root: this.literal(e), path: [] }] };
+      case 'CompoundLiteral':
+        return { type: e.type, alts: [{ root: this.compoundLiteral(e), path: [] }] };
       default:
         break;
     }
     throw new UnsupportedError(`lvalue of kind ${e.kind}`, e.loc);
+  }
+
+  /**
+   * The unnamed object of a compound literal, initialised where it is
+   * evaluated (again at each evaluation, as C says): automatic inside a
+   * function, its lifetime the enclosing block; static at file scope.
+   */
+  compoundLiteral(this: Lowerer, e: Extract<CExpr, { kind: 'CompoundLiteral' }>): Root {
+    const automatic = this.frames.length > 0;
+    const t = unqualified(e.type);
+    if (t.kind === 'array' && (t.length === undefined || t.vla)) throw new UnsupportedError('compound literal of an array of unknown size', e.loc);
+    const root = this.makeRoot(`$literal@${automatic ? this.frame.label : 'file'}`, e.type, e.loc, automatic ? {} : { storage: 'static' });
+    if (automatic && this.born(root, e.loc)) this.scopes[this.scopes.length - 1]?.push(root);
+    this.initObject(root, e.type, e.init, e.loc, !automatic);
+    return root;
   }
 
   /** The object of a string literal: its characters and a 0, set before main runs. */

@@ -10,10 +10,10 @@
  *   expression they help to implement.
  * - Every IMP `assert` the lowering makes carries its goal (`assert.goal`:
  *   the kind and the index in `goals`; `goalOf` finds the entry), at the
- *   goal's `loc`. The other special statements are found by their `loc`,
- *   compared with `locKey` (file, line, column, offset). The lowering
- *   guarantees that one key never names two different goals, nondet calls
- *   or loops:
+ *   goal's `loc` (goals of different kinds may share a place). The other
+ *   special statements are found by their `loc`, compared with `locKey`
+ *   (file, line, column, offset). The lowering guarantees that one key never
+ *   names two different nondet calls or loops:
  *     * an IMP `x := havoc` whose loc is a nondet's `loc` is that nondet call
  *       (other havocs, e.g. of uninitialised locals, have no entry);
  *     * an IMP `while` whose loc is a loop's `loc` is that C loop;
@@ -46,6 +46,10 @@ import type { Goal } from '../ivl/ast.js';
  */
 export const GOAL_KINDS = [
   'reach_error',
+  /** A failing `assert()`: a call of `__assert_fail` and friends (always `assert false`), or an undefined `__VERIFIER_assert(c)` (`c != 0`). */
+  'assertion',
+  /** The divisor of an integer `/` or `%` is not zero. */
+  'div-by-zero',
   'overflow',
   'recursion',
   'valid-deref',
@@ -199,11 +203,14 @@ export class SourceMapBuilder {
 
   constructor(readonly file: string) {}
 
-  /** The goal at `g.loc` (the entry already there, or a new one): the identity its IMP asserts carry. */
+  /**
+   * The goal of kind `g.kind` at `g.loc` (the entry already there, or a new
+   * one): the identity its IMP asserts carry. Goals of different kinds may
+   * share a place (an overflow and an invalid read in `a[i] + 1`, both at `a`).
+   */
   addGoal(g: Omit<GoalInfo, 'id'>): Goal {
-    const k = locKey(g.loc);
+    const k = `${g.kind}@${locKey(g.loc)}`;
     let entry = this.goals.get(k);
-    if (entry && entry.kind !== g.kind) throw new Error(`source map: two goal kinds at ${k}`);
     if (!entry) {
       entry = { id: this.goals.size, ...g };
       this.goals.set(k, entry);

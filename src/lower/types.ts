@@ -11,6 +11,11 @@ import type { SourceMap } from './source-map.js';
  *   `reach_error` goal and ends the path. Without it the error function is
  *   an ordinary call: a body of the program's own is inlined (it may return
  *   and the execution goes on, as in C); one it does not define ends the path.
+ * - `assertions`: a failing `assert()` (the call of `__assert_fail` and
+ *   friends, an undefined `__VERIFIER_assert`) is an `assertion` goal; it
+ *   ends the path either way (the program aborts).
+ * - `division-by-zero`: every integer division and remainder is a
+ *   `div-by-zero` goal (without it the path ends there: undefined behaviour).
  * - `overflow`: every signed arithmetic operation is an `overflow` goal.
  * - `memory-safety`: accesses (`valid-deref`), frees (`valid-free`) and
  *   blocks lost at the end of main (`valid-memtrack`).
@@ -21,7 +26,7 @@ import type { SourceMap } from './source-map.js';
  * With none of them arithmetic wraps and the program has no goals but its
  * recursion cuts and the places where the model is not exact.
  */
-export type InstrumentationPass = 'error-calls' | 'overflow' | 'memory-safety' | 'memory-cleanup' | 'data-race';
+export type InstrumentationPass = 'error-calls' | 'assertions' | 'division-by-zero' | 'overflow' | 'memory-safety' | 'memory-cleanup' | 'data-race';
 
 export interface LowerOptions {
   readonly passes: readonly InstrumentationPass[];

@@ -5,7 +5,7 @@
 
 import type { GoalKind, InstrumentationPass } from '../lower/index.js';
 import type { ReplayProperty } from '../replay/index.js';
-import type { PropertyKind } from '../task/index.js';
+import { DEFAULT_CHECKS, type PropertyKind } from '../task/index.js';
 
 /**
  * A step of a verification strategy (verify/'s runner gives each its share
@@ -104,7 +104,7 @@ const UB_BUT_OVERFLOW = ['-fsanitize=address,undefined', '-fno-sanitize=signed-i
 // The rules' table (seed 004, "Witnesses"): violations of programs with threads are GraphML 1.0.
 const yamlUnlessConcurrent = (_violated: string, program: WitnessContext): WitnessFormat => (program.concurrent ? GRAPHML : YAML_2_0);
 
-export const PROPERTY_TABLE: readonly PropertyRow[] = [
+const SVCOMP_AND_OWN: readonly PropertyRow[] = [
   {
     kind: 'unreach-call',
     passes: ['error-calls'],
@@ -185,4 +185,52 @@ export const PROPERTY_TABLE: readonly PropertyRow[] = [
     induction: 'always',
     defaultChoice: false,
   },
+  // Tarsier's own properties, for programs of its users (no rules' witness
+  // format: 2.0, whose specification names the property, as for unreach-call).
+  {
+    kind: 'assert',
+    passes: ['assertions'],
+    violations: { assertion: { name: 'assert', replay: 'assert' } },
+    boundKinds: BOUND_KINDS,
+    violationWitness: yamlUnlessConcurrent,
+    correctnessWitness: { format: YAML_2_0, required: false },
+    strategy: ['summaries', 'bmc'],
+    induction: 'always',
+    defaultChoice: false,
+  },
+  {
+    kind: 'div-by-zero',
+    passes: ['division-by-zero'],
+    violations: { 'div-by-zero': { name: 'div-by-zero', replay: 'div-by-zero' } },
+    boundKinds: BOUND_KINDS,
+    violationWitness: yamlUnlessConcurrent,
+    correctnessWitness: { format: YAML_2_0, required: false },
+    strategy: ['summaries', 'bmc'],
+    induction: 'always',
+    defaultChoice: false,
+  },
 ];
+
+/**
+ * `default`, the checks of a program given without a property
+ * (DEFAULT_CHECKS): their rows in one, so that one lowering and one search
+ * find violations of each; each violation is named, replayed and witnessed
+ * as its own property's.
+ */
+function defaultRow(rows: readonly PropertyRow[]): PropertyRow {
+  const checks = DEFAULT_CHECKS.map((k) => rows.find((r) => r.kind === k)!);
+  const owner = (violated: string) => checks.find((r) => Object.values(r.violations).some((v) => v?.name === violated)) ?? checks[0]!;
+  return {
+    kind: 'default',
+    passes: [...new Set(checks.flatMap((r) => r.passes))],
+    violations: Object.assign({}, ...checks.map((r) => r.violations)),
+    boundKinds: [...new Set(checks.flatMap((r) => r.boundKinds))],
+    violationWitness: (violated, program) => owner(violated).violationWitness(violated, program),
+    // Several properties at once: no specification of the rules says that.
+    strategy: ['bmc'],
+    induction: checks.some((r) => r.induction === 'without-heap') ? 'without-heap' : 'always',
+    defaultChoice: false,
+  };
+}
+
+export const PROPERTY_TABLE: readonly PropertyRow[] = [...SVCOMP_AND_OWN, defaultRow(SVCOMP_AND_OWN)];

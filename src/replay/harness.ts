@@ -17,9 +17,18 @@ export const HARNESS_EXIT = {
   reached: 86,
   diverged: 85,
   assumeFailed: 84,
+  assertionFailed: 83,
 } as const;
 
 export const REACHED_MARKER = 'TARSIER-REPLAY: error function reached';
+export const ASSERTION_MARKER = 'TARSIER-REPLAY: assertion failed:';
+
+/** The functions a failing assert() calls (glibc's and musl's, glibc's perror variant, BSD's). */
+const ASSERT_FAILURE_HOOKS = [
+  'void __assert_fail(const char *e, const char *file, unsigned line, const char *fn) { (void)fn; tarsier_assertion(file, line, e); }',
+  'void __assert_perror_fail(int err, const char *file, unsigned line, const char *fn) { (void)err; (void)fn; tarsier_assertion(file, line, "(errno)"); }',
+  'void __assert(const char *e, const char *file, int line) { tarsier_assertion(file, (unsigned)line, e); }',
+];
 export const DIVERGED_MARKER = 'TARSIER-REPLAY: diverged';
 export const LIVE_BLOCKS_MARKER = 'TARSIER-REPLAY: heap blocks still allocated at exit:';
 /** Path markers of a validator's instrumented program (its waypoint counter `__tarsier_seg`). */
@@ -77,7 +86,7 @@ function cString(s: string): string {
  * unreach-call (`reach_error` or the legacy `__VERIFIER_error`); for
  * no-overflow it is still hooked but the caller ignores it.
  */
-export function harnessSource(values: readonly NondetValue[], errorFunction: string, options: { countBlocks?: boolean; cycleStart?: number; tracePath?: boolean } = {}): string {
+export function harnessSource(values: readonly NondetValue[], errorFunction: string, options: { countBlocks?: boolean; cycleStart?: number; tracePath?: boolean; assertions?: boolean } = {}): string {
   const cycleStart = options.cycleStart;
   if (!/^[A-Za-z_]\w*$/.test(errorFunction)) throw new Error(`bad error function name ${errorFunction}`);
   const lines: string[] = [];
@@ -138,6 +147,16 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
   lines.push(
     `__attribute__((weak)) NI void __VERIFIER_assume(int c) { if (!c) { tarsier_say("TARSIER-REPLAY: assume failed"); _exit(${HARNESS_EXIT.assumeFailed}); } }`,
   );
+  if (options.assertions) {
+    // A failing assert() says where and exits with its own status, instead of
+    // glibc's message and abort (the harness's definitions win over libc's).
+    lines.push(
+      `NI static void tarsier_assertion(const char *file, unsigned line, const char *e) { fprintf(stderr, "${ASSERTION_MARKER} %s:%u: %s\\n", file, line, e); fflush(stderr); _exit(${HARNESS_EXIT.assertionFailed}); }`,
+      ...ASSERT_FAILURE_HOOKS.map((h) => `NI ${h}`),
+    );
+  }
+  // An assert() of the rules' kind that the program declares but does not define.
+  lines.push(`__attribute__((weak)) NI void __VERIFIER_assert(int c) { if (!c) ${options.assertions ? 'tarsier_assertion("", 0, "__VERIFIER_assert")' : 'abort()'}; }`);
   if (options.countBlocks) {
     // The program's own allocations (linked with --wrap), counted; the count is told at exit.
     lines.push(

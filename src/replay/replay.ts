@@ -6,12 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gccModeFlag, type DataModel } from '../common/data-model.js';
 import { dataModelDependence } from './data-model.js';
-import { DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMENT_AT_ERROR_MARKER, SEGMENT_AT_EXIT_MARKER, TARGET_MARKER, harnessSource, type NondetValue } from './harness.js';
+import { ASSERTION_MARKER, DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMENT_AT_ERROR_MARKER, SEGMENT_AT_EXIT_MARKER, TARGET_MARKER, harnessSource, type NondetValue } from './harness.js';
 import { MEMORY_PROPERTIES, detectsLeaks, memoryFlags, memoryVerdict, type MemoryProperty, type MemoryReplayProperty } from './memory.js';
 
-export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | 'no-data-race' | MemoryReplayProperty;
-import { gccModeFlag, type DataModel } from '../common/data-model.js';
+/** What a replay looks for: a property's violation (`assert`: a failing assert(); `div-by-zero`: an integer division by zero). */
+export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | 'no-data-race' | 'assert' | 'div-by-zero' | MemoryReplayProperty;
 
 export type { DataModel };
 
@@ -67,7 +68,7 @@ export interface ReplayResult {
   reason: string;
   /** gcc's `-m32`/`-m64` that was used. */
   mode?: '-m32' | '-m64';
-  /** For no-overflow: `line:column` of the overflow that the sanitizer reported. */
+  /** For no-overflow and div-by-zero: `line:column` of the overflow or division that the sanitizer reported. */
   overflowAt?: { line: number; column: number };
   /** Memory properties: the sub-property the run violated. */
   violated?: MemoryProperty;
@@ -127,6 +128,8 @@ export function floatFlags(mode: '-m32' | '-m64'): string[] {
   return [...(mode === '-m32' ? ['-msse2', '-mfpmath=sse'] : []), '-fexcess-precision=standard', '-ffp-contract=off', '-frounding-math'];
 }
 
+const DIVISION_MESSAGE = /:(\d+):(\d+): runtime error: division by zero/;
+
 /** What the sanitizer checks for no-overflow: the overflows of the model (a signed `<<` is one, as in SV-COMP) and division by zero. */
 const OVERFLOW_SANITIZERS = 'signed-integer-overflow,shift-base,integer-divide-by-zero';
 
@@ -146,7 +149,7 @@ export function replayCounterexample(
     const harness = join(dir, 'tarsier_harness.c');
     const memory = ([...MEMORY_PROPERTIES, 'valid-memsafety'] as readonly string[]).includes(options.property) ? (options.property as MemoryReplayProperty) : undefined;
     const tracePath = memory !== undefined && options.tracePath === true;
-    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory === 'valid-memcleanup', cycleStart: options.cycleStart, tracePath }));
+    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory === 'valid-memcleanup', cycleStart: options.cycleStart, tracePath, assertions: options.property === 'assert' }));
     const exe = join(dir, 'replay');
     const flags = ['-O0', '-w', '-fno-builtin', '-fcommon'];
     if (memory) {
@@ -154,6 +157,9 @@ export function replayCounterexample(
       if (tracePath) flags.push('-g');
     } else if (options.property === 'no-overflow' || options.property === 'termination') {
       flags.push(`-fsanitize=${OVERFLOW_SANITIZERS}`, '-fno-sanitize-recover=all');
+    } else if (options.property === 'div-by-zero') {
+      // Signed overflow is not the property: wrap as the model does.
+      flags.push('-fwrapv', '-fsanitize=integer-divide-by-zero', '-fno-sanitize-recover=all');
     } else {
       // Unreach-call: signed overflow is not the property; wrap as the model does.
       flags.push('-fwrapv');
@@ -222,6 +228,18 @@ export function replayCounterexample(
     }
     if (memory) {
       return { ...base, ...memoryVerdict(memory, stderr, mode, run.status ?? run.signal, programPath), ...(tracePath ? { path: pathOf(stderr) } : {}) };
+    }
+    if (options.property === 'assert') {
+      const failed = new RegExp(`${ASSERTION_MARKER} (.*):(\\d+): (.*)`).exec(stderr);
+      if (run.status === HARNESS_EXIT.assertionFailed && failed) {
+        return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): assertion '${failed[3]}' failed${failed[2] !== '0' ? ` at line ${failed[2]}` : ''}` };
+      }
+      return { ...base, status: 'not-confirmed', reason: `replay: no assertion failed (exit ${run.status ?? run.signal})` };
+    }
+    if (options.property === 'div-by-zero') {
+      const m = DIVISION_MESSAGE.exec(stderr);
+      if (m) return { ...base, status: 'confirmed', overflowAt: { line: Number(m[1]), column: Number(m[2]) }, reason: `replay (gcc ${mode} -fsanitize=integer-divide-by-zero): division by zero at line ${m[1]}` };
+      return { ...base, status: 'not-confirmed', reason: `replay: no division by zero happened (exit ${run.status ?? run.signal})` };
     }
     if (options.property === 'unreach-call') {
       if (run.status === HARNESS_EXIT.reached && stderr.includes(REACHED_MARKER)) {

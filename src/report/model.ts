@@ -62,7 +62,7 @@ export interface ReportData {
     readonly file: string;
     readonly lines: readonly string[];
     readonly format: 'yaml' | 'graphml';
-    /** `violation`, `correctness`, `mixed`, `empty`, or `unreadable`. */
+    /** `violation`, `correctness`, `mixed`, `empty`, `unreadable`, or `none` (a blank text where a witness may be missing). */
     readonly kind: string;
     readonly versions: readonly string[];
     readonly producer?: string;
@@ -99,6 +99,8 @@ export interface ReportInput {
   readonly program?: CProgram;
   /** Why the program did not parse, shown on the page. */
   readonly programError?: string;
+  /** A blank witness text is no witness yet (the playground before one is pasted), not an unreadable one. */
+  readonly witnessMayBeMissing?: boolean;
   /** Results of a check (select, validate) by the witness line of the entry they concern. */
   readonly statuses?: ReadonlyArray<{ readonly witnessLine: number; readonly status: string }>;
   readonly validation?: ReportValidation;
@@ -110,6 +112,17 @@ export interface ReportInput {
 export function buildReport(input: ReportInput): ReportData {
   const witnessLines = splitLines(input.witnessText);
   const programLines = splitLines(input.programText);
+  if (input.witnessMayBeMissing && input.witnessText.trim() === '') {
+    return {
+      program: { file: input.programFile, lines: programLines, ...(input.programError ? { parseError: input.programError } : {}) },
+      witness: { file: input.witnessFile, lines: witnessLines, format: 'yaml', kind: 'none', versions: [] },
+      markers: [],
+      path: [],
+      general: [],
+      diagnostics: [],
+      ...(input.validation ? { validation: input.validation } : {}),
+    };
+  }
   const diagnostics = sortDiagnostics(
     lintWitness(input.witnessText, input.witnessFile, {
       programText: input.programText,

@@ -150,7 +150,7 @@ export function renderReportBody(data: ReportData): string {
   const errors = data.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = data.diagnostics.length - errors;
   const counts = (c: string) => data.markers.filter((m) => m.category === c).length;
-  const facts = [
+  const facts = data.witness.kind === 'none' ? ['no witness yet: paste one, open a file or pick an example'] : [
     data.witness.versions.join(', ') || data.witness.format,
     `${data.witness.kind} witness`,
     data.witness.producer ? `by ${data.witness.producer}` : '',

@@ -16,10 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { TarsierError } from '../common/errors.js';
 import { probeGcc } from '../replay/index.js';
 import { preferredProperty } from '../properties/index.js';
-import { readTaskFile } from '../task/index.js';
+import { builtInProperty, PROPERTY_KINDS, readTaskFile } from '../task/index.js';
 import { validate } from '../validate/index.js';
 import { verify } from '../verify/verify.js';
-import { PLAYGROUND_PROPERTIES as PROPERTIES } from './properties.js';
 import { validationView } from './validation.js';
 
 export interface ServeOptions {
@@ -114,8 +113,9 @@ async function inTempFolder(
   }
   if (typeof req.programText !== 'string') return { status: 400, value: { error: 'programText is missing' } };
   if (withWitness && typeof req.witnessText !== 'string') return { status: 400, value: { error: 'witnessText is missing' } };
-  const prp = (PROPERTIES as Record<string, string | undefined>)[String(req.property)];
-  if (!prp) return { status: 400, value: { error: `property must be one of ${Object.keys(PROPERTIES).join(', ')}` } };
+  // Any standard property: the server runs the same verify and validate as the command line.
+  const property = builtInProperty(String(req.property));
+  if (!property) return { status: 400, value: { error: `property must be one of ${PROPERTY_KINDS.join(', ')}` } };
   const dataModel = req.dataModel === 'LP64' ? 'LP64' : 'ILP32';
   const name = safeName(req.programName, 'program.c');
   const witnessName = safeName(req.witnessName, 'witness.yml');
@@ -123,7 +123,7 @@ async function inTempFolder(
   try {
     const program = join(dir, /\.[ci]$/.test(name) ? name : `${name}.c`);
     writeFileSync(program, req.programText);
-    writeFileSync(join(dir, 'property.prp'), prp);
+    writeFileSync(join(dir, 'property.prp'), property.specification + '\n');
     // The witness in a folder of its own: its name may be the program's.
     const witness = join(dir, 'witness', witnessName);
     if (withWitness) {

@@ -2,14 +2,23 @@ import { resolve } from 'node:path';
 import { TarsierError } from '../common/errors.js';
 import { readTextFile } from '../common/files.js';
 
-/** The SV-COMP properties of C verification tasks. */
+/**
+ * The properties Tarsier checks: the SV-COMP properties of C verification
+ * tasks, and Tarsier's own for programs of its users: `assert` (no
+ * `assert()` of <assert.h> fails), `div-by-zero` (no integer division or
+ * remainder by zero) and `default`, the checks of a program given without
+ * a property (DEFAULT_CHECKS, all in one run).
+ */
 export type PropertyKind =
   | 'unreach-call'
   | 'no-overflow'
   | 'valid-memsafety'
   | 'valid-memcleanup'
   | 'termination'
-  | 'no-data-race';
+  | 'no-data-race'
+  | 'assert'
+  | 'div-by-zero'
+  | 'default';
 
 export const PROPERTY_KINDS: readonly PropertyKind[] = [
   'unreach-call',
@@ -18,7 +27,13 @@ export const PROPERTY_KINDS: readonly PropertyKind[] = [
   'valid-memcleanup',
   'termination',
   'no-data-race',
+  'assert',
+  'div-by-zero',
+  'default',
 ];
+
+/** The checks of `default` (a program given without a property), in the order they are listed. */
+export const DEFAULT_CHECKS: readonly PropertyKind[] = ['assert', 'unreach-call', 'valid-memsafety', 'no-overflow', 'div-by-zero'];
 
 export const MEMSAFETY_SUBPROPERTIES = ['valid-free', 'valid-deref', 'valid-memtrack'] as const;
 
@@ -57,13 +72,15 @@ const CHECK_RE = /^CHECK\(\s*init\(\s*([A-Za-z_]\w*)\(\)\s*\)\s*,\s*LTL\((.*)\)\
 
 type Atom =
   | { kind: 'unreach-call'; fn: string }
-  | { kind: 'no-overflow' | 'no-data-race' | 'termination' | 'valid-memcleanup' }
+  | { kind: 'no-overflow' | 'no-data-race' | 'termination' | 'valid-memcleanup' | 'assert' | 'div-by-zero' }
   | { kind: 'memsafety'; sub: string };
 
 function classifyFormula(formula: string): Atom | string {
   const f = formula.replace(/\s+/g, ' ').trim();
   let m = /^G ?! ?call\( ?([A-Za-z_]\w*) ?\( ?\) ?\)$/.exec(f);
-  if (m) return { kind: 'unreach-call', fn: m[1] };
+  // A call of glibc's failure function of assert() is Tarsier's own property `assert`.
+  if (m) return m[1] === ASSERT_FAILURE ? { kind: 'assert' } : { kind: 'unreach-call', fn: m[1] };
+  if (/^G ?! ?div-by-zero$/.test(f)) return { kind: 'div-by-zero' };
   if (/^G ?! ?overflow$/.test(f)) return { kind: 'no-overflow' };
   if (/^G ?! ?data-race$/.test(f)) return { kind: 'no-data-race' };
   if (/^F ?end$/.test(f)) return { kind: 'termination' };
@@ -143,23 +160,44 @@ export function readPropertyFile(path: string): Property {
   return parsePropertyText(readTextFile(file), file);
 }
 
-/** The property files of SV-COMP, as every task set ships them. */
-const BUILT_IN_PROPERTY_TEXT: Record<PropertyKind, string> = {
+/** The function a failing `assert()` calls (glibc, musl): its call violates the property `assert`. */
+const ASSERT_FAILURE = '__assert_fail';
+
+/** The property files of SV-COMP, as every task set ships them, and the texts of Tarsier's own properties. */
+const BUILT_IN_PROPERTY_TEXT: Record<Exclude<PropertyKind, 'default'>, string> = {
   'unreach-call': 'CHECK( init(main()), LTL(G ! call(reach_error())) )',
   'no-overflow': 'CHECK( init(main()), LTL(G ! overflow) )',
   'valid-memsafety': 'CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )',
   'valid-memcleanup': 'CHECK( init(main()), LTL(G valid-memcleanup) )',
   termination: 'CHECK( init(main()), LTL(F end) )',
   'no-data-race': 'CHECK( init(main()), LTL(G ! data-race) )',
+  assert: `CHECK( init(main()), LTL(G ! call(${ASSERT_FAILURE}())) )`,
+  'div-by-zero': 'CHECK( init(main()), LTL(G ! div-by-zero) )',
 };
 
 /** The text of the standard `.prp` file of a property. */
 export function propertyFileText(kind: PropertyKind): string {
-  return BUILT_IN_PROPERTY_TEXT[kind] + '\n';
+  return (kind === 'default' ? defaultProperty().specification : BUILT_IN_PROPERTY_TEXT[kind]) + '\n';
 }
 
 /** The standard property of a kind (the text of its `.prp` file); undefined for an unknown name. */
 export function builtInProperty(kind: string): Property | undefined {
   if (!(PROPERTY_KINDS as readonly string[]).includes(kind)) return undefined;
-  return parsePropertyText(BUILT_IN_PROPERTY_TEXT[kind as PropertyKind] + '\n', `${kind}.prp`);
+  if (kind === 'default') return defaultProperty();
+  return parsePropertyText(BUILT_IN_PROPERTY_TEXT[kind as Exclude<PropertyKind, 'default'>] + '\n', `${kind}.prp`);
+}
+
+/** `default`: the lines of every check of DEFAULT_CHECKS (no property file says this; it is never read from one). */
+function defaultProperty(): Property {
+  const parts = DEFAULT_CHECKS.map((k) => builtInProperty(k)!);
+  const lines = parts.flatMap((p) => p.lines).map((l, i) => ({ ...l, line: i + 1 }));
+  return {
+    file: 'default.prp',
+    kind: 'default',
+    entryFunction: 'main',
+    errorFunction: 'reach_error',
+    subproperties: parts.flatMap((p) => p.subproperties),
+    specification: lines.map((l) => l.text).join('\n'),
+    lines,
+  };
 }

@@ -134,7 +134,7 @@ export async function validate(input: string, witness: string, options: Validate
     wallTimeS: (Date.now() - wall0) / 1000,
     ...extra,
   });
-  if (w.schemaErrors.length > 0) return done('unconfirmed', `invalid witness: ${w.schemaErrors.length} schema error${w.schemaErrors.length > 1 ? 's' : ''}`);
+  if (w.schemaErrors.length > 0) return done('unconfirmed', `invalid witness: ${invalidWitness(w.schemaErrors)}`);
   if (w.unsupported) return done('unconfirmed', w.unsupported);
 
   const timeoutS = options.timeoutS ?? (w.kind === 'violation' ? 90 : 300);
@@ -193,4 +193,11 @@ export async function validate(input: string, witness: string, options: Validate
     entries: { used, lenient: 0, dropped: r.invariants.length - used },
     ...(r.inputs ? { inputs: r.inputs } : {}),
   });
+}
+
+/** What makes a witness invalid, in a few words: its syntax error (YAML or XML: nothing else was checked), or how many schema errors it has. */
+function invalidWitness(errors: readonly { readonly rule: string; readonly message: string }[]): string {
+  const syntax = errors.find((d) => d.rule === 'yaml-syntax' || d.rule === 'xml-syntax');
+  if (syntax) return `${syntax.rule === 'xml-syntax' ? 'XML' : 'YAML'} syntax error: ${syntax.message}`;
+  return `${errors.length} schema error${errors.length > 1 ? 's' : ''}`;
 }

@@ -121,6 +121,9 @@ test('syntax and type errors name the position', () => {
   assert.equal(errorOf(() => parseCProgram('__int128 v;', 'e.c', ilp)), "e.c:1:1: error: '__int128' is not supported on this target (ILP32)");
   assert.ok(parseCProgram('__int128 v; unsigned __int128 w = (unsigned __int128)1 << 100;', 'e.c', lp));
   assert.equal(errorOf(() => parseCProgram('int main() { char *s = "abc; }', 'e.c', ilp)), 'e.c:1:24: error: missing terminating " character');
+  // A control character is named as gcc names it, never printed raw.
+  assert.equal(errorOf(() => parseCProgram('int main() { int x = 1;\x01 return x; }', 'e.c', ilp)), "e.c:1:24: error: stray '\\1' in program");
+  assert.equal(errorOf(() => parseCProgram('int main() { @ }', 'e.c', ilp)), "e.c:1:14: error: stray '@' in program");
 });
 
 test('identifiers that are names of Object.prototype members are ordinary identifiers', () => {

@@ -64,6 +64,19 @@ test('a YAML syntax error gives a page with the error, not a blank one', () => {
   assert.match(page, /<div class="ln" id="L1" data-line="1">/);
 });
 
+test('a blank witness where one may be missing (the playground at start) is no witness, not an unreadable one', () => {
+  const input = { programText: 'int main(void) { return 0; }\n', programFile: 'p.c', witnessText: '\n  \n', witnessFile: 'w.yml' };
+  const none = buildReport({ ...input, witnessMayBeMissing: true });
+  assert.equal(none.witness.kind, 'none');
+  assert.equal(none.fatal, undefined);
+  assert.deepEqual(none.diagnostics, []);
+  const page = renderReportPage(none);
+  assert.doesNotMatch(page, /role="alert"/);
+  assert.match(page, /no witness yet/);
+  // A blank witness file given to `report` is still unreadable.
+  assert.equal(buildReport(input).witness.kind, 'unreadable');
+});
+
 test('the page is self-contained and escapes the texts it shows', () => {
   const data = buildReport({ programText: 'int main(void) { int x = 1 < 2; return 0; }\n', programFile: 'p.c', witnessText: '# </script><img src=x onerror=alert(1)>\n[]\n', witnessFile: 'w.yml' });
   const page = renderReportPage(data);

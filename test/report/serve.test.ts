@@ -26,7 +26,7 @@ test('tarsier serve listens on loopback and sends the cross-origin isolation hea
 });
 
 test('POST /api/verify answers bad requests with 400 and a message', async () => {
-  const r = await fetch(new URL('api/verify', url), { method: 'POST', body: '{"programText": "int main(void){return 0;}", "property": "termination"}' });
+  const r = await fetch(new URL('api/verify', url), { method: 'POST', body: '{"programText": "int main(void){return 0;}", "property": "bogus"}' });
   assert.equal(r.status, 400);
   assert.match(((await r.json()) as { error: string }).error, /property must be one of/);
   const parseError = await fetch(new URL('api/verify', url), { method: 'POST', body: JSON.stringify({ programName: 'p.c', programText: 'int main(void) { return 0 }\n', property: 'unreach-call' }) });
@@ -39,6 +39,13 @@ test('POST /api/verify runs verify with gcc replay on the server: FALSE with its
   const body = (await r.json()) as { verdict: string; reason: string; witness?: string };
   assert.equal(body.verdict, 'FALSE(unreach-call)', body.reason);
   assert.match(body.witness ?? '', /entry_type: "violation_sequence"/);
+});
+
+test('POST /api/verify checks every standard property, memory safety included', { skip: probeGcc().gcc ? false : 'skipped: gcc is not installed' }, async () => {
+  const programText = 'int main(void) {\n  int a[2];\n  a[2] = 1;\n  return 0;\n}\n';
+  const r = await fetch(new URL('api/verify', url), { method: 'POST', body: JSON.stringify({ programName: 'oob.c', programText, property: 'valid-memsafety', dataModel: 'ILP32' }) });
+  const body = (await r.json()) as { verdict: string; reason: string };
+  assert.equal(body.verdict, 'FALSE(valid-deref)', body.reason);
 });
 
 test('POST /api/validate: bad requests answered with 400; a violation witness confirmed on the server (gcc), the folder never named', { skip: probeGcc().gcc ? false : 'skipped: gcc is not installed' }, async () => {

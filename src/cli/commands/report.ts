@@ -64,9 +64,11 @@ export const registerReport: CommandRegistrar = (program, run) => {
         }
         const data = writeReportFile(flags.program, flags.witness, flags.output, v);
         const errors = data.diagnostics.filter((d) => d.severity === 'error').length;
-        const located = data.markers.filter((m) => m.line !== undefined).length;
+        // Entries at a line or column the program lacks (another program's witness) are counted apart, as the page lists them apart.
+        const located = data.markers.filter((m) => m.line !== undefined && m.inProgram).length;
+        const outside = data.markers.filter((m) => m.line !== undefined && !m.inProgram).length;
         const validated = v ? `; witness ${v.outcome} (${v.verdict})` : '';
-        process.stderr.write(`${flags.output}: ${located} located entries${data.path.length ? ` (${data.path.length} path steps)` : ''}, ${errors} lint errors, ${data.diagnostics.length - errors} warnings${data.fatal ? '; the witness is unreadable' : ''}${validated}\n`);
+        process.stderr.write(`${flags.output}: ${located} located entries${outside ? `, ${outside} outside the program` : ''}${data.path.length ? ` (${data.path.length} path steps)` : ''}, ${errors} lint errors, ${data.diagnostics.length - errors} warnings${data.fatal ? '; the witness is unreadable' : ''}${validated}\n`);
         return 0;
       }),
     );

@@ -120,7 +120,7 @@ export const registerVerify: CommandRegistrar = (program, run) => {
     .addOption(choiceOption('--format <format>', 'output format', ['text', 'json'], 'text'))
     .option('--verbose', 'tell what each engine did and how long it took')
     .addOption(choiceOption('--solver <name>', 'SMT solver: auto = z3 on PATH, else the built-in WebAssembly Z3 (same answers, different speed)', SOLVER_NAMES, 'auto'))
-    .option('--report <file>', 'with a violation witness: also write the HTML report of it on the program (see tarsier report)')
+    .option('--report <file>', 'also write the HTML report of the witness written (violation or correctness) on the program (see tarsier report)')
     .action(
       run(async (input: string, flags: VerifyFlags) => {
         const timeoutS = parseSeconds('--timeout', flags.timeout);

@@ -68,6 +68,7 @@ function showReport(): number {
     programFile: file,
     witnessText: witnessArea.value,
     witnessFile: witnessName.value || 'witness.yml',
+    witnessMayBeMissing: true,
     ...(program ? { program, lint: { checkExpression: makeExpressionChecker(program) } } : {}),
     ...(error ? { programError: error } : {}),
     statuses,
