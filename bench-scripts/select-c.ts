@@ -3,14 +3,15 @@
 // tasks): generated candidates per loop, Houdini on the lowered program
 // (LP64, to match a 64-bit gcc), then every selected candidate is compiled
 // into the program as a loop-head check and the program is run R times with
-// random nondet values. A failing check is a soundness bug.
+// random nondet values. A failing check is a soundness bug. Times are of
+// the whole `select` (parsing and lowering included).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TarsierError } from '../src/common/errors.js';
-import { HARNESS_C, generateCandidates, instrumentChecks, prepareCProgram, selectCInvariants } from '../src/invariants/index.js';
+import { HARNESS_C, generateCandidates, instrumentChecks, select } from '../src/invariants/index.js';
 import { createZ3WasmSolver, shutdownZ3Wasm } from '../src/smt/index.js';
 
 const arg = (name: string, def: string) => {
@@ -41,35 +42,36 @@ async function main(): Promise<void> {
   for (const rel of programs) {
     tally.programs++;
     const path = join(root, rel);
-    let prepared;
+    const t0 = performance.now();
+    let result;
     try {
-      prepared = prepareCProgram(path, { dataModel: 'LP64' });
+      result = await select(path, {
+        dataModel: 'LP64',
+        candidates: (p) => (p.lowered.unsupported ? [] : generateCandidates(p.program, p.lowered.sourceMap.variables.map((v) => v.name))),
+        method: 'houdini',
+        solverInstance: solver,
+        timeoutMs: 5000,
+        skipVerification: !VERIFY,
+      });
     } catch (e) {
       if (e instanceof TarsierError) {
         tally.frontEnd++;
         continue;
       }
-      throw e;
+      tally.crashed++;
+      console.log(`CRASH ${rel}: ${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')}`);
+      continue;
     }
-    if (prepared.lowered.unsupported) {
+    if (result.prepared.lowered.unsupported) {
       tally.unsupported++;
       continue;
     }
-    const cands = generateCandidates(prepared.program, prepared.lowered.sourceMap.variables.map((v) => v.name));
+    const cands = result.candidates;
     if (cands.length === 0) {
       tally.noLoops++;
       continue;
     }
     tally.candidates += cands.length;
-    const t0 = performance.now();
-    let result;
-    try {
-      result = await selectCInvariants(prepared.program, prepared.lowered, cands, { method: 'houdini', solverInstance: solver, timeoutMs: 5000, skipVerification: !VERIFY });
-    } catch (e) {
-      tally.crashed++;
-      console.log(`CRASH ${rel}: ${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')}`);
-      continue;
-    }
     const dt = performance.now() - t0;
     ms += dt;
     for (const v of result.verdicts) {

@@ -4,6 +4,7 @@
 // `while` of the procedure, an over-approximation of the states at its head
 // (every visit, the first included), turned into facts (facts.ts).
 import type { Expr, ImpProgram, ImpType, Procedure, Stmt } from '../ivl/ast.js';
+import { visitExpr, visitStmts } from '../ivl/walk.js';
 import { Domain, type AbsState, type AbsValue } from './domain.js';
 import { flagVars, Partitions, type Part } from './partition.js';
 import { factsOf, type LoopFact } from './facts.js';
@@ -40,29 +41,12 @@ const MAX_ITERATIONS = 60;
 
 class StepLimit extends Error {}
 
+/** Occurrences of each variable in an expression, map reads left out. */
 function varsOf(e: Expr, out: Map<string, number>): void {
-  switch (e.kind) {
-    case 'var':
-      out.set(e.name, (out.get(e.name) ?? 0) + 1);
-      break;
-    case 'unary':
-      varsOf(e.arg, out);
-      break;
-    case 'binary':
-      varsOf(e.left, out);
-      varsOf(e.right, out);
-      break;
-    case 'app':
-      e.args.forEach((a) => varsOf(a, out));
-      break;
-    case 'ite':
-      varsOf(e.cond, out);
-      varsOf(e.then, out);
-      varsOf(e.else, out);
-      break;
-    default:
-      break;
-  }
+  visitExpr(e, (x) => {
+    if (x.kind === 'var') out.set(x.name, (out.get(x.name) ?? 0) + 1);
+    return x.kind !== 'select' && x.kind !== 'store';
+  });
 }
 
 const COMPARISONS = new Set(['slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge', '<', '<=', '>', '>=', '==', '!=']);
@@ -97,22 +81,11 @@ function comparedVars(e: Expr, out: Map<string, number>): void {
 /** Variables of conditions (and of values assigned to bools, which the lowering uses as conditions, and of comparisons in any value), by frequency. */
 function conditionVars(body: readonly Stmt[], types: ReadonlyMap<string, ImpType>): Map<string, number> {
   const out = new Map<string, number>();
-  const walk = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      if (s.kind === 'while') {
-        varsOf(s.cond, out);
-        walk(s.body);
-      } else if (s.kind === 'if') {
-        varsOf(s.cond, out);
-        walk(s.then);
-        walk(s.else);
-      } else if (s.kind === 'assume' || s.kind === 'assert') varsOf(s.cond, out);
-      else if (s.kind === 'assign' && types.get(s.target)?.kind === 'bool') varsOf(s.value, out);
-      else if (s.kind === 'assign') comparedVars(s.value, out);
-      else if (s.kind === 'block') walk(s.body);
-    }
-  };
-  walk(body);
+  visitStmts(body, (s) => {
+    if (s.kind === 'while' || s.kind === 'if' || s.kind === 'assume' || s.kind === 'assert') varsOf(s.cond, out);
+    else if (s.kind === 'assign' && types.get(s.target)?.kind === 'bool') varsOf(s.value, out);
+    else if (s.kind === 'assign') comparedVars(s.value, out);
+  });
   return out;
 }
 

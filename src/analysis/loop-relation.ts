@@ -10,7 +10,7 @@
 // against the exact bit-vector semantics (the termination engine does).
 
 import type { Expr, ImpType, Stmt, WhileStmt } from '../ivl/ast.js';
-import { assignedVars } from '../vc/encode.js';
+import { assignedVars, mentionedVars, visitStmtExprs } from '../ivl/walk.js';
 import { eq, le, linAdd, linConst, linConstantValue, linScale, linVar, lt, type LinearConstraint, type LinearExpr } from './linear.js';
 
 /** How a state variable is read as an integer. */
@@ -61,91 +61,14 @@ interface PathState {
 /** Disjunctive normal form of a condition: a list of conjunctions; `[[]]` is true, `[]` is false. */
 type Dnf = LinearConstraint[][];
 
-/** The direct sub-expressions of an expression. */
-function children(e: Expr): readonly Expr[] {
-  switch (e.kind) {
-    case 'unary':
-      return [e.arg];
-    case 'binary':
-      return [e.left, e.right];
-    case 'app':
-      return e.args;
-    case 'ite':
-      return [e.cond, e.then, e.else];
-    case 'select':
-      return [e.map, e.index];
-    case 'store':
-      return [e.map, e.index, e.value];
-    default:
-      return [];
-  }
-}
-
-/**
- * Calls `visit` on every expression of the statements, outermost first;
- * `visit` returns false to skip an expression's sub-expressions.
- */
-export function visitExprs(ss: readonly Stmt[], visit: (e: Expr) => boolean | void): void {
-  const expr = (e: Expr): void => {
-    if (visit(e) !== false) children(e).forEach(expr);
-  };
-  for (const s of ss) {
-    switch (s.kind) {
-      case 'assign':
-        expr(s.value);
-        break;
-      case 'assume':
-      case 'assert':
-        expr(s.cond);
-        break;
-      case 'if':
-        expr(s.cond);
-        visitExprs(s.then, visit);
-        visitExprs(s.else, visit);
-        break;
-      case 'while':
-        expr(s.cond);
-        visitExprs(s.body, visit);
-        break;
-      case 'block':
-        visitExprs(s.body, visit);
-        break;
-      case 'call':
-        s.args.forEach(expr);
-        break;
-      default:
-        break;
-    }
-  }
-}
-
-/** Every variable a statement list reads or writes. */
-export function varsOfStmts(ss: readonly Stmt[], out: Set<string> = new Set()): Set<string> {
-  visitExprs(ss, (e) => {
-    if (e.kind === 'var') out.add(e.name);
-  });
-  const targets = (xs: readonly Stmt[]): void => {
-    for (const s of xs) {
-      if (s.kind === 'assign' || s.kind === 'havoc') out.add(s.target);
-      else if (s.kind === 'call') s.targets.forEach((t) => out.add(t));
-      else if (s.kind === 'if') {
-        targets(s.then);
-        targets(s.else);
-      } else if (s.kind === 'while' || s.kind === 'block') targets(s.body);
-    }
-  };
-  targets(ss);
-  return out;
-}
-
 /** Variables compared, divided or zero-extended as unsigned somewhere in the statements. */
 function unsignedVars(ss: readonly Stmt[]): Set<string> {
   const out = new Set<string>();
-  visitExprs(ss, (e) => {
+  visitStmtExprs(ss, (e) => {
     if (e.kind === 'app' && (UNSIGNED_OPS.has(e.fn) || e.fn.startsWith('zext'))) {
       for (const a of e.args) if (a.kind === 'var') out.add(a.name);
     }
-  });
+  }, false);
   return out;
 }
 
@@ -349,7 +272,7 @@ class Builder {
         ]);
       case 'while': {
         // An inner loop (proved to end separately): its variables get arbitrary values, and its condition is false.
-        const assigned = assignedVars(s.body, new Map());
+        const assigned = assignedVars(s.body);
         for (const p of paths) for (const v of assigned) if (p.env.has(v)) p.env.set(v, this.fresh());
         return paths.flatMap((p) => this.split([p], this.cond(s.cond, p.env, false)));
       }
@@ -384,7 +307,7 @@ export function loopRelation(
   maxPaths = 256,
 ): LoopRelation | { readonly error: string } {
   // The loop's invariants (proved elsewhere) narrow the pre-states; disjunctive ones are left out.
-  const mentioned = varsOfStmts([loop]);
+  const mentioned = mentionedVars([loop], false);
   const unsigned = unsignedVars([loop]);
   const vars: StateVar[] = [];
   const readings = new Map<string, Reading>();

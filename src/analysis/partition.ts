@@ -5,6 +5,7 @@
 // partitioned state keeps one abstract state per valuation of the flags
 // (a flag not constant in a state counts as unknown), up to a limit.
 import type { Expr, ImpType, Stmt } from '../ivl/ast.js';
+import { visitStmts } from '../ivl/walk.js';
 import { type AbsState, type AbsValue, type Domain, keyId } from './domain.js';
 
 /** Abstract states by flag valuation; empty: unreachable. */
@@ -16,16 +17,9 @@ const MAX_FLAGS = 8;
 /** Boolean variables assigned a constant somewhere (flags), the first few by occurrence. */
 export function flagVars(body: readonly Stmt[], types: ReadonlyMap<string, ImpType>): string[] {
   const out: string[] = [];
-  const walk = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      if (s.kind === 'assign' && types.get(s.target)?.kind === 'bool' && s.value.kind === 'bool_lit' && !out.includes(s.target)) out.push(s.target);
-      else if (s.kind === 'if') {
-        walk(s.then);
-        walk(s.else);
-      } else if (s.kind === 'while' || s.kind === 'block') walk(s.body);
-    }
-  };
-  walk(body);
+  visitStmts(body, (s) => {
+    if (s.kind === 'assign' && types.get(s.target)?.kind === 'bool' && s.value.kind === 'bool_lit' && !out.includes(s.target)) out.push(s.target);
+  });
   return out.slice(0, MAX_FLAGS);
 }
 

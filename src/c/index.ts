@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TarsierError } from '../common/errors.js';
+import { gccModeFlag } from '../common/data-model.js';
 import { readTextFile } from '../common/files.js';
 import type { SourceLocation } from '../common/location.js';
 import type { BlockItem, CProgram, Expr, FunctionDecl, Initializer, Stmt } from './ast.js';
@@ -77,7 +78,7 @@ export function needsPreprocessing(text: string): boolean {
  */
 export function preprocess(path: string, dataModel: DataModel): string {
   const run = (extra: string[]) =>
-    spawnSync('cpp', [dataModel === 'LP64' ? '-m64' : '-m32', ...extra, path], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    spawnSync('cpp', [gccModeFlag(dataModel), ...extra, path], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   let r = run([]);
   if (dataModel === 'ILP32' && r.status !== 0 && /No such file or directory/.test(r.stderr ?? '')) {
     // Without the i386 multilib, `cpp -m32` misses its include directory. The x86-64

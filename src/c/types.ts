@@ -7,7 +7,9 @@
  */
 import type { SourceLocation } from '../common/location.js';
 
-export type DataModel = 'ILP32' | 'LP64';
+import type { DataModel } from '../common/data-model.js';
+
+export type { DataModel };
 
 export interface TypeQualifiers {
   readonly const?: boolean;

@@ -1,7 +1,8 @@
 // Candidate loop invariants for k-induction: the built-in comparison
 // templates, and the caller's candidates checked against the loop's scope.
 
-import { typeEquals, type Expr, type ImpProgram, type ImpType, type Stmt, type WhileStmt } from '../ivl/ast.js';
+import { findProcedure, typeEquals, type Expr, type ImpProgram, type ImpType, type Stmt, type WhileStmt } from '../ivl/ast.js';
+import { assignedVars, freeVars, loopsOf, rewriteExpr, visitStmtExprs, visitStmts } from '../ivl/walk.js';
 import { procedureScope, typeOfExpr } from '../ivl/typecheck.js';
 import { printExpr } from '../ivl/printer.js';
 import type { LoopCandidate } from './unroll.js';
@@ -11,39 +12,11 @@ const MAX_BUILTIN_PER_LOOP = 120;
 /** Caller-supplied candidates of one IMP while (see `BmcOptions.loopCandidates`). */
 export type LoopCandidateSource = (loop: Stmt, program: ImpProgram) => readonly Expr[];
 
-function varsOf(e: Expr, acc: Set<string>): void {
-  switch (e.kind) {
-    case 'var': acc.add(e.name); break;
-    case 'unary': varsOf(e.arg, acc); break;
-    case 'binary': varsOf(e.left, acc); varsOf(e.right, acc); break;
-    case 'app': e.args.forEach((a) => varsOf(a, acc)); break;
-    case 'ite': varsOf(e.cond, acc); varsOf(e.then, acc); varsOf(e.else, acc); break;
-    case 'select': varsOf(e.map, acc); varsOf(e.index, acc); break;
-    case 'store': varsOf(e.map, acc); varsOf(e.index, acc); varsOf(e.value, acc); break;
-    default: break;
-  }
-}
-
 /** Variables a loop body assigns, and those it (or its condition) reads. */
 function footprint(s: WhileStmt): { assigned: Set<string>; read: Set<string> } {
-  const assigned = new Set<string>();
-  const read = new Set<string>();
-  varsOf(s.cond, read);
-  const walk = (ss: readonly Stmt[]): void => {
-    for (const x of ss) {
-      switch (x.kind) {
-        case 'assign': assigned.add(x.target); varsOf(x.value, read); break;
-        case 'havoc': assigned.add(x.target); break;
-        case 'assume': case 'assert': varsOf(x.cond, read); break;
-        case 'if': varsOf(x.cond, read); walk(x.then); walk(x.else); break;
-        case 'while': varsOf(x.cond, read); walk(x.body); break;
-        case 'block': walk(x.body); break;
-        default: break;
-      }
-    }
-  };
-  walk(s.body);
-  return { assigned, read };
+  const read = freeVars(s.cond);
+  visitStmtExprs(s.body, (e) => void (e.kind === 'var' && read.add(e.name)), false);
+  return { assigned: assignedVars(s.body), read };
 }
 
 function zero(t: ImpType, loc: Expr['loc']): Expr {
@@ -84,17 +57,7 @@ function templates(s: WhileStmt, types: ReadonlyMap<string, ImpType>): Expr[] {
 
 /** Every while of the entry procedure (nested ones included), in program order. */
 export function whilesOf(program: ImpProgram, entry: string): WhileStmt[] {
-  const proc = program.procedures.find((q) => q.name === entry);
-  const out: WhileStmt[] = [];
-  const visit = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      if (s.kind === 'if') { visit(s.then); visit(s.else); }
-      else if (s.kind === 'block') visit(s.body);
-      else if (s.kind === 'while') { out.push(s); visit(s.body); }
-    }
-  };
-  visit(proc?.body ?? []);
-  return out;
+  return loopsOf(findProcedure(program, entry)?.body ?? []);
 }
 
 /**
@@ -187,62 +150,47 @@ function assertionConditions(body: readonly Stmt[]): Expr[] {
   const writes = new Map<string, number>();
   const definition = new Map<string, Expr>();
   const conditions: Expr[] = [];
-  const walk = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      switch (s.kind) {
-        case 'assign':
-        case 'havoc':
-          writes.set(s.target, (writes.get(s.target) ?? 0) + 1);
-          if (s.kind === 'assign') definition.set(s.target, s.value);
-          break;
-        case 'call':
-          for (const t of s.targets) writes.set(t, (writes.get(t) ?? 0) + 2);
-          break;
-        case 'assert':
-          if (!(s.cond.kind === 'bool_lit' && !s.cond.value)) conditions.push(s.cond);
-          break;
-        case 'if': {
-          const first = s.then[0];
-          if (first?.kind === 'assert' && first.cond.kind === 'bool_lit' && !first.cond.value) conditions.push({ kind: 'unary', op: '!', arg: s.cond, loc: s.cond.loc });
-          walk(s.then);
-          walk(s.else);
-          break;
-        }
-        case 'while':
-          walk(s.body);
-          break;
-        case 'block':
-          walk(s.body);
-          break;
-        default:
-          break;
+  visitStmts(body, (s) => {
+    switch (s.kind) {
+      case 'assign':
+      case 'havoc':
+        writes.set(s.target, (writes.get(s.target) ?? 0) + 1);
+        if (s.kind === 'assign') definition.set(s.target, s.value);
+        break;
+      case 'call':
+        for (const t of s.targets) writes.set(t, (writes.get(t) ?? 0) + 2);
+        break;
+      case 'assert':
+        if (!(s.cond.kind === 'bool_lit' && !s.cond.value)) conditions.push(s.cond);
+        break;
+      case 'if': {
+        const first = s.then[0];
+        if (first?.kind === 'assert' && first.cond.kind === 'bool_lit' && !first.cond.value) conditions.push({ kind: 'unary', op: '!', arg: s.cond, loc: s.cond.loc });
+        break;
       }
+      default:
+        break;
     }
-  };
-  walk(body);
+  });
   // A variable assigned once, except one that only names a nondet value (`n := $nd`): a program variable, kept.
   const havocked = new Set([...writes.keys()].filter((v) => !definition.has(v)));
   const temporary = (v: string) => {
     const d = definition.get(v);
     return writes.get(v) === 1 && d !== undefined && !(d.kind === 'var' && havocked.has(d.name));
   };
-  const substitute = (e: Expr, depth: number): Expr => {
-    if (depth > 8) return e;
-    switch (e.kind) {
-      case 'var': return temporary(e.name) ? substitute(definition.get(e.name)!, depth + 1) : e;
-      case 'unary': return { ...e, arg: substitute(e.arg, depth) };
-      case 'binary': return { ...e, left: substitute(e.left, depth), right: substitute(e.right, depth) };
-      case 'app': return { ...e, args: e.args.map((a) => substitute(a, depth)) };
-      case 'ite': return { ...e, cond: substitute(e.cond, depth), then: substitute(e.then, depth), else: substitute(e.else, depth) };
-      default: return e;
-    }
-  };
+  // Temporaries are replaced by their definitions (to a depth); reads of maps are left as written.
+  const substitute = (e: Expr, depth: number): Expr =>
+    depth > 8
+      ? e
+      : rewriteExpr(e, (x) => {
+          if (x.kind === 'var') return temporary(x.name) ? substitute(definition.get(x.name)!, depth + 1) : x;
+          return x.kind === 'select' || x.kind === 'store' ? x : undefined;
+        });
   const byText = new Map<string, Expr>();
   for (const c of conditions) {
     const e = simplify(substitute(c, 0));
     // A condition still over temporaries is about the state after the loops, not at them.
-    const vars = new Set<string>();
-    varsOf(e, vars);
+    const vars = freeVars(e);
     if (vars.size === 0 || [...vars].some(temporary)) continue;
     byText.set(printExpr(e), e);
   }

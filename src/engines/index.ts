@@ -31,3 +31,5 @@ export { executeOnePath } from './execute.js';
 export type { ExecuteOptions, ExecutionVerdict } from './execute.js';
 export { vacuityOf } from './vacuity.js';
 export type { VacuityOptions } from './vacuity.js';
+export { checkSummaries, strongestSummaries } from './summaries.js';
+export type { FailedSummaryCheck, SummaryCheck, SummaryCheckProgram } from './summaries.js';

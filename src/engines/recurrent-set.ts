@@ -9,7 +9,7 @@
 import type { Expr, ImpProgram, ImpType, Procedure, Stmt, WhileStmt } from '../ivl/ast.js';
 import { syntheticLoc } from '../ivl/ast.js';
 import { evalExpr, type ImpState, type ImpValue } from '../ivl/interp.js';
-import { varsOfStmts } from '../analysis/loop-relation.js';
+import { mentionedVars } from '../ivl/walk.js';
 import type { Solver } from '../smt/solver.js';
 import { mkAnd, mkOr } from '../smt/terms.js';
 import { encodeProcedure } from '../vc/encode.js';
@@ -122,7 +122,7 @@ export async function closedRecurrentSet(
   if (!body) return undefined;
   const types = new Map<string, ImpType>();
   for (const d of [...program.globals, ...proc.params, ...proc.returns, ...proc.locals]) types.set(d.name, d.type);
-  let set = atoms([...varsOfStmts([loop])].sort(), types, s0);
+  let set = atoms([...mentionedVars([loop], false)].sort(), types, s0);
   const endLoc = { ...syntheticLoc(CHECK_FILE), line: 0 };
   for (let round = 0; round < 200; round++) {
     const check: Stmt[] = [

@@ -9,7 +9,7 @@
 // plugged in through TerminationOptions.supportingInvariants.
 
 import { syntheticLoc, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type WhileStmt } from '../ivl/ast.js';
-import { varsOfStmts, visitExprs } from '../analysis/loop-relation.js';
+import { loopsOf, mentionedVars, rewriteStmts, visitStmtExprs } from '../ivl/walk.js';
 import type { Solver } from '../smt/solver.js';
 import { mkAnd, mkOr } from '../smt/terms.js';
 import { encodeProcedure } from '../vc/encode.js';
@@ -20,19 +20,19 @@ const MAX_CONSTANTS = 8;
 
 /** The bit-vector constants of the statements, read as signed (a negated literal counts as negative). */
 function literals(ss: readonly Stmt[], out: Set<bigint>): void {
-  visitExprs(ss, (e) => {
+  visitStmtExprs(ss, (e) => {
     if (e.kind === 'bv_lit') out.add(BigInt.asIntN(e.width, e.value));
     else if (e.kind === 'unary' && e.op === '-' && e.arg.kind === 'bv_lit') {
       out.add(-BigInt.asIntN(e.arg.width, e.arg.value));
       return false;
     }
     return true;
-  });
+  }, false);
 }
 
 /** Candidate bounds for one loop: each scalar bit-vector variable it mentions against the constants and against the others. */
 function candidates(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, constants: readonly bigint[], next: () => number): Expr[] {
-  const vars = [...varsOfStmts([loop])].filter((v) => types.get(v)?.kind === 'bv' && !v.startsWith('$')).sort();
+  const vars = [...mentionedVars([loop], false)].filter((v) => types.get(v)?.kind === 'bv' && !v.startsWith('$')).sort();
   const out: Expr[] = [];
   const mk = (fn: 'sle' | 'ule', a: Expr, b: Expr): Expr => {
     const loc = syntheticLoc(CANDIDATE_FILE);
@@ -61,25 +61,9 @@ function candidates(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, consta
 
 /** The statements with `invs` added to the invariants of their loops. */
 export function withInvariants(ss: readonly Stmt[], invs: ReadonlyMap<WhileStmt, readonly Expr[]>): Stmt[] {
-  return ss.map((s) => {
-    if (s.kind === 'while') return { ...s, invariants: [...s.invariants, ...(invs.get(s) ?? [])], body: withInvariants(s.body, invs) };
-    if (s.kind === 'if') return { ...s, then: withInvariants(s.then, invs), else: withInvariants(s.else, invs) };
-    if (s.kind === 'block') return { ...s, body: withInvariants(s.body, invs) };
-    return s;
-  });
-}
-
-function loopsOf(ss: readonly Stmt[], out: WhileStmt[] = []): WhileStmt[] {
-  for (const s of ss) {
-    if (s.kind === 'while') {
-      out.push(s);
-      loopsOf(s.body, out);
-    } else if (s.kind === 'if') {
-      loopsOf(s.then, out);
-      loopsOf(s.else, out);
-    } else if (s.kind === 'block') loopsOf(s.body, out);
-  }
-  return out;
+  return rewriteStmts(ss, (s) =>
+    s.kind === 'while' ? { ...s, invariants: [...s.invariants, ...(invs.get(s) ?? [])], body: withInvariants(s.body, invs) } : undefined,
+  );
 }
 
 /**

@@ -18,7 +18,6 @@ import type { SourceLocation } from '../common/location.js';
 import {
   boolType,
   syntheticLoc,
-  type AssertStmt,
   type Expr,
   type Goal,
   type ImpProgram,
@@ -28,13 +27,14 @@ import {
   type VarDecl,
   type WhileStmt,
 } from '../ivl/ast.js';
+import { assignedVars, loopsOf, rewriteStmts, someStmt, visitStmts } from '../ivl/walk.js';
 import { boolValue, bvValue, executeImp, intValue, valueKey, zeroValue, type ImpState, type ImpValue } from '../ivl/interp.js';
 import { linToString } from '../analysis/linear.js';
 import { loopRelation, postName, preName, type StateVar } from '../analysis/loop-relation.js';
 import { feasiblePaths, synthesizeRanking, type RankingComponent } from '../analysis/ranking.js';
 import type { Solver } from '../smt/solver.js';
 import { mkAnd, mkApp, mkBv, mkIte, mkNot, mkOr, mkSignExtend, mkZeroExtend, type Term } from '../smt/terms.js';
-import { assignedVars, encodeProcedure } from '../vc/encode.js';
+import { encodeProcedure } from '../vc/encode.js';
 import { translateExpr } from '../vc/translate.js';
 import { bmc, type ProgramAtBound, type TraceHavoc } from './bmc.js';
 import { EncodeError } from './unroll.js';
@@ -78,26 +78,10 @@ function entryProcedure(program: ImpProgram, entry: string): Procedure {
 }
 
 /** The loops of a statement list, inner loops before the loops containing them. */
-function loopsInsideOut(ss: readonly Stmt[], out: WhileStmt[] = []): WhileStmt[] {
-  for (const s of ss) {
-    if (s.kind === 'while') {
-      loopsInsideOut(s.body, out);
-      out.push(s);
-    } else if (s.kind === 'if') {
-      loopsInsideOut(s.then, out);
-      loopsInsideOut(s.else, out);
-    } else if (s.kind === 'block') loopsInsideOut(s.body, out);
-  }
+function loopsInsideOut(ss: readonly Stmt[]): WhileStmt[] {
+  const out: WhileStmt[] = [];
+  visitStmts(ss, () => {}, (s) => s.kind === 'while' && out.push(s));
   return out;
-}
-
-function hasAssert(ss: readonly Stmt[], pred: (s: AssertStmt) => boolean): boolean {
-  return ss.some((s) => {
-    if (s.kind === 'assert') return pred(s);
-    if (s.kind === 'if') return hasAssert(s.then, pred) || hasAssert(s.else, pred);
-    if (s.kind === 'while' || s.kind === 'block') return hasAssert(s.body, pred);
-    return false;
-  });
 }
 
 function typesOf(program: ImpProgram, proc: Procedure): Map<string, ImpType> {
@@ -208,7 +192,7 @@ export async function provedByRanking(program: ImpProgram, options: TerminationO
   const log = options.log ?? (() => {});
   const proc = entryProcedure(program, options.entry ?? 'main');
   const cuts = options.cutKinds ?? [];
-  if (hasAssert(proc.body!, (s) => s.goal !== undefined && cuts.includes(s.goal.kind))) {
+  if (someStmt(proc.body!, (s) => s.kind === 'assert' && s.goal !== undefined && cuts.includes(s.goal.kind))) {
     return { proved: false, reason: 'the program is recursive beyond the unrolled depth (no ranking functions for recursion)', loops: [] };
   }
   if (proc.body!.some((s) => s.kind === 'call') || program.procedures.length > 1) {
@@ -310,15 +294,6 @@ const LASSO_GOAL: Goal = { kind: 'lasso', id: 0 };
 const ARM = '$lasso_arm';
 const snapshot = (v: string) => `$lasso_s_${v}`;
 
-function replaceLoop(ss: readonly Stmt[], target: WhileStmt, by: Stmt): Stmt[] {
-  return ss.map((s) => {
-    if (s === target) return by;
-    if (s.kind === 'if') return { ...s, then: replaceLoop(s.then, target, by), else: replaceLoop(s.else, target, by) };
-    if (s.kind === 'while' || s.kind === 'block') return { ...s, body: replaceLoop(s.body, target, by) };
-    return s;
-  });
-}
-
 /** What the iteration chosen by the lasso search must do: come back to its start state, or just stay in the loop. */
 type LassoGoal = 'fixed-point' | 'continues';
 
@@ -330,11 +305,12 @@ type LassoGoal = 'fixed-point' | 'continues';
  */
 function lassoProgram(program: ImpProgram, proc: Procedure, loop: WhileStmt, goal: LassoGoal): ImpProgram | undefined {
   const types = typesOf(program, proc);
-  const tracked = [...assignedVars(loop.body, new Map())].filter((v) => {
+  const assigned = [...assignedVars(loop.body)];
+  const tracked = assigned.filter((v) => {
     const t = types.get(v);
     return t && t.kind !== 'map' && t.kind !== 'real';
   });
-  if ([...assignedVars(loop.body, new Map())].some((v) => types.get(v)?.kind === 'map')) return undefined;
+  if (assigned.some((v) => types.get(v)?.kind === 'map')) return undefined;
   const loc = syntheticLoc(LASSO_FILE);
   const v = (name: string): Expr => ({ kind: 'var', name, loc });
   const same = tracked.map<Expr>((x) => ({ kind: 'binary', op: '==', left: v(x), right: v(snapshot(x)), loc }));
@@ -351,18 +327,8 @@ function lassoProgram(program: ImpProgram, proc: Procedure, loop: WhileStmt, goa
     { kind: 'var_decl', name: ARM, type: boolType, loc },
     ...tracked.map<VarDecl>((x) => ({ kind: 'var_decl', name: snapshot(x), type: types.get(x)!, loc })),
   ];
-  const p: Procedure = { ...proc, locals, body: replaceLoop(proc.body!, loop, instrumented) };
+  const p: Procedure = { ...proc, locals, body: rewriteStmts(proc.body!, (s) => (s === loop ? instrumented : undefined)) };
   return { ...program, procedures: program.procedures.map((q) => (q === proc ? p : q)) };
-}
-
-function countLoopsAt(ss: readonly Stmt[], loc: SourceLocation): number {
-  let n = 0;
-  for (const s of ss) {
-    if (s.kind === 'while') n += (sameLoc(s.loc, loc) ? 1 : 0) + countLoopsAt(s.body, loc);
-    else if (s.kind === 'if') n += countLoopsAt(s.then, loc) + countLoopsAt(s.else, loc);
-    else if (s.kind === 'block') n += countLoopsAt(s.body, loc);
-  }
-  return n;
 }
 
 function sameLoc(a: SourceLocation, b: SourceLocation): boolean {
@@ -408,7 +374,7 @@ interface LassoRun {
  */
 function runLasso(program: ImpProgram, entry: string, loopLoc: SourceLocation, stem: readonly TraceHavoc[], cycle: readonly TraceHavoc[], maxVisits: number): LassoRun {
   const proc = entryProcedure(program, entry);
-  if (countLoopsAt(proc.body!, loopLoc) !== 1) throw new NotConfirmed('the loop location is not unique in the program');
+  if (loopsOf(proc.body!).filter((l) => sameLoc(l.loc, loopLoc)).length !== 1) throw new NotConfirmed('the loop location is not unique in the program');
   const inputs = new Map<string, ImpValue>();
   for (const d of [...program.globals, ...proc.params, ...proc.returns, ...proc.locals]) inputs.set(d.name, zeroValue(d.type));
   let consumed = 0;

@@ -28,6 +28,7 @@ import {
   type VarDecl,
   type WhileStmt,
 } from '../ivl/ast.js';
+import { assignedVars, mapStmt, renameExpr } from '../ivl/walk.js';
 
 /**
  * How the engine treats an `assert` of the program: `error` a violation
@@ -131,32 +132,6 @@ function not(e: Expr): Expr {
   return { kind: 'unary', op: '!', arg: e, loc: e.loc };
 }
 
-/** Substitutes variable names (and `old(x)` by the pre-state copy of x). */
-export function renameExpr(e: Expr, rename: Rename, old?: Rename): Expr {
-  const r = (x: Expr) => renameExpr(x, rename, old);
-  switch (e.kind) {
-    case 'var': {
-      const n = rename.get(e.name);
-      return n === undefined || n === e.name ? e : { ...e, name: n };
-    }
-    case 'unary':
-      return { ...e, arg: r(e.arg) };
-    case 'binary':
-      return { ...e, left: r(e.left), right: r(e.right) };
-    case 'app':
-      if (e.fn === 'old' && old) return renameExpr(e.args[0]!, old);
-      return { ...e, args: e.args.map(r) };
-    case 'ite':
-      return { ...e, cond: r(e.cond), then: r(e.then), else: r(e.else) };
-    case 'select':
-      return { ...e, map: r(e.map), index: r(e.index) };
-    case 'store':
-      return { ...e, map: r(e.map), index: r(e.index), value: r(e.value) };
-    default:
-      return e;
-  }
-}
-
 class Unroller {
   private readonly procs: Map<string, Procedure>;
   private readonly tags = new Map<Stmt, GoalTag>();
@@ -225,13 +200,9 @@ class Unroller {
       case 'skip':
         return;
       case 'assign':
-        out.push({ ...s, target: name(s.target), value: tr(s.value) });
-        return;
       case 'havoc':
-        out.push({ ...s, target: name(s.target) });
-        return;
       case 'assume':
-        out.push({ ...s, cond: tr(s.cond) });
+        out.push(mapStmt(s, { expr: tr, target: name }));
         return;
       case 'assert': {
         const role = roleOf(s, this.opts.roles);
@@ -243,7 +214,7 @@ class Unroller {
         out.push(...this.stmts(s.body, f));
         return;
       case 'if':
-        out.push({ ...s, cond: tr(s.cond), then: this.stmts(s.then, f), else: this.stmts(s.else, f) });
+        out.push(mapStmt(s, { expr: tr, body: (b) => this.stmts(b, f) }));
         return;
       case 'while':
         this.loop(s, f, out);
@@ -314,32 +285,8 @@ class Unroller {
 
   /** Variables a statement list may assign (calls: their targets and every global). */
   private assigned(body: readonly Stmt[]): ReadonlySet<string> {
-    const hit = this.assignedCache.get(body);
-    if (hit) return hit;
-    const out = new Set<string>();
-    for (const s of body) {
-      switch (s.kind) {
-        case 'assign':
-        case 'havoc':
-          out.add(s.target);
-          break;
-        case 'call':
-          s.targets.forEach((t) => out.add(t));
-          this.program.globals.forEach((g) => out.add(g.name));
-          break;
-        case 'if':
-          this.assigned(s.then).forEach((v) => out.add(v));
-          this.assigned(s.else).forEach((v) => out.add(v));
-          break;
-        case 'while':
-        case 'block':
-          this.assigned(s.body).forEach((v) => out.add(v));
-          break;
-        default:
-          break;
-      }
-    }
-    this.assignedCache.set(body, out);
+    let out = this.assignedCache.get(body);
+    if (!out) this.assignedCache.set(body, (out = assignedVars(body, () => this.program.globals.map((g) => g.name))));
     return out;
   }
 

@@ -7,8 +7,6 @@ import { TarsierError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
 import {
   type CProgram,
-  type DataModel,
-  parseCFile,
   type Expr as CExpr,
   type FunctionDecl,
   type Stmt as CStmt,
@@ -18,10 +16,8 @@ import {
   parseExpressionAt,
 } from '../c/index.js';
 import type { Expr, Stmt } from '../ivl/ast.js';
-import { type LoweredProgram, goalOf, locKey, lowerProgram } from '../lower/index.js';
-import { passesOf, preferredProperties, preferredProperty } from '../properties/index.js';
-import { readTaskFile } from '../task/taskfile.js';
-import type { PropertyKind } from '../task/property.js';
+import { stmtBodies, stmtTargets, visitStmts } from '../ivl/walk.js';
+import { type LoweredProgram, goalOf, locKey } from '../lower/index.js';
 import type { Entry, Location, WitnessDocument, WitnessPos } from '../witness/model.js';
 import { toOneBasedColumn } from '../witness/model.js';
 import type { Verdict, GoalResult } from '../vc/verify.js';
@@ -201,34 +197,11 @@ function impPositions(stmts: readonly Stmt[]): { firstWrite: Map<string, number>
   const firstWrite = new Map<string, number>();
   const whilePos = new Map<Stmt, number>();
   let n = 0;
-  const walk = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      const i = n++;
-      switch (s.kind) {
-        case 'assign':
-        case 'havoc':
-          if (!firstWrite.has(s.target)) firstWrite.set(s.target, i);
-          break;
-        case 'call':
-          for (const t of s.targets) if (!firstWrite.has(t)) firstWrite.set(t, i);
-          break;
-        case 'while':
-          whilePos.set(s, i);
-          walk(s.body);
-          break;
-        case 'if':
-          walk(s.then);
-          walk(s.else);
-          break;
-        case 'block':
-          walk(s.body);
-          break;
-        default:
-          break;
-      }
-    }
-  };
-  walk(stmts);
+  visitStmts(stmts, (s) => {
+    const i = n++;
+    for (const t of stmtTargets(s)) if (!firstWrite.has(t)) firstWrite.set(t, i);
+    if (s.kind === 'while') whilePos.set(s, i);
+  });
   return { firstWrite, whilePos };
 }
 
@@ -455,11 +428,7 @@ function loopGuards(stmts: readonly Stmt[]): Map<Stmt, Expr> {
       if (s.kind === 'while' && s.cond.kind === 'var' && prev?.kind === 'assign' && prev.target === s.cond.name) {
         out.set(s, { kind: 'binary', op: '==>', left: s.cond, right: prev.value, loc: s.loc });
       }
-      if (s.kind === 'while' || s.kind === 'block') walk(s.body);
-      else if (s.kind === 'if') {
-        walk(s.then);
-        walk(s.else);
-      }
+      stmtBodies(s).forEach(walk);
     });
   };
   walk(stmts);
@@ -521,80 +490,3 @@ function finish(
   };
 }
 
-export interface PreparedC {
-  readonly program: CProgram;
-  readonly lowered: LoweredProgram;
-  readonly dataModel: DataModel;
-  readonly property: PropertyKind;
-  /** Set when the task's properties are none the lowering checks. */
-  readonly propertyUnsupported?: string;
-}
-
-/** True for the inputs `tarsier select` treats as C: `.c`, `.i`, or a task file (`.yml`, `.yaml`). */
-export function isCInput(path: string): boolean {
-  return /\.(c|i|ya?ml)$/i.test(path);
-}
-
-/**
- * Parses and lowers a C program or the program of a task file. The data
- * model is the option's, else the task's, else ILP32; the property is the
- * task's `unreach-call` or `no-overflow` (a plain C file: unreach-call).
- */
-export function prepareCProgram(path: string, options: { dataModel?: DataModel } = {}): PreparedC {
-  let file = path;
-  let dataModel: DataModel = options.dataModel ?? 'ILP32';
-  // A plain C file: the first default choice of the property table (unreach-call).
-  let property: PropertyKind = preferredProperties()[0]!;
-  let propertyUnsupported: string | undefined;
-  if (/\.ya?ml$/i.test(path)) {
-    const task = readTaskFile(path, { skipUnusableProperties: true });
-    const c = task.inputFiles.filter((f) => /\.(c|i)$/i.test(f));
-    if (task.inputFiles.length !== 1 || c.length !== 1) {
-      throw new TarsierError('task', `the task must have exactly one C input file (it has ${task.inputFiles.length})`, { file: path });
-    }
-    file = c[0];
-    dataModel = options.dataModel ?? task.dataModel;
-    const kinds = task.properties.map((p) => p.property);
-    const chosen = preferredProperty(kinds);
-    if (chosen) property = chosen;
-    else if (kinds.length) propertyUnsupported = `the task's property ${kinds[0]} is not checked by select (${preferredProperties().join(' and ')} are)`;
-  }
-  const program = parseCFile(file, { dataModel });
-  const lowered = lowerProgram(program, { passes: passesOf(property), dataModel });
-  return { program, lowered, dataModel, property, ...(propertyUnsupported ? { propertyUnsupported } : {}) };
-}
-
-/** What a candidate witness holds that `cCandidatesFromWitness` does not use, one line each (for notes). */
-export function ignoredWitnessContent(doc: WitnessDocument): string[] {
-  if (doc.format !== 'yaml') return [];
-  const counts = new Map<string, number>();
-  const count = (what: string) => counts.set(what, (counts.get(what) ?? 0) + 1);
-  for (const e of doc.entries as Entry[]) {
-    if ('unknown' in e) count(`unreadable ${e.entry_type || 'entry'} entries`);
-    else if (e.entry_type === 'invariant_set') {
-      for (const item of e.content) if (item.kind !== 'loop_invariant') count(`${item.kind} items of invariant_set`);
-    } else if (e.entry_type !== 'loop_invariant') count(`${e.entry_type} entries`);
-  }
-  return [...counts].map(([what, n]) => `${what}: ${n} ignored (only loop invariants are candidates)`);
-}
-
-/**
- * Whether the witness names another program than `programFile` with the
- * text `programText`: a differing hash, or else a differing file name.
- */
-export function witnessProgramMismatch(doc: WitnessDocument, programFile: string, programHash: string): string | undefined {
-  if (doc.format !== 'yaml') return undefined;
-  for (const e of doc.entries as Entry[]) {
-    if ('unknown' in e) continue;
-    const task = e.metadata.task;
-    if (!task) continue;
-    const hashes = Object.values(task.input_file_hashes ?? {}).filter((h) => /^[0-9a-f]{64}$/i.test(h));
-    if (hashes.length > 0) {
-      if (!hashes.some((h) => h.toLowerCase() === programHash)) return `the witness is for another program: its input_file_hashes do not include the SHA-256 of ${programFile}`;
-      continue;
-    }
-    const names = (task.input_files ?? []).map((f) => f.split('/').pop());
-    if (names.length > 0 && !names.includes(programFile.split('/').pop())) return `the witness is for another program: it names ${names.join(', ')}, not ${programFile.split('/').pop()}`;
-  }
-  return undefined;
-}

@@ -9,6 +9,7 @@ import type { Expr, ImpProgram } from '../ivl/ast.js';
 import { findProcedure } from '../ivl/ast.js';
 import { parseImpExpr } from '../ivl/parser.js';
 import { printExpr } from '../ivl/printer.js';
+import { mapExprChildren } from '../ivl/walk.js';
 import { procedureScope, typeOfExpr } from '../ivl/typecheck.js';
 import type { CertificateEntry01, Entry, Location, WitnessDocument, WitnessPos } from '../witness/model.js';
 import { toOneBasedColumn } from '../witness/model.js';
@@ -91,23 +92,7 @@ function parseCandidate(program: ImpProgram, loop: LoopInfo, text: string, where
 }
 
 function relocate(e: Expr, loc: SourceLocation): Expr {
-  const r = (x: Expr) => relocate(x, loc);
-  switch (e.kind) {
-    case 'unary':
-      return { ...e, arg: r(e.arg), loc };
-    case 'binary':
-      return { ...e, left: r(e.left), right: r(e.right), loc };
-    case 'app':
-      return { ...e, args: e.args.map(r), loc };
-    case 'ite':
-      return { ...e, cond: r(e.cond), then: r(e.then), else: r(e.else), loc };
-    case 'select':
-      return { ...e, map: r(e.map), index: r(e.index), loc };
-    case 'store':
-      return { ...e, map: r(e.map), index: r(e.index), value: r(e.value), loc };
-    default:
-      return { ...e, loc };
-  }
+  return { ...mapExprChildren(e, (x) => relocate(x, loc)), loc };
 }
 
 export interface CertificateOptions {

@@ -6,7 +6,8 @@ import { TarsierError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
 import { modifiedGlobals } from '../vc/encode.js';
 import { procedureScope } from '../ivl/typecheck.js';
-import type { Expr, ImpProgram, Procedure, Stmt, VarDecl, WhileStmt } from '../ivl/ast.js';
+import { mapStmt, rewriteStmts } from '../ivl/walk.js';
+import type { ImpProgram, Procedure, Stmt, VarDecl, WhileStmt } from '../ivl/ast.js';
 import {
   type Candidate,
   FreshNames,
@@ -23,7 +24,7 @@ import {
   havoc,
   ifS,
   not,
-  renameExpr,
+  renameFree,
   v,
   varType,
 } from './program.js';
@@ -158,23 +159,7 @@ export abstract class EncoderBase {
 
   /** [[·]]_I: statements outside loops are kept; loops are encoded. */
   protected top(stmts: readonly Stmt[]): Stmt[] {
-    const out: Stmt[] = [];
-    for (const s of stmts) {
-      switch (s.kind) {
-        case 'while':
-          out.push(...this.loop(this.table.of(s)));
-          break;
-        case 'if':
-          out.push({ ...s, then: this.top(s.then), else: this.top(s.else) });
-          break;
-        case 'block':
-          out.push({ ...s, body: this.top(s.body) });
-          break;
-        default:
-          out.push(s);
-      }
-    }
-    return out;
+    return rewriteStmts(stmts, (s) => (s.kind === 'while' ? this.loop(this.table.of(s)) : undefined));
   }
 
   /** The encoding of one outermost loop. */
@@ -254,23 +239,7 @@ export abstract class EncoderBase {
 
   /** [[·]]_NL: the identity except on loops, which become actual loops. */
   protected nl(stmts: readonly Stmt[]): Stmt[] {
-    const out: Stmt[] = [];
-    for (const s of stmts) {
-      switch (s.kind) {
-        case 'while':
-          out.push(...this.actualLoop(this.table.of(s)));
-          break;
-        case 'if':
-          out.push({ ...s, then: this.nl(s.then), else: this.nl(s.else) });
-          break;
-        case 'block':
-          out.push({ ...s, body: this.nl(s.body) });
-          break;
-        default:
-          out.push(s);
-      }
-    }
-    return out;
+    return rewriteStmts(stmts, (s) => (s.kind === 'while' ? this.actualLoop(this.table.of(s)) : undefined));
   }
 
   /**
@@ -279,19 +248,11 @@ export abstract class EncoderBase {
    * M, asserts dropped (skip), calls kept with renamed arguments and results.
    */
   protected simStmt(s: Stmt, ren: ReadonlyMap<string, string>, loop: (w: WhileStmt) => Stmt[]): Stmt[] {
-    const e = (x: Expr) => renameExpr(x, ren);
-    const name = (x: string) => ren.get(x) ?? x;
     switch (s.kind) {
-      case 'skip':
-        return [s];
-      case 'assign':
-        return [{ ...s, target: name(s.target), value: e(s.value) }];
-      case 'havoc':
-        return [{ ...s, target: name(s.target) }];
-      case 'assume':
-        return [{ ...s, cond: e(s.cond) }];
       case 'assert':
         return [{ kind: 'skip', loc: s.loc }];
+      case 'while':
+        return loop(s);
       case 'call':
         // A call's writes to globals would hit the originals, not the duplicates.
         if ((this.mods.get(s.proc)?.size ?? 0) > 0) {
@@ -301,21 +262,17 @@ export abstract class EncoderBase {
             s.loc,
           );
         }
-        return [{ ...s, targets: s.targets.map(name), args: s.args.map(e) }];
-      case 'if':
-        return [
-          {
-            ...s,
-            cond: e(s.cond),
-            then: s.then.flatMap((x) => this.simStmt(x, ren, loop)),
-            else: s.else.flatMap((x) => this.simStmt(x, ren, loop)),
-          },
-        ];
-      case 'block':
-        return [{ ...s, body: s.body.flatMap((x) => this.simStmt(x, ren, loop)) }];
-      case 'while':
-        return loop(s);
+        break;
+      default:
+        break;
     }
+    return [
+      mapStmt(s, {
+        expr: (x) => renameFree(x, ren),
+        target: (x) => ren.get(x) ?? x,
+        body: (b) => b.flatMap((x) => this.simStmt(x, ren, loop)),
+      }),
+    ];
   }
 
   protected static conj = and;

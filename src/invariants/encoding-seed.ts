@@ -40,7 +40,7 @@
 // execution. See encoding.ts for why this is unsound and what was changed.
 import type { Stmt, WhileStmt } from '../ivl/ast.js';
 import { EncoderBase, type EncodedProgram } from './encode-common.js';
-import { type Candidate, type LoopInfo, assume, bin, havoc, ifS, not, renameExpr, v } from './program.js';
+import { type Candidate, type LoopInfo, assume, bin, havoc, ifS, not, renameFree, v } from './program.js';
 import type { ImpProgram } from '../ivl/ast.js';
 
 export class SeedEncoder extends EncoderBase {
@@ -61,7 +61,7 @@ export class SeedEncoder extends EncoderBase {
     const f = this.flags(info.id);
     const cs = this.candidatesOf(info.id);
     const T = this.dupMap(info.targets);
-    const dup = (e: Parameters<typeof renameExpr>[0]) => renameExpr(e, T);
+    const dup = (e: Parameters<typeof renameFree>[0]) => renameFree(e, T);
     // check whether an invariant holds before the loop
     cs.forEach((c, i) => out.push(assume(bin('<==>', c.expr, v(f.onB[i])))));
     // simulate an arbitrary iteration
@@ -85,7 +85,7 @@ export class SeedEncoder extends EncoderBase {
     const info = this.table.of(w);
     const f = this.flags(info.id);
     const cs = this.candidatesOf(info.id);
-    const dup = (e: Parameters<typeof renameExpr>[0]) => renameExpr(e, targets);
+    const dup = (e: Parameters<typeof renameFree>[0]) => renameFree(e, targets);
     const lc = this.loopVar('lc', info.id);
     const out: Stmt[] = [];
     // check whether an invariant holds before the loop

@@ -47,8 +47,9 @@
 // Houdini selects them. Getting the greatest fixpoint from forced flags needs
 // Houdini's rounds unrolled into the program: RoundsEncoder below (--rounds).
 import type { Expr, ImpProgram, Procedure, Stmt, WhileStmt } from '../ivl/ast.js';
+import { someStmt, stmtBodies } from '../ivl/walk.js';
 import { EncoderBase, type EncodedProgram } from './encode-common.js';
-import { type Candidate, type LoopInfo, LoopTable, and, assume, bin, falseE, havoc, ifS, not, renameExpr, v } from './program.js';
+import { type Candidate, type LoopInfo, LoopTable, and, assume, bin, falseE, havoc, ifS, not, renameFree, v } from './program.js';
 
 export class SoundEncoder extends EncoderBase {
   constructor(program: ImpProgram, candidates: readonly Candidate[]) {
@@ -61,7 +62,7 @@ export class SoundEncoder extends EncoderBase {
     // Every copy starts from fresh values of all duplicates of the outermost
     // loop's targets: a nested loop's head can see any value of them.
     const T = this.dupMap(info.targets);
-    const dup = (e: Expr) => renameExpr(e, T);
+    const dup = (e: Expr) => renameFree(e, T);
     const fresh = info.targets.map((x) => havoc(T.get(x)!));
     const sim = (stmts: readonly Stmt[]) => stmts.flatMap((s) => this.simStmt(s, T, (w) => this.abstractLoop(w, T)));
     const l = info.loop;
@@ -107,7 +108,7 @@ export class SoundEncoder extends EncoderBase {
   private abstractLoop(w: WhileStmt, T: ReadonlyMap<string, string>): Stmt[] {
     const info = this.table.of(w);
     const f = this.flags(info.id);
-    const dup = (e: Expr) => renameExpr(e, T);
+    const dup = (e: Expr) => renameFree(e, T);
     return [
       ...info.targets.map((x) => havoc(T.get(x)!)),
       ...this.candidatesOf(info.id).map((c, i) => assume(bin('==>', v(f.on[i]), dup(c.expr)))),
@@ -126,8 +127,8 @@ export class SoundEncoder extends EncoderBase {
       if (s === target) return [...out, atTarget];
       if (contains(s, target)) {
         if (s.kind === 'if') {
-          const inThen = s.then.some((x) => x === target || contains(x, target));
-          const cond = renameExpr(s.cond, T);
+          const inThen = someStmt(s.then, (x) => x === target);
+          const cond = renameFree(s.cond, T);
           return [...out, inThen ? assume(cond) : assume(not(cond)), ...this.prefix(inThen ? s.then : s.else, target, T, atTarget)];
         }
         if (s.kind === 'block') return [...out, ...this.prefix(s.body, target, T, atTarget)];
@@ -139,16 +140,9 @@ export class SoundEncoder extends EncoderBase {
   }
 }
 
+/** Whether `target` is inside `s` (at any depth). */
 function contains(s: Stmt, target: WhileStmt): boolean {
-  switch (s.kind) {
-    case 'if':
-      return [...s.then, ...s.else].some((x) => x === target || contains(x, target));
-    case 'block':
-    case 'while':
-      return s.body.some((x) => x === target || contains(x, target));
-    default:
-      return false;
-  }
+  return stmtBodies(s).some((b) => someStmt(b, (x) => x === target));
 }
 
 /** `--method encoding`: the least-fixpoint encoding described at the head of this file. */
@@ -246,7 +240,7 @@ export class RoundsEncoder extends EncoderBase {
   /** "Loop `l` is at a head": its candidates alive in round q hold (round 0: all). */
   private heads(l: LoopInfo, q: number): Expr[] {
     return this.candidatesOf(l.id).map((c, j) => {
-      const e = renameExpr(c.expr, this.m);
+      const e = renameFree(c.expr, this.m);
       return q === 0 ? e : bin('==>', v(this.at(l.id, q)[j]), e);
     });
   }
@@ -255,7 +249,7 @@ export class RoundsEncoder extends EncoderBase {
     return stmts.flatMap((s) =>
       this.simStmt(s, this.m, (w) => {
         const info = this.table.of(w);
-        return [...info.targets.map((x) => havoc(this.m.get(x)!)), assume(and(this.heads(info, q))), assume(not(renameExpr(w.cond, this.m)))];
+        return [...info.targets.map((x) => havoc(this.m.get(x)!)), assume(and(this.heads(info, q))), assume(not(renameFree(w.cond, this.m)))];
       }),
     );
   }
@@ -271,8 +265,8 @@ export class RoundsEncoder extends EncoderBase {
       }
       switch (s.kind) {
         case 'if': {
-          const inThen = s.then.some((x) => x === target || contains(x, target));
-          const cond = renameExpr(s.cond, this.m);
+          const inThen = someStmt(s.then, (x) => x === target);
+          const cond = renameFree(s.cond, this.m);
           return [...out, assume(inThen ? cond : not(cond)), ...this.path(inThen ? s.then : s.else, target, q)];
         }
         case 'block':
@@ -282,7 +276,7 @@ export class RoundsEncoder extends EncoderBase {
           return [
             ...out,
             ...info.targets.map((x) => havoc(this.m.get(x)!)),
-            assume(and([renameExpr(s.cond, this.m), ...this.heads(info, q)])),
+            assume(and([renameFree(s.cond, this.m), ...this.heads(info, q)])),
             ...this.path(s.body, target, q),
           ];
         }
@@ -296,13 +290,13 @@ export class RoundsEncoder extends EncoderBase {
   /** A refutation of candidate c of loop l assuming the round-q flags: on entry, or by one iteration. */
   private refutation(proc: Procedure, l: LoopInfo, c: Candidate, q: number): Stmt[] {
     const fresh = [...this.m.values()].map(havoc);
-    const start = [...fresh, ...proc.requires.map((e) => assume(renameExpr(e, this.m)))];
+    const start = [...fresh, ...proc.requires.map((e) => assume(renameFree(e, this.m)))];
     const toLoop = this.path(proc.body ?? [], l.loop, q);
-    const broken = assume(not(renameExpr(c.expr, this.m)));
+    const broken = assume(not(renameFree(c.expr, this.m)));
     const choose = this.loopVar('entry', l.id);
     const iteration: Stmt[] = [
       ...l.targets.map((x) => havoc(this.m.get(x)!)),
-      assume(and([renameExpr(l.loop.cond, this.m), ...this.heads(l, q)])),
+      assume(and([renameFree(l.loop.cond, this.m), ...this.heads(l, q)])),
       ...this.sim(l.loop.body, q),
       broken,
     ];

@@ -22,15 +22,11 @@ export {
   type CCandidateVerdict,
   type CSelectOptions,
   type CSelectResult,
-  type PreparedC,
   cCandidatesFromWitness,
-  ignoredWitnessContent,
-  isCInput,
   loopInstanceViews,
   type CView,
-  prepareCProgram,
   selectCInvariants,
-  witnessProgramMismatch,
 } from './c-candidates.js';
+export { type CSelection, type PreparedC, type SelectCOptions, ignoredWitnessContent, isCInput, prepareCProgram, select, witnessProgramMismatch } from './select-c.js';
 export { CandidateTranslator, UnsupportedCandidate, type VariableResolver } from './c-expr.js';
 export { HARNESS_C, generateCandidates, instrumentChecks } from './c-crosscheck.js';

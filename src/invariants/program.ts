@@ -2,21 +2,12 @@
 // loop targets T(loop), renaming of expressions, fresh names, and the
 // candidate model. Everything here is a pure function of the AST.
 import type { SourceLocation } from '../common/location.js';
-import {
-  type Expr,
-  type ImpProgram,
-  type ImpType,
-  type Procedure,
-  type Stmt,
-  type VarDecl,
-  type WhileStmt,
-  boolType,
-  syntheticLoc,
-} from '../ivl/ast.js';
+import { type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type VarDecl, type WhileStmt, boolType, syntheticLoc } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
 import { procedureScope } from '../ivl/typecheck.js';
 import { KEYWORDS } from '../ivl/parser.js';
-import { assignedVars, modifiedGlobals } from '../vc/encode.js';
+import { assignedVars, freeVars, renameExpr, stmtExprs, stmtTargets, visitStmts } from '../ivl/walk.js';
+import { modifiedGlobals } from '../vc/encode.js';
 
 /** Where a candidate came from when it was read from a witness entry. */
 export interface CandidateOrigin {
@@ -58,36 +49,22 @@ export class LoopTable {
   private readonly byStmt = new Map<WhileStmt, LoopInfo>();
 
   constructor(readonly program: ImpProgram) {
+    const mods = modifiedGlobals(program);
     for (const proc of program.procedures) {
-      if (proc.body) this.walk(proc, proc.body, undefined);
+      // The loops around the statement being visited, outermost first.
+      const open: { id: number; nested: number[] }[] = [];
+      const enter = (s: Stmt) => {
+        if (s.kind !== 'while') return;
+        const id = this.loops.length + 1;
+        const nested: number[] = [];
+        const info: LoopInfo = { id, proc: proc.name, loop: s, parent: open.at(-1)?.id, nested, targets: loopTargets(program, s.body, mods) };
+        this.loops.push(info);
+        this.byStmt.set(s, info);
+        for (const o of open) o.nested.push(id);
+        open.push({ id, nested });
+      };
+      visitStmts(proc.body ?? [], enter, (s) => s.kind === 'while' && open.pop());
     }
-  }
-
-  private walk(proc: Procedure, stmts: readonly Stmt[], parent: number | undefined): number[] {
-    const found: number[] = [];
-    for (const s of stmts) {
-      switch (s.kind) {
-        case 'while': {
-          const id = this.loops.length + 1;
-          const nested: number[] = [];
-          const info: LoopInfo = { id, proc: proc.name, loop: s, parent, nested, targets: loopTargets(this.program, s.body) };
-          this.loops.push(info);
-          this.byStmt.set(s, info);
-          nested.push(...this.walk(proc, s.body, id));
-          found.push(id, ...nested);
-          break;
-        }
-        case 'if':
-          found.push(...this.walk(proc, s.then, parent), ...this.walk(proc, s.else, parent));
-          break;
-        case 'block':
-          found.push(...this.walk(proc, s.body, parent));
-          break;
-        default:
-          break;
-      }
-    }
-    return found;
   }
 
   get(id: number): LoopInfo {
@@ -108,112 +85,30 @@ export class LoopTable {
  * call results, and the globals the called procedures may write (vc/'s
  * notion, so that the cut and the encodings agree with the verifier).
  */
-export function loopTargets(program: ImpProgram, body: readonly Stmt[]): string[] {
-  return [...assignedVars(body, modifiedGlobals(program))].sort();
+export function loopTargets(program: ImpProgram, body: readonly Stmt[], mods = modifiedGlobals(program)): string[] {
+  return [...assignedVars(body, (call) => mods.get(call.proc) ?? [])].sort();
 }
 
-/** e[vars/M(vars)]: every free occurrence of a renamed variable replaced. */
-export function renameExpr(e: Expr, m: ReadonlyMap<string, string>): Expr {
-  if (m.size === 0) return e;
-  const r = (x: Expr): Expr => renameExpr(x, m);
-  switch (e.kind) {
-    case 'var': {
-      const to = m.get(e.name);
-      return to === undefined ? e : { ...e, name: to };
-    }
-    case 'unary':
-      return { ...e, arg: r(e.arg) };
-    case 'binary':
-      return { ...e, left: r(e.left), right: r(e.right) };
-    case 'app':
-      // old(e) names the procedure's pre-state: never renamed.
-      return e.fn === 'old' ? e : { ...e, args: e.args.map(r) };
-    case 'ite':
-      return { ...e, cond: r(e.cond), then: r(e.then), else: r(e.else) };
-    case 'select':
-      return { ...e, map: r(e.map), index: r(e.index) };
-    case 'store':
-      return { ...e, map: r(e.map), index: r(e.index), value: r(e.value) };
-    default:
-      return e;
-  }
+/** e[vars/M(vars)]: every free occurrence of a renamed variable replaced (`old(e)` names the pre-state: never renamed). */
+export function renameFree(e: Expr, m: ReadonlyMap<string, string>): Expr {
+  return renameExpr(e, m, 'keep');
 }
 
 /** Every name that occurs in the program (declarations, procedures, uses). */
 export function programNames(program: ImpProgram): Set<string> {
   const names = new Set<string>();
-  const expr = (e: Expr): void => {
-    switch (e.kind) {
-      case 'var':
-        names.add(e.name);
-        return;
-      case 'unary':
-        return expr(e.arg);
-      case 'binary':
-        expr(e.left);
-        return expr(e.right);
-      case 'app':
-        return e.args.forEach(expr);
-      case 'ite':
-        expr(e.cond);
-        expr(e.then);
-        return expr(e.else);
-      case 'select':
-        expr(e.map);
-        return expr(e.index);
-      case 'store':
-        expr(e.map);
-        expr(e.index);
-        return expr(e.value);
-      default:
-        return;
-    }
-  };
-  const stmts = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      switch (s.kind) {
-        case 'assign':
-          names.add(s.target);
-          expr(s.value);
-          break;
-        case 'havoc':
-          names.add(s.target);
-          break;
-        case 'assume':
-        case 'assert':
-          expr(s.cond);
-          break;
-        case 'if':
-          expr(s.cond);
-          stmts(s.then);
-          stmts(s.else);
-          break;
-        case 'while':
-          expr(s.cond);
-          s.invariants.forEach(expr);
-          s.candidates.forEach(expr);
-          stmts(s.body);
-          break;
-        case 'call':
-          s.targets.forEach((t) => names.add(t));
-          s.args.forEach(expr);
-          names.add(s.proc);
-          break;
-        case 'block':
-          stmts(s.body);
-          break;
-        default:
-          break;
-      }
-    }
-  };
+  const expr = (e: Expr) => freeVars(e, names);
   program.globals.forEach((g) => names.add(g.name));
   for (const p of program.procedures) {
     names.add(p.name);
     [...p.params, ...p.returns, ...p.locals].forEach((d) => names.add(d.name));
     p.requires.forEach(expr);
     p.ensures.forEach(expr);
-    if (p.body) stmts(p.body);
+    visitStmts(p.body ?? [], (s) => {
+      stmtTargets(s).forEach((t) => names.add(t));
+      stmtExprs(s).forEach(expr);
+      if (s.kind === 'call') names.add(s.proc);
+    });
   }
   return names;
 }

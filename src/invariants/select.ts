@@ -4,6 +4,7 @@
 // program with the selected candidates used as invariants.
 import type { ImpProgram, Stmt } from '../ivl/ast.js';
 import { checkImp } from '../ivl/typecheck.js';
+import { rewriteStmts } from '../ivl/walk.js';
 import { createSolver } from '../smt/index.js';
 import type { Solver } from '../smt/solver.js';
 import { BoolSort, mkAnd, mkConst, mkImplies, mkNot, mkOr, type Term } from '../smt/terms.js';
@@ -61,19 +62,10 @@ export function withInvariants(program: ImpProgram, candidates: readonly Candida
   const table = new LoopTable(program);
   const per = byLoop(candidates.filter((c) => chosen.has(c.index)));
   const stmts = (ss: readonly Stmt[]): Stmt[] =>
-    ss.map((s): Stmt => {
-      switch (s.kind) {
-        case 'while': {
-          const extra = (per.get(table.of(s).id) ?? []).map((c) => c.expr);
-          return { ...s, invariants: [...s.invariants, ...extra], candidates: [], body: stmts(s.body) };
-        }
-        case 'if':
-          return { ...s, then: stmts(s.then), else: stmts(s.else) };
-        case 'block':
-          return { ...s, body: stmts(s.body) };
-        default:
-          return s;
-      }
+    rewriteStmts(ss, (s) => {
+      if (s.kind !== 'while') return undefined;
+      const extra = (per.get(table.of(s).id) ?? []).map((c) => c.expr);
+      return { ...s, invariants: [...s.invariants, ...extra], candidates: [], body: stmts(s.body) };
     });
   return { ...program, procedures: program.procedures.map((p) => (p.body ? { ...p, body: stmts(p.body) } : p)) };
 }

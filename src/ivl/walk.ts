@@ -222,6 +222,12 @@ export function visitStmtExprs(ss: readonly Stmt[], visit: (e: Expr) => boolean 
   });
 }
 
+/** Every variable the statements read or write, nested ones included (in loop invariants and candidates too, unless `annotations` is false). */
+export function mentionedVars(ss: readonly Stmt[], annotations = true, out: Set<string> = new Set()): Set<string> {
+  visitStmtExprs(ss, (e) => void (e.kind === 'var' && out.add(e.name)), annotations);
+  return assignedVars(ss, undefined, out);
+}
+
 /** The while loops of `ss`, nested ones included, outer before inner. */
 export function loopsOf(ss: readonly Stmt[]): WhileStmt[] {
   const out: WhileStmt[] = [];

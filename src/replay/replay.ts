@@ -6,13 +6,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gccModeFlag, type DataModel } from '../common/data-model.js';
 import { dataModelDependence } from './data-model.js';
 import { ASSERTION_MARKER, DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMENT_AT_ERROR_MARKER, SEGMENT_AT_EXIT_MARKER, TARGET_MARKER, harnessSource, type NondetValue } from './harness.js';
 import { MEMORY_PROPERTIES, detectsLeaks, memoryFlags, memoryVerdict, type MemoryProperty, type MemoryReplayProperty } from './memory.js';
 
 /** What a replay looks for: a property's violation (`assert`: a failing assert(); `div-by-zero`: an integer division by zero). */
 export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | 'no-data-race' | 'assert' | 'div-by-zero' | MemoryReplayProperty;
-export type DataModel = 'ILP32' | 'LP64';
+
+export type { DataModel };
 
 export interface ReplayOptions {
   property: ReplayProperty;
@@ -179,7 +181,7 @@ export function replayCounterexample(
       const notStarted = ['ENOEXEC', 'EACCES', 'ENOENT'].includes((run.error as NodeJS.ErrnoException | undefined)?.code ?? '');
       return notStarted ? { compile: c } : { run };
     };
-    let mode: '-m32' | '-m64' = options.dataModel === 'ILP32' ? '-m32' : '-m64';
+    let mode = gccModeFlag(options.dataModel);
     let built = build(mode);
     // gcc is probed only when this fails: is gcc missing, or can -m32 programs not be linked and run here?
     if (built.compile) {

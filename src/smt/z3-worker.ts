@@ -2,6 +2,7 @@
 // Z3 context per solver. The main thread terminates this worker to stop a
 // call that runs past its deadline.
 import { parentPort } from 'node:worker_threads';
+import { evalSmtlibOnHeap, type Emscripten } from './z3-heap.js';
 
 type Request =
   | { id: number; type: 'new' }
@@ -15,29 +16,8 @@ const { init } = await import('z3-solver');
 const api = await init();
 const Z3 = api.Z3;
 
-interface Emscripten {
-  HEAPU8: Uint8Array;
-  intArrayFromString(s: string): number[];
-  _malloc(n: number): number;
-  _free(p: number): void;
-  _async_Z3_eval_smtlib2_string(ctx: unknown, text: number): void;
-  async_call<T>(f: () => void): Promise<T>;
-}
 const em = api.em as unknown as Emscripten;
-
-// z3-solver's own eval_smtlib2_string passes the text on the Emscripten stack,
-// which is reused before Z3's thread has read it (seen as random parse errors);
-// a heap copy that lives until the call ends avoids that.
-async function evalSmtlib(ctx: unknown, text: string): Promise<string> {
-  const bytes = em.intArrayFromString(text);
-  const ptr = em._malloc(bytes.length);
-  try {
-    em.HEAPU8.set(bytes, ptr);
-    return await em.async_call<string>(() => em._async_Z3_eval_smtlib2_string(ctx, ptr));
-  } finally {
-    em._free(ptr);
-  }
-}
+const evalSmtlib = (ctx: unknown, text: string) => evalSmtlibOnHeap(em, ctx, text);
 const contexts = new Map<number, ReturnType<typeof Z3.mk_context_rc>>();
 let nextCtx = 1;
 

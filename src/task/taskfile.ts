@@ -7,7 +7,9 @@ import { LineIndex } from '../common/location.js';
 import { expandPattern } from './glob.js';
 import { readPropertyFile, type Property, type PropertyKind } from './property.js';
 
-export type DataModel = 'ILP32' | 'LP64';
+import { DATA_MODELS, type DataModel } from '../common/data-model.js';
+
+export type { DataModel };
 
 export interface TaskProperty {
   /** Absolute path of the `.prp` file. */
@@ -226,7 +228,7 @@ export function readTaskFile(path: string, options: ReadTaskOptions = {}): Task 
     const dm = get(opts, 'data_model');
     if (dm) {
       const n = dm.value as Node | null;
-      if (!isScalar(n) || (n.value !== 'ILP32' && n.value !== 'LP64')) {
+      if (!isScalar(n) || !DATA_MODELS.includes(n.value as DataModel)) {
         fail("'options.data_model' must be ILP32 or LP64", n ?? dm);
       }
       dataModel = (n as { value: DataModel }).value;

@@ -4,9 +4,10 @@
 // without invariants is cut with the invariant `true` and recorded as an
 // abstraction, so goals whose failure needs it are not reported as failed.
 import type { SourceLocation } from '../common/location.js';
-import type { Expr, ImpProgram, Procedure, Stmt } from '../ivl/ast.js';
+import type { CallStmt, Expr, ImpProgram, Procedure, Stmt } from '../ivl/ast.js';
 import { findProcedure } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
+import { assignedVars, stmtBodies, stmtTargets, visitStmts } from '../ivl/walk.js';
 import { BoolSort, FALSE, TRUE, mkAnd, mkConst, mkEq, mkIte, mkNot, mkOr, type Term } from '../smt/terms.js';
 import { sortOf, translateExpr, type TranslateEnv } from './translate.js';
 
@@ -106,31 +107,10 @@ export function modifiedGlobals(program: ImpProgram): Map<string, Set<string>> {
   for (const p of program.procedures) {
     const mods = new Set<string>();
     const callees = new Set<string>();
-    const walk = (ss: readonly Stmt[]) => {
-      for (const s of ss) {
-        switch (s.kind) {
-          case 'assign':
-          case 'havoc':
-            if (globals.has(s.target)) mods.add(s.target);
-            break;
-          case 'call':
-            s.targets.forEach((t) => globals.has(t) && mods.add(t));
-            callees.add(s.proc);
-            break;
-          case 'if':
-            walk(s.then);
-            walk(s.else);
-            break;
-          case 'while':
-          case 'block':
-            walk(s.body);
-            break;
-          default:
-            break;
-        }
-      }
-    };
-    if (p.body) walk(p.body);
+    visitStmts(p.body ?? [], (s) => {
+      for (const t of stmtTargets(s)) if (globals.has(t)) mods.add(t);
+      if (s.kind === 'call') callees.add(s.proc);
+    });
     direct.set(p.name, mods);
     calls.set(p.name, callees);
   }
@@ -150,33 +130,6 @@ export function modifiedGlobals(program: ImpProgram): Map<string, Set<string>> {
     }
   }
   return direct;
-}
-
-/** Variables a statement list may change (loop targets), calls' modified globals included. */
-export function assignedVars(ss: readonly Stmt[], mods: ReadonlyMap<string, ReadonlySet<string>>, out: Set<string> = new Set()): Set<string> {
-  for (const s of ss) {
-    switch (s.kind) {
-      case 'assign':
-      case 'havoc':
-        out.add(s.target);
-        break;
-      case 'call':
-        s.targets.forEach((t) => out.add(t));
-        for (const g of mods.get(s.proc) ?? []) out.add(g);
-        break;
-      case 'if':
-        assignedVars(s.then, mods, out);
-        assignedVars(s.else, mods, out);
-        break;
-      case 'while':
-      case 'block':
-        assignedVars(s.body, mods, out);
-        break;
-      default:
-        break;
-    }
-  }
-  return out;
 }
 
 export class LoopInEncodingError extends Error {}
@@ -229,17 +182,18 @@ class Encoder {
     for (const name of this.types.keys()) this.order.set(name, this.order.size);
   }
 
+  /** What a call writes besides its results: the globals its procedure may modify. */
+  private readonly callWrites = (call: CallStmt): Iterable<string> => this.mods.get(call.proc) ?? [];
+
+  /** What a statement list may assign (`assignedVars`, remembered per list: nested branches ask again). */
   private assigned(ss: readonly Stmt[]): Set<string> {
     let out = this.assignedIn.get(ss);
     if (!out) {
       out = new Set();
       for (const s of ss) {
-        if (s.kind === 'if') {
-          for (const v of this.assigned(s.then)) out.add(v);
-          for (const v of this.assigned(s.else)) out.add(v);
-        } else if (s.kind === 'block' || s.kind === 'while') {
-          for (const v of this.assigned(s.body)) out.add(v);
-        } else assignedVars([s], this.mods, out);
+        for (const t of stmtTargets(s)) out.add(t);
+        if (s.kind === 'call') for (const g of this.callWrites(s)) out.add(g);
+        for (const b of stmtBodies(s)) for (const v of this.assigned(b)) out.add(v);
       }
       this.assignedIn.set(ss, out);
     }
@@ -467,7 +421,7 @@ class Encoder {
     }
     // An arbitrary iteration: targets get arbitrary values satisfying the invariants.
     const env = new Map(st.env);
-    const targets = [...assignedVars(s.body, this.mods)].filter((n) => env.has(n)).sort();
+    const targets = [...assignedVars(s.body, this.callWrites)].filter((n) => env.has(n)).sort();
     const updates: { name: string; value: Term }[] = [];
     for (const n of targets) {
       const x = this.fresh(n);

@@ -4,6 +4,7 @@ import { TarsierError } from '../common/errors.js';
 import type { SourceLocation } from '../common/location.js';
 import type { Goal, ImpProgram, Procedure, Stmt } from '../ivl/ast.js';
 import { typecheckImp } from '../ivl/typecheck.js';
+import { rewriteStmts } from '../ivl/walk.js';
 import { createSolver } from '../smt/index.js';
 import { SolverError, formatValue, type Solver } from '../smt/solver.js';
 import { mkNot, type Term } from '../smt/terms.js';
@@ -130,22 +131,13 @@ const LOOP_REASON = 'depends on a loop without invariant';
  * of the original program, so a failure found here is real.
  */
 export function unrollLoops(stmts: readonly Stmt[], depth: number): Stmt[] {
-  return stmts.map((s): Stmt => {
-    switch (s.kind) {
-      case 'if':
-        return { ...s, then: unrollLoops(s.then, depth), else: unrollLoops(s.else, depth) };
-      case 'block':
-        return { ...s, body: unrollLoops(s.body, depth) };
-      case 'while': {
-        const body = unrollLoops(s.body, depth);
-        if (s.invariants.length > 0) return { ...s, body };
-        let tail: Stmt = { kind: 'assume', cond: { kind: 'unary', op: '!', arg: s.cond, loc: s.cond.loc }, loc: s.loc };
-        for (let k = 0; k < depth; k++) tail = { kind: 'if', cond: s.cond, then: [...body, tail], else: [], loc: s.loc };
-        return tail;
-      }
-      default:
-        return s;
-    }
+  return rewriteStmts(stmts, (s) => {
+    if (s.kind !== 'while') return undefined;
+    const body = unrollLoops(s.body, depth);
+    if (s.invariants.length > 0) return { ...s, body };
+    let tail: Stmt = { kind: 'assume', cond: { kind: 'unary', op: '!', arg: s.cond, loc: s.cond.loc }, loc: s.loc };
+    for (let k = 0; k < depth; k++) tail = { kind: 'if', cond: s.cond, then: [...body, tail], else: [], loc: s.loc };
+    return tail;
   });
 }
 

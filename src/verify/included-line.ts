@@ -7,7 +7,7 @@
 
 import { includedProperty, violationNames } from '../properties/index.js';
 import { parsePropertyText, type Property, type PropertyKind } from '../task/index.js';
-import { resolveInput } from './resolve.js';
+import { resolveInput } from '../properties/resolve.js';
 import type { VerifyOptions, VerifyResult } from './types.js';
 
 type VerifyOne = (input: string, options: VerifyOptions) => Promise<VerifyResult>;

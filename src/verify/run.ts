@@ -14,7 +14,7 @@ import { writeWitness } from '../witness/index.js';
 import { buildCorrectnessWitness } from './correctness-witness.js';
 import type { LoweredFamily } from './family.js';
 import { cpuSeconds, type PhaseProfile } from './profile.js';
-import type { Resolved } from './resolve.js';
+import type { Resolved } from '../properties/resolve.js';
 import type { TraceStep } from './trace.js';
 import type { VerifyOptions, VerifyResult } from './types.js';
 import { buildViolationWitness, replayValues, violationGraphml, type NondetStep } from './witness.js';

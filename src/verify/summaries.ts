@@ -25,7 +25,7 @@
 import type { CProgram, Expr as CExpr, FunctionDecl, Stmt as CStmt, BlockItem } from '../c/index.js';
 import { childExprs, forEachStatement } from '../c/index.js';
 import { integerRange, unqualified, type DataModel } from '../c/types.js';
-import { bmc, type GoalRoles } from '../engines/index.js';
+import { checkSummaries, strongestSummaries, type Counterexample, type GoalRoles, type SummaryCheck } from '../engines/index.js';
 import { goalOf, type GoalKind } from '../lower/source-map.js';
 import { createSolver, type Solver } from '../smt/index.js';
 import { intKindOf } from '../lower/memory.js';
@@ -71,37 +71,31 @@ export async function proveBySummaries(c: CProgram, options: SummaryOptions): Pr
 
 async function houdini(c: CProgram, recursive: readonly FunctionDecl[], conditions: Map<string, readonly SummaryCondition[]>, solver: Solver, options: SummaryOptions): Promise<{ proof?: SummaryProof; reason: string }> {
   const log = options.log ?? (() => {});
-  const check = async (summaries: RecursionSummaries) => {
+  const check = async (summaries: RecursionSummaries): Promise<SummaryCheck> => {
     const lowered = lowerC(c, { passes: options.passes, dataModel: options.dataModel, recursionDepth: 1, summaries });
-    if (lowered.unsupported) return { kind: 'unsupported' as const, why: `${lowered.unsupported.construct}` };
+    if (lowered.unsupported) return { kind: 'unsupported', why: `${lowered.unsupported.construct}` };
     // The summary's conditions and the property's goals are the errors (another property's goals end the execution: no violation).
     const roles: GoalRoles = { error: ['summary', ...options.errorKinds], bound: ['recursion', 'memory-unknown'] };
-    const r = await bmc(lowered.imp, { deadline: options.left, roles, solver });
-    if (r.verdict === 'true') return { kind: 'holds' as const };
-    if (r.verdict === 'unknown') return { kind: 'unknown' as const, why: r.reason };
-    const goal = goalOf(lowered.sourceMap, r.counterexample.goal.goal);
-    return goal?.kind === 'summary' ? { kind: 'summary-fails' as const, index: r.counterexample.goal.loc.column - 1 } : { kind: 'error' as const };
+    // A summary goal's column is its condition's index (1-based).
+    const summaryOf = (g: Counterexample['goal']) => (goalOf(lowered.sourceMap, g.goal)?.kind === 'summary' ? g.loc.column - 1 : undefined);
+    return checkSummaries({ imp: lowered.imp, roles, summaryOf }, { deadline: options.left, solver });
   };
-  // Houdini over every function's conditions: a failing one is dropped and the checks start again.
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const f of recursive) {
-      if (options.left() <= 0) return { reason: 'recursion summaries: time limit reached' };
-      const r = await check({ conditions, entry: f.name });
-      if (r.kind === 'summary-fails') {
-        const list = conditions.get(f.name)!;
-        conditions.set(f.name, list.filter((_, i) => i !== r.index));
-        changed = true;
-        break;
-      }
-      if (r.kind === 'error') return { reason: `recursion summaries: an error is reachable in ${f.name} called with arbitrary arguments under its summary` };
-      if (r.kind !== 'holds') return { reason: `recursion summaries: the check of ${f.name} is ${r.kind}: ${r.why}` };
-    }
+  const found = await strongestSummaries(
+    recursive.map((f) => f.name),
+    conditions,
+    (current, entry) => check({ conditions: current, entry }),
+    options.left,
+  );
+  if ('timeout' in found) return { reason: 'recursion summaries: time limit reached' };
+  if ('failed' in found) {
+    const r = found.check;
+    if (r.kind === 'error') return { reason: `recursion summaries: an error is reachable in ${found.failed} called with arbitrary arguments under its summary` };
+    return { reason: `recursion summaries: the check of ${found.failed} is ${r.kind}: ${r.why}` };
   }
-  const text = [...conditions].map(([f, cs]) => `${f}: ${cs.length ? cs.map((x) => describe(x, recursive.find((g) => g.name === f)!)).join(' && ') : 'true'}`).join('; ');
+  const text = [...found.conditions].map(([f, cs]) => `${f}: ${cs.length ? cs.map((x) => describe(x, recursive.find((g) => g.name === f)!)).join(' && ') : 'true'}`).join('; ');
   log(`summaries: ${text}`);
-  const main = await check({ conditions });
-  if (main.kind === 'holds') return { proof: { summaries: conditions, reason: `no violation: proved with recursion summaries (${text})` }, reason: 'proved' };
+  const main = await check({ conditions: found.conditions });
+  if (main.kind === 'holds') return { proof: { summaries: found.conditions, reason: `no violation: proved with recursion summaries (${text})` }, reason: 'proved' };
   return { reason: `recursion summaries (${text}) do not prove main: ${main.kind === 'error' ? 'an error is reachable' : main.kind}` };
 }
 

@@ -12,14 +12,14 @@ import { formatLocation } from '../common/location.js';
 import { processTreeCpuMs } from '../smt/index.js';
 import { parseC } from './frontend.js';
 import { PhaseProfile } from './profile.js';
-import { resolveInput } from './resolve.js';
+import { resolveInput } from '../properties/resolve.js';
 import { VerificationRun } from './run.js';
 import { runStrategy } from './steps.js';
 import { verifyWithIncludedLine } from './included-line.js';
 import type { VerifyOptions, VerifyResult } from './types.js';
 
 export { TOOL_NAME } from '../common/tool.js';
-export { resolveInput, type Resolved } from './resolve.js';
+export { resolveInput, type Resolved } from '../properties/resolve.js';
 export type { RankingFunctionReport, VerifyOptions, VerifyResult } from './types.js';
 export { formatTrace, type TraceStep } from './trace.js';
 export { timeLimitReason } from './time-limit.js';

@@ -11,8 +11,11 @@ import type { CProgram } from '../c/index.js';
 import type { WitnessContext, WitnessFormat } from '../properties/index.js';
 import { makeMetadata, sha256OfFile, type Metadata } from '../witness/index.js';
 import { lintAgainstProgram } from './frontend.js';
-import type { Resolved } from './resolve.js';
+import type { Resolved } from '../properties/resolve.js';
 import type { VerifyOptions } from './types.js';
+
+/** What a witness names of its task. */
+export type WitnessTask = Pick<Resolved, 'program' | 'programAsWritten' | 'property' | 'dataModel'>;
 
 export type Emitted =
   /** `witnessPath: null`: no witness wanted. */
@@ -30,7 +33,7 @@ export interface WitnessCandidate {
 }
 
 /** Writes the first candidate (best first) that lints clean against the program. */
-export function emitWitness(r: Resolved, options: Pick<VerifyOptions, 'witnessPath' | 'witnessFolder' | 'log'>, format: WitnessFormat, candidates: readonly WitnessCandidate[]): Emitted {
+export function emitWitness(r: WitnessTask, options: Pick<VerifyOptions, 'witnessPath' | 'witnessFolder' | 'log'>, format: WitnessFormat, candidates: readonly WitnessCandidate[]): Emitted {
   // A library caller gets files only when it asks for them.
   const target = options.witnessPath ?? (options.witnessFolder !== undefined ? join(options.witnessFolder, format.file) : undefined);
   if (target === undefined) return { kind: 'not-wanted' };
@@ -67,7 +70,7 @@ export function witnessContext(c: CProgram): WitnessContext {
 }
 
 /** The metadata of a witness of this task in format 2.x, naming the configuration (the step) that found the answer. */
-export function witnessMetadata(r: Resolved, options: Pick<VerifyOptions, 'toolVersion' | 'creationTime'>, formatVersion: '2.0' | '2.1', configuration: string): Metadata {
+export function witnessMetadata(r: WitnessTask, options: Pick<VerifyOptions, 'toolVersion' | 'creationTime'>, formatVersion: '2.0' | '2.1', configuration: string): Metadata {
   return makeMetadata({
     formatVersion,
     producer: { name: TOOL_NAME, version: options.toolVersion ?? '0.1.0', configuration },

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath, repoRoot } from '../helpers/shared.js';
 import { readWitness } from '../../src/witness/read.js';
-import { cCandidatesFromWitness, prepareCProgram, selectCInvariants } from '../../src/invariants/index.js';
+import { cCandidatesFromWitness, prepareCProgram, select, selectCInvariants } from '../../src/invariants/index.js';
 
 const fixtures = join(repoRoot, 'test', 'fixtures', 'select-c');
 const dir = mkdtempSync(join(tmpdir(), 'tarsier-select-c-'));
@@ -187,4 +187,42 @@ test('a failing path of the lowered program is UNKNOWN, not FALSE (select does n
   const r = await selectCInvariants(prepared.program, prepared.lowered, [], { method: 'houdini' });
   assert.equal(r.verdict, 'UNKNOWN');
   assert.match(r.reason ?? '', /does not confirm/);
+});
+
+test('select, the library function: the same selection as the CLI, witness warnings through log, caller-made candidates', async () => {
+  const logged: string[] = [];
+  const r = await select(join(dir, 'sum.yml'), { candidates: join(dir, 'sum-invariants.yml'), method: 'houdini', log: (l) => logged.push(l) });
+  assert.equal(r.prepared.property, 'unreach-call');
+  assert.equal(r.prepared.dataModel, 'ILP32');
+  const lines = r.verdicts.map((v) => {
+    const c = r.candidates[v.candidate];
+    return `${c.loc.line}:${c.loc.column}: ${v.status === 'selected' ? 'selected' : `rejected (${v.reason})`}: ${c.text} (loop at sum.c:${c.loopLoc.line}:${c.loopLoc.column})`;
+  });
+  assert.deepEqual(lines, EXPECTED.map((l) => l.replace(/^sum-invariants\.yml:/, '')));
+  assert.equal(r.verdict, 'TRUE');
+  assert.equal(logged.length, 0);
+  // The witness's hash is of sum.c: another program text draws the warning.
+  const other = join(dir, 'other.c');
+  writeFileSync(other, readFileSync(join(dir, 'sum.c'), 'utf8') + '\n');
+  await select(other, { candidates: join(dir, 'sum-invariants.yml'), method: 'houdini', skipVerification: true, log: (l) => logged.push(l) });
+  assert.equal(logged.length, 1);
+  assert.match(logged[0]!, /^warning: the witness is for another program/);
+  // Candidates made by the caller for the prepared program; a property asked for is the one lowered.
+  const made = await select(join(dir, 'sum.c'), {
+    candidates: (p) => cCandidatesFromWitness(readWitness(readFileSync(join(dir, 'sum-invariants.yml'), 'utf8'), 'w.yml'), p.program).slice(0, 2),
+    property: 'no-overflow',
+    method: 'houdini',
+    skipVerification: true,
+  });
+  assert.equal(made.prepared.property, 'no-overflow');
+  assert.deepEqual(made.verdicts.map((v) => v.status), ['selected', 'selected']);
+});
+
+test('select on C checks unreach-call or no-overflow; another property is lowered for unreach-call with the verdict UNKNOWN', async () => {
+  const prp = join(dir, 'termination.prp');
+  writeFileSync(prp, 'CHECK( init(main()), LTL(F end) )\n');
+  const r = await select(join(dir, 'sum.c'), { candidates: () => [], prp, method: 'houdini' });
+  assert.equal(r.prepared.property, 'unreach-call');
+  assert.match(r.prepared.propertyUnsupported ?? '', /termination is not checked by select/);
+  assert.equal(r.verdict, 'UNKNOWN');
 });

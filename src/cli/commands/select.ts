@@ -2,6 +2,7 @@
 // parsing and printing only; the logic is in src/invariants/.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { DataModel } from '../../common/data-model.js';
 import { TarsierError, usageError } from '../../common/errors.js';
 import { readTextFile } from '../../common/files.js';
 import { printImp } from '../../ivl/printer.js';
@@ -12,13 +13,9 @@ import {
   SELECT_METHODS,
   type SelectMethod,
   candidatesFromWitness,
-  cCandidatesFromWitness,
-  ignoredWitnessContent,
-  witnessProgramMismatch,
   certificateEntries,
   isCInput,
-  prepareCProgram,
-  selectCInvariants,
+  select,
   encodeFor,
   encodeRounds,
   inlineCandidates,
@@ -26,7 +23,7 @@ import {
   writeCertificates,
 } from '../../invariants/index.js';
 import { checkSolverWorks } from '../../smt/probe.js';
-import { creationTimeNow, sha256OfFile } from '../../witness/metadata.js';
+import { creationTimeNow } from '../../witness/metadata.js';
 import { withinCpuTime } from '../cpu-limit.js';
 import { checkOutputFile, choiceOption, parseSeconds } from '../options.js';
 import { readWitness } from '../../witness/read.js';
@@ -158,24 +155,21 @@ export const registerSelect: CommandRegistrar = (program: Command, run) => {
         if (isCInput(file)) {
           if (!opts.candidates) throw usageError('a C program needs --candidates (a YAML witness with loop invariants)');
           if (opts.emit) throw usageError('--emit works on IMP programs only');
-          const prepared = prepareCProgram(file, opts.dataModel ? { dataModel: opts.dataModel as 'ILP32' | 'LP64' } : {});
-          const doc = readWitness(readTextFile(opts.candidates), opts.candidates);
-          const programFile = prepared.program.file;
-          const mismatch = witnessProgramMismatch(doc, programFile, sha256OfFile(programFile));
-          if (mismatch) process.stderr.write(`${opts.candidates}: warning: ${mismatch}\n`);
-          for (const n of ignoredWitnessContent(doc)) process.stderr.write(`${opts.candidates}: note: ${n}\n`);
-          const cands = cCandidatesFromWitness(doc, prepared.program);
-          const result = await limited(selectCInvariants(prepared.program, prepared.lowered, cands, {
+          const witness = opts.candidates;
+          const result = await limited(select(file, {
+            candidates: witness,
+            ...(opts.dataModel ? { dataModel: opts.dataModel as DataModel } : {}),
             method,
             rounds,
             solver: opts.solver,
             timeoutMs: Math.round(seconds * 1000),
-            ...(prepared.propertyUnsupported ? { propertyUnsupported: prepared.propertyUnsupported } : {}),
+            log: (line) => process.stderr.write(`${witness}: ${line}\n`),
           }));
+          const programFile = result.prepared.program.file;
           if (result.note) process.stderr.write(`note: ${result.note}\n`);
           if (opts.certificates) {
             const chosen = new Set(result.verdicts.filter((v) => v.status === 'selected').map((v) => v.candidate));
-            writeCertificateFile(opts.certificates, writeCertificates(certificateEntries(cands, chosen, { producerVersion: packageVersion(), creationTime: creationTimeNow() })));
+            writeCertificateFile(opts.certificates, writeCertificates(certificateEntries(result.candidates, chosen, { producerVersion: packageVersion(), creationTime: creationTimeNow() })));
           }
           // Unproved goals in C terms: the program's position and source text, not the lowered IMP.
           const programLines = readTextFile(programFile).split('\n');

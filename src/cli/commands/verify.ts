@@ -67,7 +67,7 @@ const EMPTY: JsonResult = {
 /** After the hard limit: what the input stands for, read here (the worker's result is lost); null fields if that fails. */
 async function resolvedAfterTimeOut(input: string, flags: VerifyFlags): Promise<Partial<JsonResult>> {
   try {
-    const r = (await import('../../verify/resolve.js')).resolveInput(input, { property: flags.property, prp: flags.prop, dataModel: flags.dataModel });
+    const r = (await import('../../properties/resolve.js')).resolveInput(input, { property: flags.property, prp: flags.prop, dataModel: flags.dataModel });
     return { property: r.property.kind, program: r.program, dataModel: r.dataModel };
   } catch {
     return {};

@@ -7,13 +7,10 @@
  * C), and validate leaves unconfirmed what only a replay would refute or
  * confirm (the page sends violation witnesses to the server).
  */
-import { needsPreprocessing, parseCProgram } from '../../c/index.js';
-import { cCandidatesFromWitness, selectCInvariants } from '../../invariants/index.js';
-import { lowerProgram } from '../../lower/index.js';
-import { passesOf } from '../../properties/index.js';
+import { needsPreprocessing } from '../../c/index.js';
+import { select } from '../../invariants/index.js';
 import { verify } from '../../verify/verify.js';
 import { validate } from '../../validate/validate.js';
-import { readWitness } from '../../witness/index.js';
 import { validationView, type ValidationView } from '../validation.js';
 import { TarsierError } from '../../common/errors.js';
 import { putFile } from './shims/fs.js';
@@ -72,34 +69,33 @@ async function runVerify(req: Extract<WorkerRequest, { kind: 'verify' }>): Promi
 /** The file name without folders (the in-memory file system has one folder per request). */
 const leaf = (name: string, fallback: string) => name.replace(/^.*\//, '') || fallback;
 
-async function runValidate(req: Extract<WorkerRequest, { kind: 'validate' }>): Promise<WorkerReply> {
+/** The program, witness and property file of a request put in the in-memory file system (a folder per request), or why not. */
+function putWitnessRequest(req: Extract<WorkerRequest, { kind: 'select' | 'validate' }>): { program: string; witness: string; prp: string } | WorkerReply {
   if (needsPreprocessing(req.programText)) {
-    return { id: req.id, error: 'validate: the program has preprocessor directives, and there is no preprocessor in the browser' };
+    return { id: req.id, error: `${req.kind}: the program has preprocessor directives, and there is no preprocessor in the browser` };
   }
   const dir = `/playground/${req.id}`;
-  const program = `${dir}/${leaf(req.programName, 'program.c')}`;
-  const witness = `${dir}/${leaf(req.witnessName, 'witness.yml')}`;
   const prp = PROPERTIES[req.property];
   if (prp === undefined) return { id: req.id, error: `the playground does not check ${req.property}` };
-  putFile(program, req.programText);
-  putFile(witness, req.witnessText);
-  putFile(`${dir}/property.prp`, prp);
-  const r = await validate(program, witness, {
-    prp: `${dir}/property.prp`,
-    dataModel: req.dataModel,
-    timeoutS: req.timeoutS,
-  });
+  const files = { program: `${dir}/${leaf(req.programName, 'program.c')}`, witness: `${dir}/${leaf(req.witnessName, 'witness.yml')}`, prp: `${dir}/property.prp` };
+  putFile(files.program, req.programText);
+  putFile(files.witness, req.witnessText);
+  putFile(files.prp, prp);
+  return files;
+}
+
+async function runValidate(req: Extract<WorkerRequest, { kind: 'validate' }>): Promise<WorkerReply> {
+  const files = putWitnessRequest(req);
+  if ('id' in files) return files;
+  const r = await validate(files.program, files.witness, { prp: files.prp, dataModel: req.dataModel, timeoutS: req.timeoutS });
   return { id: req.id, validation: validationView(r, leaf(req.witnessName, 'witness.yml'), 'browser') };
 }
 
 async function runSelect(req: Extract<WorkerRequest, { kind: 'select' }>): Promise<WorkerReply> {
-  if (needsPreprocessing(req.programText)) {
-    return { id: req.id, error: 'select: the program has preprocessor directives, and there is no preprocessor in the browser' };
-  }
-  const program = parseCProgram(req.programText, req.programName, { dataModel: req.dataModel });
-  const lowered = lowerProgram(program, { passes: passesOf(req.property), dataModel: req.dataModel });
-  const candidates = cCandidatesFromWitness(readWitness(req.witnessText, req.witnessName), program);
-  const r = await selectCInvariants(program, lowered, candidates, { method: 'houdini', timeoutMs: req.timeoutS * 1000 });
+  const files = putWitnessRequest(req);
+  if ('id' in files) return files;
+  const r = await select(files.program, { candidates: files.witness, prp: files.prp, dataModel: req.dataModel, method: 'houdini', timeoutMs: req.timeoutS * 1000 });
+  const { candidates } = r;
   const selection = r.verdicts.map((v) => {
     const c = candidates[v.candidate];
     return { witnessLine: c.loc.line, line: c.loopLoc.line, column: c.loopLoc.column, text: c.text, status: v.status, ...(v.reason ? { reason: v.reason } : {}) };

@@ -6,15 +6,7 @@
  */
 import { init } from './z3-solver-browser.js';
 import { SmtLibSolver, z3Dialect, type Channel, type ChannelReply, type Solver } from '../../smt/solver.js';
-
-interface Emscripten {
-  HEAPU8: Uint8Array;
-  intArrayFromString(s: string): number[];
-  _malloc(n: number): number;
-  _free(p: number): void;
-  _async_Z3_eval_smtlib2_string(ctx: unknown, text: number): void;
-  async_call<T>(f: () => void): Promise<T>;
-}
+import { evalSmtlibOnHeap, type Emscripten } from '../../smt/z3-heap.js';
 
 let z3: Promise<Awaited<ReturnType<typeof init>>> | undefined;
 let queue: Promise<unknown> = Promise.resolve();
@@ -40,23 +32,17 @@ class BrowserZ3Channel implements Channel {
         this.ctx = api.Z3.mk_context_rc(cfg);
         api.Z3.del_config(cfg);
       }
-      // The text on the heap, alive until the call ends (as src/smt/z3-worker.ts does, for the same reason).
       const em = api.em as unknown as Emscripten;
       // The end marker proves that Z3 read the whole script.
       const marker = `tarsier-end-${++this.serial}`;
-      const bytes = em.intArrayFromString(`${build(fresh)}(echo "${marker}")\n`);
-      const ptr = em._malloc(bytes.length);
       try {
-        em.HEAPU8.set(bytes, ptr);
-        const output = await em.async_call<string>(() => em._async_Z3_eval_smtlib2_string(this.ctx, ptr));
+        const output = await evalSmtlibOnHeap(em, this.ctx, `${build(fresh)}(echo "${marker}")\n`);
         const end = output.lastIndexOf(marker);
         if (end < 0) throw new Error(`garbled reply from Z3: ${output.slice(0, 200)}`);
         return { output: output.slice(0, end).replace(/"?$/, '') };
       } catch (e) {
         this.ctx = undefined;
         return { crashed: e instanceof Error ? e.message : String(e) };
-      } finally {
-        em._free(ptr);
       }
     });
   }
