@@ -12,7 +12,7 @@ import type { SourceLocation } from '../common/location.js';
 import type { ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
 import { executeImp, type ImpValue } from '../ivl/interp.js';
 import { visitStmtExprs, visitStmts } from '../ivl/walk.js';
-import { rng } from '../invariants/random.js';
+import { rng } from '../common/random.js';
 import type { Counterexample, TraceHavoc } from './bmc.js';
 import { roleOf, type GoalRoles } from './unroll.js';
 

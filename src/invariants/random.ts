@@ -5,17 +5,9 @@
 // so that some are invariant, some hold only on entry, and some hold together
 // but not alone.
 
-/** mulberry32: a small, fast, seedable PRNG. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../common/random.js';
+
+export { rng };
 
 export interface RandomProgramOptions {
   /** Candidates per loop (default 3). */
