@@ -20,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { POINTS, parseVerdictString, scoreResult, type PropertyKind, type Verdict } from '../src/task/index.js';
 import { correctnessWitnessRequired, violationNames } from '../src/properties/index.js';
 
+const USAGE =
+  'usage: npm run bench:verify -- [--timeout S (60)] [--jobs N (2)] [--filter TEXT] [--tasks FILE] [--property P] [--solver auto|z3-wasm|z3|cvc5] [--no-validate] [--profile] [--out results.json] [--shared DIR]';
 const GNU_TIME = '/usr/bin/time';
 const CPU_MARK = 'tarsier-bench-cpu';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,6 +38,20 @@ interface Row {
 
 function args(): { timeout: number; jobs: number; filter?: string; tasks?: string; property?: string; out?: string; shared: string; solver?: string; validate: boolean; profile: boolean } {
   const a = process.argv.slice(2);
+  const valued = ['--timeout', '--jobs', '--filter', '--tasks', '--property', '--out', '--solver', '--shared'];
+  const switches = ['--no-validate', '--profile'];
+  if (a.includes('--help') || a.includes('-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  // An unknown or misspelt flag would otherwise start a run over every row.
+  for (let i = 0; i < a.length; i++) {
+    if (valued.includes(a[i]!) && i + 1 < a.length) i++;
+    else if (!switches.includes(a[i]!)) {
+      console.error(`bench:verify: error: unknown argument '${a[i]}'\n${USAGE}`);
+      process.exit(2);
+    }
+  }
   const get = (name: string) => {
     const i = a.indexOf(name);
     return i >= 0 ? a[i + 1] : undefined;
