@@ -168,6 +168,8 @@ test('the explored interleavings end in exactly the states a brute-force schedul
         onEnd: (values) => {
           const g = Array.from({ length: GLOBALS }, (_, i) => {
             const v = values.get(`g${i}`);
+            // A global the program never uses is not lowered: it keeps its 0.
+            if (v === undefined && (source.match(new RegExp(`\\bg${i}\\b`, 'g')) ?? []).length === 1) return '0';
             assert.ok(v?.kind === 'bv', `g${i} is known at the end`);
             return String(BigInt.asIntN(32, v.value));
           });

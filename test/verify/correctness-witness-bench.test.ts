@@ -24,6 +24,9 @@ import { needTools } from '../helpers/tools.js';
  * stay proved, with a witness that validation confirms. Add the rows a
  * change proves (`npm run bench:verify` lists them).
  */
+// fibo_25-2 and mono-crafted_10 left the list with issue 25: they were TRUE
+// by one gcc run, which is no proof; the model's own run of their one
+// execution does not end within 10 s.
 const PROVED = [
   'c/bitvector/parity.yml (no-overflow)',
   'c/loop-invariants/bin-suffix-5.yml (no-overflow)',
@@ -54,7 +57,6 @@ const PROVED = [
   'c/loop-zilu/benchmark10_conjunctive.yml (unreach-call)',
   'c/loops-crafted-1/Mono1_1-2.yml (unreach-call)',
   'c/loops-crafted-1/mono-crafted_1.yml (unreach-call)',
-  'c/loops-crafted-1/mono-crafted_10.yml (unreach-call)',
   'c/loops-crafted-1/mono-crafted_12.yml (unreach-call)',
   'c/loops-crafted-1/mono-crafted_3.yml (unreach-call)',
   'c/loops-crafted-1/mono-crafted_6.yml (unreach-call)',
@@ -66,7 +68,6 @@ const PROVED = [
   'c/recursive-simple/afterrec_2calls-2.yml (unreach-call)',
   'c/recursive-simple/fibo_10-2.yml (unreach-call)',
   'c/recursive-simple/fibo_20-2.yml (unreach-call)',
-  'c/recursive-simple/fibo_25-2.yml (unreach-call)',
   'c/recursive-simple/fibo_2calls_10-1.yml (unreach-call)',
   'c/recursive-simple/fibo_2calls_4-1.yml (unreach-call)',
   'c/recursive-simple/fibo_2calls_5-1.yml (unreach-call)',
