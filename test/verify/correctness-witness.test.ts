@@ -65,7 +65,11 @@ test('the witness is confirmed by tarsier validate, and a false invariant is not
   await verify(fx('two-calls.c'), { prp, timeoutS: 120, witnessPath: w });
   assert.match(validate(fx('two-calls.c'), w) ?? '', /Verification result: TRUE/);
   const bad = join(work, 'two-calls-bad.yml');
-  writeFileSync(bad, readFileSync(w, 'utf8').replace(/value: "i <= 10[^"]*"/, 'value: "i <= 5"'));
+  // The loop invariant of count replaced by one that fails at i == 6 (count(10) gets there).
+  const text = readFileSync(w, 'utf8');
+  const badText = text.replace(/(function: "count"\n\s+value: )"[^"]*"/, '$1"i <= 5"');
+  assert.notEqual(badText, text, 'the witness has an invariant of count');
+  writeFileSync(bad, badText);
   assert.doesNotMatch(validate(fx('two-calls.c'), bad) ?? '', /Verification result: TRUE/);
 });
 
