@@ -27,7 +27,7 @@ import {
   type VarDecl,
   type WhileStmt,
 } from '../ivl/ast.js';
-import { assignedVars, loopsOf, rewriteStmts, someStmt, visitStmts } from '../ivl/walk.js';
+import { assignedVars, findStmt, loopsOf, rewriteStmts, someStmt, visitStmts } from '../ivl/walk.js';
 import { boolValue, bvValue, executeImp, intValue, valueKey, zeroValue, type ImpState, type ImpValue } from '../ivl/interp.js';
 import { linToString } from '../analysis/linear.js';
 import { loopRelation, postName, preName, type StateVar } from '../analysis/loop-relation.js';
@@ -49,6 +49,13 @@ export interface TerminationOptions {
   readonly solver: () => Solver;
   /** The goal kinds of the asserts that cut recursion (unwinding assertions), not program checks. */
   readonly cutKinds?: readonly string[];
+  /**
+   * The goal kinds of places where the model is not exact (behaviour C
+   * leaves undefined, constructs beyond the model): the model ends the path
+   * there, so a ranking function would rank only the executions that avoid
+   * them, and a program with one is not proved by ranking.
+   */
+  readonly inexactKinds?: readonly string[];
   /**
    * Hook for invariants proved elsewhere (abstract interpretation, Houdini):
    * conditions that hold at every visit of the loop's head. They only narrow
@@ -194,6 +201,11 @@ export async function provedByRanking(program: ImpProgram, options: TerminationO
   const cuts = options.cutKinds ?? [];
   if (someStmt(proc.body!, (s) => s.kind === 'assert' && s.goal !== undefined && cuts.includes(s.goal.kind))) {
     return { proved: false, reason: 'the program is recursive beyond the unrolled depth (no ranking functions for recursion)', loops: [] };
+  }
+  const inexact = options.inexactKinds ?? [];
+  const where = findStmt(proc.body!, (s) => s.kind === 'assert' && s.goal !== undefined && inexact.includes(s.goal.kind));
+  if (where) {
+    return { proved: false, reason: `the model is not exact at ${where.loc.line}:${where.loc.column} (undefined behaviour or a construct beyond it): a ranking function would cover only the executions that avoid it`, loops: [] };
   }
   if (proc.body!.some((s) => s.kind === 'call') || program.procedures.length > 1) {
     return { proved: false, reason: 'calls are not inlined', loops: [] };

@@ -199,10 +199,21 @@ export function visitStmts(ss: readonly Stmt[], visit: (s: Stmt) => boolean | vo
   }
 }
 
+/** The first statement of `ss` (nested ones included, outermost first) that satisfies `pred`. */
+export function findStmt(ss: readonly Stmt[], pred: (s: Stmt) => boolean): Stmt | undefined {
+  for (const s of ss) {
+    if (pred(s)) return s;
+    for (const b of stmtBodies(s)) {
+      const found = findStmt(b, pred);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /** Whether some statement of `ss` (nested ones included) satisfies `pred`. */
 export function someStmt(ss: readonly Stmt[], pred: (s: Stmt) => boolean): boolean {
-  for (const s of ss) if (pred(s) || stmtBodies(s).some((b) => someStmt(b, pred))) return true;
-  return false;
+  return findStmt(ss, pred) !== undefined;
 }
 
 /**

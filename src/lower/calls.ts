@@ -233,11 +233,21 @@ export class CallLowering {
     return this.inline(fn, args, e.loc, e.rparenLoc);
   }
 
-  /** `__VERIFIER_assert(c)` that the program does not define: as `assert(c)`, a goal under `assertions`; the run aborts where c is 0. */
+  /**
+   * `__VERIFIER_assert(c)` that the program does not define: under
+   * `assertions`, as `assert(c)` (a goal; the run aborts where c is 0).
+   * Otherwise no rule says what it does where c is 0 (it may report an
+   * error, abort or return): a place where the model is not exact, never a
+   * path that silently ends.
+   */
   verifierAssert(this: Lowerer, e: Call): Val {
     if (e.args.length !== 1) throw new UnsupportedError(`${e.function!.name} with ${e.args.length} arguments`, e.loc);
     const c = this.cond(e.args[0]!);
-    if (this.passes.has('assertions')) this.goal('assertion', c, e.loc, `assertion of ${e.function!.name} fails`, this.statementExprOuter ?? this.stmtLoc);
+    if (!this.passes.has('assertions')) {
+      this.uncertain(c, e.loc, `${e.function!.name} of a false condition, a function the program does not define`);
+      return VOID;
+    }
+    this.goal('assertion', c, e.loc, `assertion of ${e.function!.name} fails`, this.statementExprOuter ?? this.stmtLoc);
     const [aborts] = this.buffer(() => {
       this.endOfRun(e.loc);
       this.assumeThat(boolLit(false, e.loc), e.loc, 'path-ends');

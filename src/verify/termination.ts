@@ -85,7 +85,7 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   const wall0 = Date.now();
   const budget = t.deadline();
   const deadline = () => Math.min(t.deadline(), budget - (Date.now() - wall0));
-  const base: TerminationOptions = { deadline, solver: () => createSolver(solverName), cutKinds: ['recursion'], log: t.log };
+  const base: TerminationOptions = { deadline, solver: () => createSolver(solverName), cutKinds: ['recursion'], inexactKinds: ['memory-unknown'], log: t.log };
   // __VERIFIER_assume(0) loops forever by the rules: an execution the model cuts there does not end.
   const text = readFileSync(t.program, 'utf8');
   const cutsByAssume = /\b__VERIFIER_assume\s*\(/.test(text);
@@ -143,11 +143,13 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
   reasons.push(`non-termination not found (${lasso.reason})`);
   if (!cutsByAssume) {
     // The bounded proof is lowered with the overflow checks: a signed overflow
-    // (undefined in C) must not count as the way an execution ends.
+    // or other behaviour C leaves undefined (a division by zero, ...: the
+    // lowering's memory-unknown goals) must not count as the way an
+    // execution ends.
     const checked = loweredFamily(t, ['overflow']);
     const bounded = checked.first.unsupported
       ? undefined
-      : await provedBounded(checked.programAt, { ...base, violationKinds: ['overflow'] });
+      : await provedBounded(checked.programAt, { ...base, violationKinds: ['overflow', 'memory-unknown'] });
     if (bounded !== undefined) {
       return { verdict: { kind: 'true' }, reason: `every execution ends: none runs longer than the unrolling bound ${bounded} (BMC, complete unrolling)`, bound: bounded };
     }

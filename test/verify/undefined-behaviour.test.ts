@@ -40,3 +40,15 @@ test('a shift by the width and a division by zero on the path to reach_error: ne
   const safe = await run(fx('undefined', 'division-safe.c'), 'unreach-call');
   assert.equal(safe.verdict.kind, 'true', safe.reason);
 });
+
+test('an undefined __VERIFIER_assert with a false condition does not end the path under unreach-call: never TRUE', async () => {
+  const r = await run(fx('undefined', 'verifier-assert-undefined.c'), 'unreach-call');
+  assert.notEqual(r.verdict.kind, 'true', r.reason);
+});
+
+test('termination: a division by zero before a loop makes neither a ranking function nor a complete unrolling a proof; a safe divisor is proved', async () => {
+  const r = await run(fx('undefined', 'termination-division.c'), 'termination');
+  assert.notEqual(r.verdict.kind, 'true', r.reason);
+  const safe = await run(fx('undefined', 'termination-division-safe.c'), 'termination');
+  assert.equal(safe.verdict.kind, 'true', safe.reason);
+});
