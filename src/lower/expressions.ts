@@ -342,7 +342,9 @@ export class ExpressionLowering {
       }
       case '/':
       case '%': {
-        const nonzero = un('!', eq(b, ZERO, loc), loc);
+        // A constant divisor decides both conditions here (no goal that cannot fail).
+        const divisor = b.kind === 'bv_lit' ? b.value : undefined;
+        const nonzero = divisor !== undefined ? boolLit(divisor !== 0n, loc) : un('!', eq(b, ZERO, loc), loc);
         if (this.passes.has('division-by-zero')) {
           this.goal('div-by-zero', nonzero, loc, `division by zero in ${integerKindName(ik)} ${op} ${integerKindName(ik)}`);
           this.assumeThat(nonzero, loc, 'checked');
@@ -351,7 +353,7 @@ export class ExpressionLowering {
           const ovf = and(eq(a, MIN, loc), eq(b, MINUS1, loc), loc);
           if (checking) this.overflowGoal(un('!', ovf, loc), loc, what);
           // INT_MIN / -1 traps on x86 at run time, but gcc may fold it away: not a certain end.
-          else this.undefinedUnless(un('!', ovf, loc), loc, `INT_MIN ${op} -1`);
+          else this.undefinedUnless(divisor !== undefined && divisor !== (1n << BigInt(w)) - 1n ? boolLit(true, loc) : un('!', ovf, loc), loc, `INT_MIN ${op} -1`);
         }
         return app(op === '/' ? (sg ? 'sdiv' : 'udiv') : sg ? 'srem' : 'urem', [a, b], loc);
       }
