@@ -113,33 +113,44 @@ const UB_BUT_OVERFLOW = ['-fsanitize=address,undefined', '-fno-sanitize=signed-i
 // The rules' table (seed 004, "Witnesses"): violations of programs with threads are GraphML 1.0.
 const yamlUnlessConcurrent = (_violated: string, program: WitnessContext): WitnessFormat => (program.concurrent ? GRAPHML : YAML_2_0);
 
+/**
+ * A property checked by one kind of goal, whose violation is named and
+ * replayed as the property itself (safety properties of the rules and
+ * Tarsier's own): the rest of the row as given.
+ */
+function oneGoalRow(
+  kind: PropertyKind & ReplayProperty,
+  pass: InstrumentationPass,
+  goal: ViolationGoal,
+  rest: Pick<PropertyRow, 'correctnessWitness' | 'strategy' | 'defaultChoice'> & Partial<Pick<PropertyRow, 'concreteRun' | 'threaded'>>,
+): PropertyRow {
+  return { kind, passes: [pass], violations: { [goal]: { name: kind, replay: kind } }, boundKinds: BOUND_KINDS, violationWitness: yamlUnlessConcurrent, induction: 'always', ...rest };
+}
+
+// Tarsier's own properties, for programs of its users: no rules' witness
+// format, so 2.0, whose specification names the property, as for
+// unreach-call; a correctness witness is written but not required.
+const OWN = {
+  correctnessWitness: { format: YAML_2_0, required: false },
+  strategy: ['summaries', 'sampling', 'intervals', 'horn', 'bmc'],
+  defaultChoice: false,
+} as const;
+
 const SVCOMP_AND_OWN: readonly PropertyRow[] = [
-  {
-    kind: 'unreach-call',
-    passes: ['error-calls'],
-    violations: { reach_error: { name: 'unreach-call', replay: 'unreach-call' } },
-    boundKinds: BOUND_KINDS,
-    violationWitness: yamlUnlessConcurrent,
+  oneGoalRow('unreach-call', 'error-calls', 'reach_error', {
     correctnessWitness: { format: YAML_2_0, required: true },
     concreteRun: { replay: 'unreach-call', sanitizers: UB_BUT_OVERFLOW },
     threaded: 'unreach-call',
     strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
-    induction: 'always',
     defaultChoice: true,
-  },
-  {
-    kind: 'no-overflow',
-    passes: ['overflow'],
-    violations: { overflow: { name: 'no-overflow', replay: 'no-overflow' } },
-    boundKinds: BOUND_KINDS,
-    violationWitness: yamlUnlessConcurrent,
+  }),
+  oneGoalRow('no-overflow', 'overflow', 'overflow', {
     correctnessWitness: { format: YAML_2_0, required: true },
     concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
     threaded: 'no-overflow',
     strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
-    induction: 'always',
     defaultChoice: true,
-  },
+  }),
   {
     kind: 'valid-memsafety',
     passes: ['memory-safety'],
@@ -198,30 +209,8 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     induction: 'always',
     defaultChoice: false,
   },
-  // Tarsier's own properties, for programs of its users (no rules' witness
-  // format: 2.0, whose specification names the property, as for unreach-call).
-  {
-    kind: 'assert',
-    passes: ['assertions'],
-    violations: { assertion: { name: 'assert', replay: 'assert' } },
-    boundKinds: BOUND_KINDS,
-    violationWitness: yamlUnlessConcurrent,
-    correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['summaries', 'sampling', 'intervals', 'horn', 'bmc'],
-    induction: 'always',
-    defaultChoice: false,
-  },
-  {
-    kind: 'div-by-zero',
-    passes: ['division-by-zero'],
-    violations: { 'div-by-zero': { name: 'div-by-zero', replay: 'div-by-zero' } },
-    boundKinds: BOUND_KINDS,
-    violationWitness: yamlUnlessConcurrent,
-    correctnessWitness: { format: YAML_2_0, required: false },
-    strategy: ['summaries', 'sampling', 'intervals', 'horn', 'bmc'],
-    induction: 'always',
-    defaultChoice: false,
-  },
+  oneGoalRow('assert', 'assertions', 'assertion', OWN),
+  oneGoalRow('div-by-zero', 'division-by-zero', 'div-by-zero', OWN),
 ];
 
 /**
