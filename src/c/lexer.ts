@@ -41,10 +41,7 @@ export class SourceMap {
   ) {
     this.index = new LineIndex(text);
     if (originalText !== undefined && segments.length > 0) this.originalIndex = new LineIndex(originalText);
-    this.originalText = originalText;
   }
-
-  private readonly originalText?: string;
 
   /** True when no line marker changed the mapping (offsets are the original file's). */
   get identity(): boolean {
