@@ -10,7 +10,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkProgram, generateProgram, Rng, type Model, type Property } from '../test/helpers/soundness-programs.js';
+import { Choices } from '../test/helpers/choices.js';
+import { checkProgram, generateProgram, type Model, type Property } from '../test/helpers/soundness-programs.js';
 import { verifyWithHardLimit } from '../src/verify/worker.js';
 
 const arg = (name: string) => {
@@ -39,7 +40,7 @@ let disagreements = 0;
 let checks = 0;
 const start = Date.now();
 for (let n = 0; n < count; n++) {
-  const rng = new Rng(seed * 1_000_003 + n);
+  const rng = Choices.seeded(seed * 1_000_003 + n);
   const program = generateProgram(rng);
   const findings = await checkProgram(program, tarsier);
   for (const f of findings) {

@@ -6,6 +6,8 @@
 // only, so no run reads an indeterminate value). Every label spends gas, so
 // every run ends. `int fN(int a, int b, int c)` returns a checksum `h`.
 
+import { Choices } from './choices.js';
+
 interface Ctx {
   depth: number;
   loops: number;
@@ -14,21 +16,11 @@ interface Ctx {
 }
 
 /** Random functions `int fN(int a, int b, int c)` full of jumps; every label spends gas, so every run ends. */
-export class JumpGen {
+export class JumpGen extends Choices {
   private labels: string[] = [];
   private unplaced: string[] = [];
   private temps = 0;
   private marks = 0;
-  constructor(private readonly r: () => number) {}
-  private pick<T>(xs: readonly T[]): T {
-    return xs[Math.floor(this.r() * xs.length)];
-  }
-  private chance(p: number): boolean {
-    return this.r() < p;
-  }
-  private int(n: number): number {
-    return Math.floor(this.r() * n);
-  }
   private expr(d: number): string {
     const v = this.pick(['a', 'b', 'c', 'h']);
     if (d === 0 || this.chance(0.3)) return this.chance(0.7) ? v : String(this.int(9) - 3);

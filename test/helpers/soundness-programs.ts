@@ -15,29 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-/** A deterministic random generator (mulberry32). */
-export class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-}
+import { Choices } from './choices.js';
 
 /** What a program may contain (the npm-test run can leave out what has known open defects). */
 export interface Features {
@@ -62,7 +40,7 @@ const CONSTANTS = ['0', '1', '2', '-1', '3', '7', '31', '32', '64', '100000', '6
 const INPUT_VALUES = [-2147483647 - 1, -3, -1, 0, 1, 2, 3, 4, 31, 32, 2147483647];
 
 /** One random program. */
-export function generateProgram(rng: Rng, features: Features = ALL_FEATURES): Program {
+export function generateProgram(rng: Choices, features: Features = ALL_FEATURES): Program {
   const inputs = 1 + rng.int(2);
   const domains: number[][] = [];
   const vars: { name: string; type: string }[] = [];

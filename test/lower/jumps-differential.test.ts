@@ -18,6 +18,7 @@ import { executeImp, zeroValue, type ImpValue } from '../../src/ivl/interp.js';
 import { lowerProgram, nondetAt } from '../../src/lower/index.js';
 import { needTools } from '../helpers/tools.js';
 import { rng } from '../../src/invariants/random.js';
+import { Choices } from '../helpers/choices.js';
 import { passesOf } from '../../src/properties/index.js';
 
 const skipGcc = needTools('gcc');
@@ -38,20 +39,10 @@ interface Ctx {
   procs: string[]; // void functions a call statement may use
 }
 
-class Gen {
+class Gen extends Choices {
   private markNo = 0;
   private calls = 0;
   private localNo = 0;
-  constructor(private readonly r: () => number) {}
-  private pick<T>(xs: readonly T[]): T {
-    return xs[Math.floor(this.r() * xs.length)];
-  }
-  private chance(p: number): boolean {
-    return this.r() < p;
-  }
-  private int(n: number): number {
-    return Math.floor(this.r() * n);
-  }
 
   /** A side-effect-free int expression. */
   pure(d: number, ctx: Ctx): string {

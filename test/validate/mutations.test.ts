@@ -18,6 +18,7 @@ import { validate } from '../../src/validate/index.js';
 import { verify } from '../../src/verify/index.js';
 import { probeGcc } from '../../src/replay/index.js';
 import { sha256OfFile } from '../../src/witness/index.js';
+import { witnessHeader } from '../helpers/witness-text.js';
 
 const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available (confirmations need replay)';
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'validate', name);
@@ -118,24 +119,7 @@ for (const c of CASES) {
 /** A 2.0 violation sequence of pins-reach.c with the given waypoints (one segment each). */
 function handWritten(program: string, waypoints: readonly string[]): string {
   const file = 'pins-reach.c';
-  return `- entry_type: "violation_sequence"
-  metadata:
-    format_version: "2.0"
-    uuid: "2b5f3c1e-1111-4222-8333-444455556666"
-    creation_time: "2026-01-01T00:00:00Z"
-    producer:
-      name: "test"
-      version: "1"
-    task:
-      input_files:
-        - "${file}"
-      input_file_hashes:
-        "${file}": "${sha256OfFile(program)}"
-      specification: "CHECK( init(main()), LTL(G ! call(reach_error())) )"
-      data_model: "ILP32"
-      language: "C"
-  content:
-${waypoints.join('')}`;
+  return witnessHeader(file, sha256OfFile(program)) + waypoints.join('');
 }
 
 /** One waypoint (of a segment), `avoid` when the type is prefixed with `!`. */

@@ -14,6 +14,7 @@ import { validate } from '../../src/validate/index.js';
 import { verify } from '../../src/verify/index.js';
 import { probeGcc, replayCounterexample } from '../../src/replay/index.js';
 import { readWitness, sha256OfFile } from '../../src/witness/index.js';
+import { witnessHeader } from '../helpers/witness-text.js';
 
 const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available (confirmations need replay)';
 const ex = (...p: string[]) => join(repoRoot, 'examples', ...p);
@@ -21,27 +22,6 @@ const prp = ex('unreach-call.prp');
 
 function tmp(): string {
   return mkdtempSync(join(tmpdir(), 'tarsier-validate-test-'));
-}
-
-function header(file: string, hash: string, kind = 'violation_sequence'): string {
-  return `- entry_type: "${kind}"
-  metadata:
-    format_version: "2.0"
-    uuid: "2b5f3c1e-1111-4222-8333-444455556666"
-    creation_time: "2026-01-01T00:00:00Z"
-    producer:
-      name: "test"
-      version: "1"
-    task:
-      input_files:
-        - "${file}"
-      input_file_hashes:
-        "${file}": "${hash}"
-      specification: "CHECK( init(main()), LTL(G ! call(reach_error())) )"
-      data_model: "ILP32"
-      language: "C"
-  content:
-`;
 }
 
 function waypoint(type: string, line: number, column: number, fn: string, file: string, constraint?: string): string {
@@ -91,7 +71,7 @@ int main(void) {
       const c = join(dir, 'sum.c');
       writeFileSync(c, program(wanted));
       const w = join(dir, 'w.yml');
-      writeFileSync(w, header('sum.c', sha256OfFile(c)) + waypoint('target', 5, 26, 'main', 'sum.c'));
+      writeFileSync(w, witnessHeader('sum.c', sha256OfFile(c)) + waypoint('target', 5, 26, 'main', 'sum.c'));
       const r = await validate(c, w, { prp, timeoutS: 5 });
       if (confirmed) {
         assert.equal(r.outcome, 'confirmed', r.reason);
@@ -108,7 +88,7 @@ test('a violation witness whose pinned value was changed is never confirmed (ref
   const dir = tmp();
   try {
     const hash = sha256OfFile(ex('mult.c'));
-    const text = header('mult.c', hash) + waypoint('function_return', 8, 33, 'main', 'mult.c', '\\\\result == 99') + waypoint('target', 15, 18, 'main', 'mult.c');
+    const text = witnessHeader('mult.c', hash) + waypoint('function_return', 8, 33, 'main', 'mult.c', '\\\\result == 99') + waypoint('target', 15, 18, 'main', 'mult.c');
     const w = join(dir, 'w.yml');
     writeFileSync(w, text);
     const r = await validate(ex('mult.yml'), w, { timeoutS: 60 });
@@ -159,7 +139,7 @@ test('ESBMC-style witness: assumption at the assigning statement, target inside 
     );
     const hash = sha256OfFile(program);
     const text =
-      header('p.c', hash) +
+      witnessHeader('p.c', hash) +
       waypoint('assumption', 6, 3, 'main', 'p.c', 'n == 6') +
       waypoint('assumption', 8, 7, 'main', 'p.c', 'm == 7') +
       waypoint('target', 3, 22, 'reach_error', 'p.c');
@@ -227,7 +207,7 @@ const COUNT = [
 
 function invariantWitness(file: string, hash: string, invariants: readonly string[]): string {
   return (
-    header(file, hash, 'invariant_set') +
+    witnessHeader(file, hash, 'invariant_set') +
     invariants
       .map((v) => `    - invariant:\n        type: "loop_invariant"\n        location:\n          file_name: "${file}"\n          line: 12\n          column: 3\n          function: "main"\n        value: "${v}"\n        format: "c_expression"\n`)
       .join('')
@@ -299,9 +279,9 @@ test('bad input: one line each, exit 1, no stack trace; a GraphML witness withou
     copyFileSync(ex('mult.c'), program);
     const hash = sha256OfFile(program);
     const cases: Array<[string, string, RegExp]> = [
-      ['outside', header('mult.c', hash) + waypoint('target', 90, 1, 'main', 'mult.c'), /outside the program/],
-      ['other', header('other.c', '0'.repeat(64)) + waypoint('target', 15, 18, 'main', 'other.c'), /another program/],
-      ['no-target', header('mult.c', hash) + waypoint('assumption', 9, 3, 'main', 'mult.c', 'x == 1'), /target/],
+      ['outside', witnessHeader('mult.c', hash) + waypoint('target', 90, 1, 'main', 'mult.c'), /outside the program/],
+      ['other', witnessHeader('other.c', '0'.repeat(64)) + waypoint('target', 15, 18, 'main', 'other.c'), /another program/],
+      ['no-target', witnessHeader('mult.c', hash) + waypoint('assumption', 9, 3, 'main', 'mult.c', 'x == 1'), /target/],
       ['not-c', invariantWitness('mult.c', hash, ['x == 2 * && y']), /expr-syntax|parse|operand/],
     ];
     for (const [name, text, message] of cases) {
@@ -334,7 +314,7 @@ test('the command line of tarsier bench --validate tarsier: verdict last, witnes
   try {
     const w = join(dir, 'w.yml');
     const hash = sha256OfFile(ex('mult.c'));
-    writeFileSync(w, header('mult.c', hash) + waypoint('function_return', 8, 33, 'main', 'mult.c', '\\\\result == 100') + waypoint('target', 15, 18, 'main', 'mult.c'));
+    writeFileSync(w, witnessHeader('mult.c', hash) + waypoint('function_return', 8, 33, 'main', 'mult.c', '\\\\result == 100') + waypoint('target', 15, 18, 'main', 'mult.c'));
     const page = join(dir, 'report.html');
     const r = cli([ex('mult.yml'), '--property', 'unreach-call', '--witness', w, '--timeout', '30', '--report', page]);
     assert.equal(r.status, 0, r.stderr);

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { needTools } from '../helpers/tools.js';
-import { checkProgram, generateProgram, Rng } from '../helpers/soundness-programs.js';
+import { checkProgram, generateProgram } from '../helpers/soundness-programs.js';
+import { Choices } from '../helpers/choices.js';
 import { verify } from '../../src/verify/index.js';
 
 const noGcc = needTools('gcc -m32', 'gcc -fsanitize');
@@ -18,7 +19,7 @@ test(`differential soundness: ${COUNT} random programs (seed ${SEED}), no wrong 
   let checked = 0;
   const wrong: string[] = [];
   for (let n = 0; n < COUNT; n++) {
-    const program = generateProgram(new Rng(SEED * 1_000_003 + n));
+    const program = generateProgram(Choices.seeded(SEED * 1_000_003 + n));
     const findings = await checkProgram(program, async (file, property, model) => {
       const r = await verify(file, { property, dataModel: model, timeoutS: 5, witnessPath: null });
       return { verdict: r.verdict.kind, reason: r.reason };
