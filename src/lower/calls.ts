@@ -215,10 +215,9 @@ export class CallLowering {
       if ((fn.name === 'fopen' || fn.name === 'fclose') && !this.mem) return this.stream(e, fn.name);
       if (LIBRARY_FUNCTIONS.has(fn.name)) return this.library.call(fn.name, e.args, fn.type.returnType, e.loc);
       if (ALLOCATORS.has(fn.name)) {
-        const to = this.allocTypes[this.allocTypes.length - 1];
-        const typed = to && this.allocation(e, to);
-        if (typed) return typed;
-        throw new UnsupportedError(`${fn.name} whose result is not converted to a typed pointer`, e.loc);
+        // Not converted to a typed pointer here: an untyped block (allocation's type void *).
+        const allocated = this.allocation(e, this.allocTypes[this.allocTypes.length - 1] ?? fn.type.returnType);
+        if (allocated) return allocated;
       }
       const fenv = fn.name === 'fesetround' || fn.name === 'fegetround' ? this.roundingCall(fn.name, e.args, e.loc) : undefined;
       const math = fenv ?? this.mathCall(fn.name, e.args, fn.type.returnType, e.loc);

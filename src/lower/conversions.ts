@@ -1,6 +1,7 @@
 // Conversions between C types: integers, pointers (views of integer regions, the first
 // member of a struct), truth values. Methods of the Lowerer (lower.ts).
-import type { CType, IntegerKind } from '../c/types.js';
+import type { Expr as CExpr } from '../c/ast.js';
+import type { CType, DataModel, IntegerKind } from '../c/types.js';
 import { isSignedKind, sameType, sizeOf as sizeOfElem, typeToString as cTypeToString, unqualified } from '../c/types.js';
 import type { Expr } from '../ivl/ast.js';
 import { bvType } from '../ivl/ast.js';
@@ -17,8 +18,73 @@ import {
   firstMembers,
   type View,
 } from './memory.js';
-import { VOID, NOWHERE } from './common.js';
+import { VOID, NOWHERE, stripCasts } from './common.js';
 import type { Lowerer } from './lower.js';
+
+/**
+ * `&((T *)0)->m` (members of members with `.`): the address of a member of
+ * a struct at address 0, the offsetof idiom. Converted to an integer it is
+ * offsetof(T, m) in the data model, as gcc computes it. Undefined for any
+ * other expression.
+ */
+export function nullMemberOffset(e: CExpr): number | undefined {
+  let x = e;
+  while ((x.kind === 'ImplicitCast' && (x.castKind === 'NoOp' || x.castKind === 'PointerCast')) || (x.kind === 'Cast' && unqualified(x.type).kind === 'pointer')) x = x.operand;
+  if (x.kind !== 'Unary' || x.op !== '&') return undefined;
+  let offset = 0;
+  for (let m = x.operand; ; ) {
+    if (m.kind !== 'Member' || m.field.bitWidth !== undefined) return undefined;
+    offset += (m.path.length ? m.path : [m.field]).reduce((s, f) => s + f.offset, 0);
+    if (!m.arrow) {
+      m = m.object;
+      continue;
+    }
+    const base = stripCasts(m.object);
+    return base?.kind === 'IntegerLiteral' && base.value === 0n ? offset : undefined;
+  }
+}
+
+/** The value of an integer expression made of literals, `offsetof`, `sizeof` and the offsetof idiom (conversions around them), or undefined. */
+function constantOffset(e: CExpr): bigint | undefined {
+  const x = e.kind === 'ImplicitCast' || e.kind === 'Cast' ? e.operand : e;
+  if (x !== e) {
+    if (intKindOf(e.type) === undefined) return undefined;
+    if (unqualified(x.type).kind === 'pointer') {
+      const k = nullMemberOffset(x);
+      return k === undefined ? undefined : BigInt(k);
+    }
+    return constantOffset(x);
+  }
+  if (x.kind === 'IntegerLiteral') return x.value;
+  if ((x.kind === 'OffsetOf' || x.kind === 'SizeOf') && x.value !== undefined) return x.value;
+  return undefined;
+}
+
+/**
+ * The members of struct type T at byte offset k whose type is M or an array
+ * of M (the struct's members, their members, ...; not below arrays or
+ * unions): their paths and, for an array, its number of elements.
+ */
+function membersAt(t: CType, k: number, m: CType, dm: DataModel): Array<{ path: readonly string[]; count: number }> {
+  const out: Array<{ path: readonly string[]; count: number }> = [];
+  const walk = (u: CType, at: number, path: string[]): void => {
+    const r = unqualified(u);
+    if (r.kind !== 'record' || r.record.union || !r.record.fields) return;
+    for (const f of r.record.fields) {
+      if (f.name === undefined || f.bitWidth !== undefined || at + f.offset > k) continue;
+      const ft = unqualified(f.type);
+      const p = [...path, f.name];
+      if (at + f.offset === k && sameType(ft, m)) out.push({ path: p, count: 1 });
+      else if (at + f.offset === k && ft.kind === 'array' && sameType(stripArrays(ft), m)) {
+        const n = (sizeOfElem(ft, dm) ?? 0) / (sizeOfElem(m, dm) ?? 1);
+        if (n >= 1 && Number.isInteger(n)) out.push({ path: p, count: n });
+      }
+      if (ft.kind === 'record') walk(ft, at + f.offset, p);
+    }
+  };
+  walk(t, 0, []);
+  return out;
+}
 
 export class ConversionLowering {
   /**
@@ -33,13 +99,29 @@ export class ConversionLowering {
     const fk = intKindOf(from);
     const tk = intKindOf(target);
     if (fk === undefined || tk === undefined || fk === 'bool' || tk === 'bool') return undefined;
-    const ts = sizeOfElem(target, this.dm)!;
-    const moves: Array<{ from: Region; to: Region; off: Expr; ok: Expr }> = [];
     const base = this.named(bvType(32), val.base, loc);
     const off = this.named(bvType(this.pw), val.off, loc);
+    const regions = [...(this.knownRegions?.values() ?? [])].filter((r) => sameType(unqualified(r.elem), unqualified(from)));
+    const moves = this.viewMoves(regions, target, base, off, loc);
+    const what = `pointer conversion from ${cTypeToString(from)} * to ${cTypeToString(target)} *`;
+    this.uncertain(or(eq(base, bv(0n, 32, loc), loc), orAll(moves.map((m) => m.ok), loc), loc), loc, `${what} of a pointer to another object or not aligned`);
+    return { ...val, ...this.applyMoves(moves, base, off, loc) };
+  }
+
+  /**
+   * How pointers into these integer regions move to views of their stored
+   * elements as elements of the integer type `target` (see viewConversion):
+   * per region its view, the offset there, and when the move is exact (the
+   * pointer is into the region and aligned to the target). Regions a view
+   * cannot see (unions, blocks of sites inside loops, `_Bool`, elements
+   * smaller than the target) have none.
+   */
+  viewMoves(this: Lowerer, regions: readonly Region[], target: CType, base: Expr, off: Expr, loc: L): Array<{ from: Region; to: Region; off: Expr; ok: Expr; aligned?: Expr }> {
+    const ts = sizeOfElem(target, this.dm)!;
+    const moves: Array<{ from: Region; to: Region; off: Expr; ok: Expr; aligned?: Expr }> = [];
     const c = (n: number) => bv(BigInt(n), this.pw, loc);
-    for (const r of this.knownRegions?.values() ?? []) {
-      if (!sameType(unqualified(r.elem), unqualified(from)) || r.root.blocks || r.root.name === NOWHERE) continue;
+    for (const r of regions) {
+      if (r.root.blocks || r.root.name === NOWHERE) continue;
       if (unionPlace(r.root.type, r.path, this.dm, loc)) continue;
       const stored = stripArrays(typeAtPath(r.root.type, r.path, loc).type);
       const ss = sizeOfElem(stored, this.dm);
@@ -51,18 +133,25 @@ export class ConversionLowering {
       const to = this.regionFor({ root: r.root, path: r.path, ...(view ? { view } : {}) }, loc);
       const at = eq(base, bv(BigInt(r.id), 32, loc), loc);
       if (k >= k0) moves.push({ from: r, to, off: k === k0 ? off : bin('*', off, c(k / k0), loc), ok: at });
-      else moves.push({ from: r, to, off: app('udiv', [off, c(k0 / k)], loc), ok: and(at, eq(app('urem', [off, c(k0 / k)], loc), c(0), loc), loc) });
+      else {
+        const aligned = eq(app('urem', [off, c(k0 / k)], loc), c(0), loc);
+        moves.push({ from: r, to, off: app('udiv', [off, c(k0 / k)], loc), ok: and(at, aligned, loc), aligned });
+      }
     }
-    const what = `pointer conversion from ${cTypeToString(from)} * to ${cTypeToString(target)} *`;
-    this.uncertain(or(eq(base, bv(0n, 32, loc), loc), orAll(moves.map((m) => m.ok), loc), loc), loc, `${what} of a pointer to another object or not aligned`);
+    return moves;
+  }
+
+  /** The pointer (base, off) after the moves (unchanged where none applies). */
+  applyMoves(this: Lowerer, moves: ReadonlyArray<{ from: Region; to: Region; off: Expr }>, base: Expr, off: Expr, loc: L): { base: Expr; off: Expr } {
     let b: Expr = base;
     let o: Expr = off;
     for (const m of moves) {
+      if (m.to.id === m.from.id && m.off === off) continue;
       const at = eq(base, bv(BigInt(m.from.id), 32, loc), loc);
       b = ite(at, bv(BigInt(m.to.id), 32, loc), b, loc);
       o = ite(at, m.off, o, loc);
     }
-    return { ...val, base: b, off: o };
+    return { base: b, off: o };
   }
 
   /** The known regions of r's first members (the same addresses as r's elements, see firstMembers). */
@@ -105,6 +194,91 @@ export class ConversionLowering {
     return { ...val, base: out };
   }
 
+  /**
+   * A `void *` converted to `T *`. For an integer T, a pointer into an
+   * integer object of another type moves to a view of it (as by
+   * viewConversion; not aligned to T: UNKNOWN). A pointer into an untyped
+   * block (memory.ts, Root.untyped) is to its bytes: as a character type
+   * exact, as any other type the bytes would have to become objects of T,
+   * which the model does not do (a block gets its type where it is
+   * allocated): UNKNOWN there. Other pointers keep their target.
+   */
+  fromVoid(this: Lowerer, val: Val & { k: 'ptr' }, target: CType, loc: L): Val & { k: 'ptr' } {
+    const known = [...(this.knownRegions?.values() ?? [])];
+    const tk = intKindOf(target);
+    const viewable = tk === undefined || tk === 'bool' ? [] : known.filter((r) => intKindOf(r.elem) !== undefined && !sameType(unqualified(r.elem), unqualified(target)));
+    const untyped = known.filter((r) => r.root.untyped);
+    if (viewable.length === 0 && untyped.length === 0) return val;
+    const base = this.named(bvType(32), val.base, loc);
+    const off = this.named(bvType(this.pw), val.off, loc);
+    const moves = this.viewMoves(viewable, target, base, off, loc);
+    // A move that needs alignment, and the bytes of an untyped block that no move makes T: not modelled.
+    const inexact = moves.filter((m) => m.aligned).map((m) => and(eq(base, bv(BigInt(m.from.id), 32, loc), loc), un('!', m.aligned!, loc), loc));
+    const unmoved = untyped.filter((r) => !sameType(unqualified(r.elem), unqualified(target)) && !moves.some((m) => m.from === r));
+    inexact.push(...unmoved.map((r) => eq(base, bv(BigInt(r.id), 32, loc), loc)));
+    this.uncertain(un('!', orAll(inexact, loc), loc), loc, `a pointer to bytes or to an integer object of another size converted to ${cTypeToString(target)} * (a block allocated as void * gets no type later; an integer view must be aligned)`);
+    return { ...val, ...this.applyMoves(moves, base, off, loc) };
+  }
+
+  /** `(size_t)&((T *)0)->m` converted to an integer type: offsetof(T, m) (see nullMemberOffset). */
+  offsetofIdiom(this: Lowerer, operand: CExpr, to: CType, loc: L): Val | undefined {
+    const k = intKindOf(to);
+    const offset = k === undefined || k === 'bool' ? undefined : nullMemberOffset(operand);
+    if (offset === undefined) return undefined;
+    return { k: 'int', e: resize(bv(BigInt(offset), this.pw, loc), this.pw, intWidth(k!, this.dm, loc), false, loc), ik: k! };
+  }
+
+  /**
+   * `(T *)((char *)p - k)`, k offsetof(T, m) (the container_of idiom of
+   * Linux and others): where p points to member m of an object of type T
+   * (its start, for an array member), the pointer to that object. Pointers
+   * are typed (region, index): the region moves from the member to the
+   * struct around it, as for a first member (firstMemberConversion). Where p
+   * points to anything else (a lone object of m's type, NULL with k > 0, an
+   * element past an array member's start) the model is not exact (UNKNOWN).
+   * Undefined when the expression is not of this form.
+   */
+  containerOf(this: Lowerer, operand: CExpr, to: CType, loc: L): Val | undefined {
+    const t = unqualified(to);
+    const x = operand.kind === 'ImplicitCast' && operand.castKind === 'NoOp' ? operand.operand : operand;
+    if (t.kind !== 'pointer' || unqualified(t.pointee).kind !== 'record' || x.kind !== 'Binary' || x.op !== '-') return undefined;
+    const bytes = x.left.kind === 'Cast' || x.left.kind === 'ImplicitCast' ? x.left : undefined;
+    const bk = bytes && unqualified(bytes.type).kind === 'pointer' ? intKindOf((unqualified(bytes.type) as { pointee: CType }).pointee) : undefined;
+    if (!bytes || (bk !== 'char' && bk !== 'uchar' && bk !== 'schar')) return undefined;
+    const from = unqualified(bytes.operand.type);
+    if (from.kind !== 'pointer' || unqualified(from.pointee).kind === 'void') return undefined;
+    const k = constantOffset(x.right);
+    if (k === undefined) return undefined;
+    const target = unqualified(t.pointee);
+    const member = unqualified(from.pointee);
+    const candidates = membersAt(target, Number(k), member, this.dm);
+    if (k === 0n && sameType(member, target)) candidates.push({ path: [], count: 1 });
+    const p = this.snapshot(this.rv(bytes.operand), loc);
+    if (p.k !== 'ptr') throw new UnsupportedError('container_of of a value that is not a pointer', loc);
+    const moves: Array<{ from: Region; to: Region; off: Expr; ok: Expr; aligned?: Expr }> = [];
+    const c = (n: number) => bv(BigInt(n), this.pw, loc);
+    for (const r of this.knownRegions?.values() ?? []) {
+      if (r.view || !sameType(unqualified(r.elem), member) || r.root.name === NOWHERE) continue;
+      for (const m of candidates) {
+        const n = m.path.length;
+        const prefix = r.path.slice(0, r.path.length - n);
+        if (r.path.length < n || r.path.slice(r.path.length - n).join('.') !== m.path.join('.')) continue;
+        if (!sameType(stripArrays(typeAtPath(r.root.type, prefix, loc).type), target)) continue;
+        const at = eq(p.base, bv(BigInt(r.id), 32, loc), loc);
+        const to = this.regionFor({ root: r.root, path: prefix }, loc);
+        if (m.count === 1) moves.push({ from: r, to, off: p.off, ok: at });
+        else {
+          const aligned = eq(app('urem', [p.off, c(m.count)], loc), c(0), loc);
+          moves.push({ from: r, to, off: app('udiv', [p.off, c(m.count)], loc), ok: and(at, aligned, loc), aligned });
+        }
+        break;
+      }
+    }
+    const nullOk = k === 0n ? [eq(p.base, bv(0n, 32, loc), loc)] : [];
+    this.uncertain(orAll([...nullOk, ...moves.map((m) => m.ok)], loc), loc, `container_of: (${cTypeToString(to)})((char *)p - ${k}) of a p that is not a pointer to that member of a ${cTypeToString(target)}`);
+    return { k: 'ptr', ...this.applyMoves(moves, p.base, p.off, loc), pointee: t.pointee };
+  }
+
   convert(this: Lowerer, val: Val, to: CType, loc: L): Val {
     const t = unqualified(to);
     if (t.kind === 'void') return VOID;
@@ -116,6 +290,7 @@ export class ConversionLowering {
       if (val.k === 'ptr') {
         const from = unqualified(val.pointee);
         const target = unqualified(t.pointee);
+        if (from.kind === 'void' && target.kind !== 'void' && target.kind !== 'function') return { ...this.fromVoid(val, target, loc), pointee: t.pointee };
         if (!(from.kind === 'void' || target.kind === 'void' || sameType(from, target) || sameType(stripArrays(from), stripArrays(target)))) {
           const moved = this.viewConversion(val, from, target, loc) ?? this.firstMemberConversion(val, from, target, loc);
           if (!moved) throw new UnsupportedError(`pointer conversion from ${cTypeToString(val.pointee)} * to ${cTypeToString(t.pointee)} *`, loc);

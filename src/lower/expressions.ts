@@ -179,7 +179,12 @@ export class ExpressionLowering {
           this.rv(e.operand, true);
           return VOID;
         }
-        return this.allocation(e.operand, e.type) ?? this.convert(this.typedRv(e.operand, e.type), e.type, e.loc);
+        return (
+          this.offsetofIdiom(e.operand, e.type, e.loc) ??
+          this.containerOf(e.operand, e.type, e.loc) ??
+          this.allocation(e.operand, e.type) ??
+          this.convert(this.typedRv(e.operand, e.type), e.type, e.loc)
+        );
       case 'ImplicitCast':
         return this.implicitCast(e, discard);
       case 'SizeOf':
@@ -214,9 +219,8 @@ export class ExpressionLowering {
         throw new UnsupportedError('va_arg', e.loc);
       case 'BuiltinCall': {
         if (e.name === '__builtin_alloca') {
-          const to = this.allocTypes[this.allocTypes.length - 1];
-          const typed = to && this.allocation(e, to);
-          if (typed) return typed;
+          const allocated = this.allocation(e, this.allocTypes[this.allocTypes.length - 1] ?? e.type);
+          if (allocated) return allocated;
         }
         return this.builtinCall(e.name, e.args, e.type, e.loc);
       }
@@ -239,8 +243,6 @@ export class ExpressionLowering {
         this.endOfRun(loc);
         this.assumeThat(boolLit(false, loc), loc, 'path-ends');
         return VOID;
-      case '__builtin_alloca':
-        throw new UnsupportedError('alloca whose result is not converted to a typed pointer', loc);
       default:
         if (name.startsWith('__builtin_') && LIBRARY_FUNCTIONS.has(name.slice(10))) return this.library.call(name.slice(10), args, returnType, loc);
         break;
@@ -280,8 +282,9 @@ export class ExpressionLowering {
       case 'NullToPointer':
       case 'PointerCast':
         return this.allocation(e.operand, e.type) ?? this.convert(this.typedRv(e.operand, e.type), e.type, e.loc);
-      case 'PointerToBoolean':
       case 'PointerToIntegral':
+        return this.offsetofIdiom(e.operand, e.type, e.loc) ?? this.convert(this.rv(e.operand), e.type, e.loc);
+      case 'PointerToBoolean':
       case 'IntegralCast':
       case 'IntegralToBoolean':
         return this.convert(this.rv(e.operand), e.type, e.loc);

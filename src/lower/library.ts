@@ -1,7 +1,7 @@
 /**
  * The C library's memory and string functions (`memset`, `memcpy`,
  * `memmove`, `memcmp`, `strlen`, `strcmp`, `strncmp`, `strcpy`, `strcat`,
- * `strncpy`) on the typed memory model, and `abs`, `labs`, `llabs`.
+ * `strncpy`) on the typed memory model, `abs`, `labs`, `llabs`, and `time`.
  *
  * A call is lowered as its loop unrolled element by element through the
  * ordinary lvalue machinery, so every element access is a dereference with
@@ -17,7 +17,7 @@
  */
 import type { Expr as CExpr } from '../c/ast.js';
 import type { CType, DataModel, IntegerKind } from '../c/types.js';
-import { isSignedKind, sameType, sizeOf, typeToString as cTypeToString, unqualified } from '../c/types.js';
+import { intType, isSignedKind, sameType, sizeOf, typeToString as cTypeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, ImpType, Stmt } from '../ivl/ast.js';
 import { boolType, bvType } from '../ivl/ast.js';
 import { and, app, assign, bin, boolLit, bv, eq, havoc, ifs, ite, type L, or, orAll, resize, un, v } from './imp-build.js';
@@ -59,9 +59,11 @@ export interface LibraryHost {
   regions(): readonly Region[];
   /** The memory-safety check of a write to lv (nothing else). */
   checkWrite(lv: LValue, loc: L): void;
+  /** A `void *` converted to a pointer to `target` (ConversionLowering.fromVoid). */
+  fromVoid(p: Ptr, target: CType, loc: L): Ptr;
 }
 
-export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy', 'strcat', 'strncpy', 'abs', 'labs', 'llabs']);
+export const LIBRARY_FUNCTIONS = new Set(['memset', 'memcpy', 'memmove', 'memcmp', 'strlen', 'strcmp', 'strncmp', 'strcpy', 'strcat', 'strncpy', 'abs', 'labs', 'llabs', 'time']);
 
 /** The integer kind `abs`, `labs` and `llabs` compute in. */
 const ABS_KINDS: Readonly<Record<string, IntegerKind>> = { abs: 'int', labs: 'long', llabs: 'longlong' };
@@ -79,7 +81,7 @@ export class Library {
 
   /** Lowers a call of one of LIBRARY_FUNCTIONS (its name without `__builtin_`). */
   call(name: string, args: readonly CExpr[], returnType: CType, loc: L): Val {
-    const arity: Record<string, number> = { memset: 3, memcpy: 3, memmove: 3, memcmp: 3, strlen: 1, strcmp: 2, strncmp: 3, strcpy: 2, strcat: 2, strncpy: 3, abs: 1, labs: 1, llabs: 1 };
+    const arity: Record<string, number> = { memset: 3, memcpy: 3, memmove: 3, memcmp: 3, strlen: 1, strcmp: 2, strncmp: 3, strcpy: 2, strcat: 2, strncpy: 3, abs: 1, labs: 1, llabs: 1, time: 1 };
     if (args.length !== arity[name]) throw new UnsupportedError(`${name} with ${args.length} arguments`, loc);
     const ret = unqualified(returnType);
     switch (name) {
@@ -103,6 +105,8 @@ export class Library {
       case 'labs':
       case 'llabs':
         return this.abs(name, args[0]!, loc);
+      case 'time':
+        return this.time(args[0]!, ret, loc);
     }
     throw new UnsupportedError(name, loc);
   }
@@ -121,6 +125,27 @@ export class Library {
     const min = bv(1n << BigInt(w - 1), w, loc);
     this.h.overflowCheck(un('!', eq(e, min, loc), loc), loc, `signed overflow in ${name}`);
     return { k: 'int', e: ite(app('slt', [e, bv(0n, w, loc)], loc), un('-', e, loc), e, loc), ik: k };
+  }
+
+  /**
+   * `time(t)`: any value of `time_t` (the clock is outside the program; two
+   * calls need not increase, and (time_t)-1 is its error result), also
+   * stored through t when t is not NULL, a write checked as any other.
+   */
+  private time(arg: CExpr, ret: CType, loc: L): Val {
+    const k = intKindOf(ret);
+    if (k === undefined) throw new UnsupportedError(`time returning ${cTypeToString(ret)}`, loc);
+    const p = this.h.snapshot(this.h.rv(arg), loc);
+    if (p.k !== 'ptr') throw new UnsupportedError('time of a value that is not a pointer', loc);
+    const r = this.h.temp(bvType(intWidth(k, this.h.dm, loc)), '$time');
+    this.h.emit(havoc(r, loc));
+    const val: Val = { k: 'int', e: v(r, loc), ik: k };
+    const isNull = p.base.kind === 'bv_lit' && p.base.value === 0n;
+    if (!isNull) {
+      const [write] = this.h.buffer(() => this.h.store(this.h.deref(p, p.pointee, arg.loc), val, arg.loc));
+      this.h.emit(ifs(un('!', eq(p.base, bv(0n, 32, loc), loc), loc), write, [], loc));
+    }
+    return val;
   }
 
   // ---- arguments ---------------------------------------------------------------------
@@ -328,8 +353,12 @@ export class Library {
 
   /** `memcpy(d, s, n)` / `memmove(d, s, n)` between objects of one element type. */
   private memcpy(name: 'memcpy' | 'memmove', args: readonly CExpr[], ret: CType, loc: L): Val {
-    const d = this.typedPointer(name, args[0]!, loc);
-    const s = this.typedPointer(name, args[1]!, loc);
+    let d = this.typedPointer(name, args[0]!, loc, true);
+    let s = this.typedPointer(name, args[1]!, loc, true);
+    // A `void *` side is taken at the other side's type; both: bytes, as C copies them.
+    const as = d.pointee.kind !== 'void' ? d.pointee : s.pointee.kind !== 'void' ? s.pointee : intType('uchar');
+    if (d.pointee.kind === 'void') d = { ...this.h.fromVoid(d, as, loc), pointee: as };
+    if (s.pointee.kind === 'void') s = { ...this.h.fromVoid(s, as, loc), pointee: as };
     if (!sameType(d.pointee, s.pointee)) throw new UnsupportedError(`${name} from ${cTypeToString(s.pointee)} to ${cTypeToString(d.pointee)} elements`, loc);
     const count = this.elements(name, this.size(args[2]!, loc), d.pointee, loc);
     const bound = this.bound(loc, d, s);

@@ -171,6 +171,7 @@ export class Lowerer {
       regionBound: (elem, loc) => this.regionBound(elem, loc),
       regions: () => [...(this.knownRegions?.values() ?? [])],
       checkWrite: (lv, loc) => this.checkAccess(lv, loc, true),
+      fromVoid: (p, target, loc) => this.fromVoid(p, target, loc),
       allocationType: () => {
         const t = this.allocTypes[this.allocTypes.length - 1];
         return t?.kind === 'pointer' ? t.pointee : undefined;
@@ -214,7 +215,7 @@ export class Lowerer {
   }
 
   /** Creates a root object and declares the IMP variables of its leaves. */
-  makeRoot(name: string, type: CType, loc: L, extra: Pick<Root, 'storage' | 'countVar' | 'blocks'> = {}): Root {
+  makeRoot(name: string, type: CType, loc: L, extra: Pick<Root, 'storage' | 'countVar' | 'blocks' | 'untyped'> = {}): Root {
     const root: Root = { name: this.fresh(name), type, ...extra };
     for (const leaf of leavesOf(type, loc)) {
       for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {

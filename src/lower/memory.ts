@@ -56,6 +56,12 @@ export interface Root {
    * liveness flag (maps), the number of blocks made and of blocks live.
    */
   readonly blocks?: { readonly made: string; readonly counts: string; readonly lives: string; readonly alive: string; readonly shift: number };
+  /**
+   * A block allocated without a type (`void *p = malloc(n)`, the result
+   * never converted to a typed pointer where it is made): an object of
+   * `unsigned char` elements, its bytes (see ConversionLowering.fromVoid).
+   */
+  readonly untyped?: boolean;
 }
 
 /** One possible place an lvalue designates; `guard` says when it is this one (absent: always). */

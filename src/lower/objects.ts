@@ -3,7 +3,7 @@
 // Methods of the Lowerer (lower.ts).
 import type { Expr as CExpr, Initializer, VarDecl as CVarDecl } from '../c/ast.js';
 import type { CType } from '../c/types.js';
-import { isSignedKind, sameType, sizeOf as sizeOfElem, typeToString as cTypeToString, unqualified } from '../c/types.js';
+import { intType, isSignedKind, sameType, sizeOf as sizeOfElem, typeToString as cTypeToString, unqualified } from '../c/types.js';
 import type { BvWidth, Expr, Stmt } from '../ivl/ast.js';
 import { bvType, boolType } from '../ivl/ast.js';
 import { and, app, assign, bin, boolLit, bv, eq, havoc, ite, type L, or, orAll, resize, store, un, v } from './imp-build.js';
@@ -190,7 +190,8 @@ export class ObjectLowering {
   /**
    * `(T *)malloc(n)` / `calloc(k, n)` / `alloca(n)`: a fresh object of
    * elements of T (never NULL, as the rules say). Only outside loops: one
-   * object per call site must stand for one allocation.
+   * object per call site must stand for one allocation. T void (the result
+   * is kept as `void *`): an untyped block, n bytes (see Root.untyped).
    */
   allocation(this: Lowerer, operand: CExpr, to: CType): Val | undefined {
     let e = operand;
@@ -202,16 +203,21 @@ export class ObjectLowering {
     const loc = e.loc;
     const looped = this.loopNesting > 0;
     if (looped && name !== 'malloc' && name !== 'calloc') throw new UnsupportedError(`${name} inside a loop`, loc);
-    const elem = unqualified(t.pointee);
-    if (elem.kind === 'void' || elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${name} of ${cTypeToString(t)}`, loc);
+    const untyped = unqualified(t.pointee).kind === 'void';
+    const elem = untyped ? intType('uchar') : unqualified(t.pointee);
+    if (elem.kind === 'function' || elem.kind === 'array') throw new UnsupportedError(`${name} of ${cTypeToString(t)}`, loc);
     const all = e.args.map((a) => this.rv(a));
     // realloc(p, n): the size is the second argument; p's block is copied and ends.
     const old = name === 'realloc' && all.length === 2 ? this.snapshot(all[0]!, loc) : undefined;
     if (name === 'realloc' && !old) throw new UnsupportedError(`realloc with ${all.length} arguments`, loc);
     const args = old ? all.slice(1).map((a) => this.snapshot(a, loc)) : all;
     const heap = name === 'malloc' || name === 'calloc' || name === 'realloc';
-    if (looped) return this.allocationInLoop(`$heap@${loc.line}:${loc.column}`, name, elem, args, loc);
-    let root = this.makeRoot(`$heap@${loc.line}:${loc.column}`, { kind: 'array', element: elem }, loc);
+    const site = `$heap@${loc.line}:${loc.column}`;
+    if (looped) {
+      const p = this.allocationInLoop(site, name, elem, args, loc, untyped);
+      return untyped ? { ...p, pointee: t.pointee } as Val : p;
+    }
+    let root = this.makeRoot(site, { kind: 'array', element: elem }, loc, untyped ? { untyped } : {});
     this.havocObject(root, loc, this.memoryHavocs);
     if (this.mem) {
       // The block's element count: its size in bytes over the element size (a partial element is outside).
@@ -247,7 +253,7 @@ export class ObjectLowering {
         this.approximations.push(`${formatLoc(loc)}: the elements of the calloc'ed object start arbitrary`);
       }
     }
-    return this.addressOf({ type: { kind: 'array', element: elem }, alts: [{ root, path: [] }] }, elem, loc);
+    return this.addressOf({ type: { kind: 'array', element: elem }, alts: [{ root, path: [] }] }, untyped ? t.pointee : elem, loc);
   }
 
   /**
@@ -288,9 +294,9 @@ export class ObjectLowering {
    * elements were never written (each block has fresh offsets), so they hold
    * the arbitrary values the root's maps started with.
    */
-  allocationInLoop(this: Lowerer, name: string, fn: string, elem: CType, args: Val[], loc: L): Val {
+  allocationInLoop(this: Lowerer, name: string, fn: string, elem: CType, args: Val[], loc: L, untyped = false): Val {
     // One root per site, shared by all inlined copies: the block number tells blocks apart.
-    const site = this.siteRoots.get(name) ?? this.makeLoopSite(name, elem, loc);
+    const site = this.siteRoots.get(name) ?? this.makeLoopSite(name, elem, loc, untyped);
     const bl = site.blocks!;
     if (args.length !== (fn === 'calloc' ? 2 : 1)) throw new UnsupportedError(`${fn} with ${args.length} arguments`, loc);
     const sizes = args.map((a) => {
@@ -328,7 +334,7 @@ export class ObjectLowering {
   }
 
   /** The root of an allocation site inside a loop (its maps start arbitrary, no block made). */
-  makeLoopSite(this: Lowerer, name: string, elem: CType, loc: L): Root {
+  makeLoopSite(this: Lowerer, name: string, elem: CType, loc: L, untyped = false): Root {
     const base = this.fresh(name);
     const names = { made: `${base}$made`, counts: `${base}$counts`, lives: `${base}$lives`, alive: `${base}$alive` };
     for (const n of Object.values(names)) this.used.add(n);
@@ -337,7 +343,7 @@ export class ObjectLowering {
     this.declare(names.alive, pwt);
     this.declare(names.counts, leafImpType(pwt, true, this.dm));
     this.declare(names.lives, leafImpType(boolType, true, this.dm));
-    const root: Root = { name: base, type: { kind: 'array', element: elem }, storage: 'heap', blocks: { ...names, shift: this.pw / 2 } };
+    const root: Root = { name: base, type: { kind: 'array', element: elem }, storage: 'heap', blocks: { ...names, shift: this.pw / 2 }, ...(untyped ? { untyped } : {}) };
     // A union's byte addresses (element index times size) could wrap at a block's high offset.
     if (leavesOf(root.type, loc).some((l) => l.bytes)) throw new UnsupportedError('a union in a block allocated inside a loop', loc);
     for (const leaf of leavesOf(root.type, loc)) {
