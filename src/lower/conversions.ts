@@ -15,6 +15,7 @@ import {
   stripArrays,
   typeAtPath,
   unionPlace,
+  unionCrossings,
   firstMembers,
   type View,
 } from './memory.js';
@@ -122,7 +123,7 @@ export class ConversionLowering {
     const c = (n: number) => bv(BigInt(n), this.pw, loc);
     for (const r of regions) {
       if (r.root.blocks || r.root.name === NOWHERE) continue;
-      if (unionPlace(r.root.type, r.path, this.dm, loc)) continue;
+      if (unionPlace(r.root.type, r.path, this.dm, loc) || unionCrossings(r.root.type, r.path, loc).length) continue;
       const stored = stripArrays(typeAtPath(r.root.type, r.path, loc).type);
       const ss = sizeOfElem(stored, this.dm);
       // A _Bool holds 0 or 1 only: its bytes are not free to write.

@@ -43,6 +43,10 @@ import {
   typeAtPath,
   unionPlace,
   type View,
+  type UnionCrossing,
+  unionCrossings,
+  TAG_FRESH,
+  TAG_MIXED,
 } from './memory.js';
 import { NOWHERE, ZERO_FILL_LIMIT, STREAM_ID, stripPointer } from './common.js';
 import { floatKindOf } from './float-lowering.js';
@@ -303,6 +307,7 @@ export class LvalueLowering {
     // In a program with threads, a shared object is read here, into temporaries.
     const visible = this.visibleAccess(lv, loc, false);
     this.checkAccess(lv, loc, false);
+    this.checkUnionRead(lv, loc);
     const pick = (suffix: string): Expr => {
       let acc: Expr | undefined;
       for (const a of [...lv.alts].reverse()) {
@@ -442,6 +447,41 @@ export class LvalueLowering {
       if (s.k !== 'int' && s.k !== 'float') return;
       for (const a of lv.alts) this.writePart(a, [], '', s.e, loc);
     }
+    this.updateUnionTags(lv, loc);
+  }
+
+  /** The tag of a tagged union an alternative's path crosses (memory.ts, unionCrossings): reading and writing it. */
+  unionTag(this: Lowerer, a: Alt, c: UnionCrossing, loc: L): { read: Expr; write: (value: Expr) => Stmt } {
+    const name = leafName(a.root, c.tagPath);
+    if (!typeAtPath(a.root.type, c.tagPath, loc).mapped) return { read: v(name, loc), write: (x) => assign(name, x, loc) };
+    const idx = a.index ?? bv(0n, this.pw, loc);
+    const at = c.inner === 1 ? idx : app('udiv', [idx, bv(BigInt(c.inner), this.pw, loc)], loc);
+    return { read: select(v(name, loc), at, loc), write: (x) => assign(name, store(v(name, loc), at, x, loc), loc) };
+  }
+
+  /** A read inside a tagged union: of the member written last, or of a union none was written in. */
+  checkUnionRead(this: Lowerer, lv: LValue, loc: L): void {
+    const ok: Expr[] = [];
+    for (const a of lv.alts) {
+      for (const c of unionCrossings(a.root.type, a.path, loc)) {
+        const tag = this.unionTag(a, c, loc).read;
+        ok.push(this.guarded(a, or(eq(tag, bv(BigInt(TAG_FRESH), 8, loc), loc), eq(tag, bv(BigInt(c.member), 8, loc), loc), loc), loc));
+      }
+    }
+    if (ok.length) this.uncertain(andAll(ok, loc), loc, "a read of a union member other than the one written last (another member's bytes reinterpreted: not modelled)");
+  }
+
+  /** A write inside a tagged union: its member becomes the tag (a part of it while another member is the tag: mixed). */
+  updateUnionTags(this: Lowerer, lv: LValue, loc: L): void {
+    for (const a of lv.alts) {
+      for (const c of unionCrossings(a.root.type, a.path, loc)) {
+        const t = this.unionTag(a, c, loc);
+        const m = bv(BigInt(c.member), 8, loc);
+        const kept = or(eq(t.read, bv(BigInt(TAG_FRESH), 8, loc), loc), eq(t.read, m, loc), loc);
+        const value = c.whole ? m : ite(kept, m, bv(BigInt(TAG_MIXED), 8, loc), loc);
+        this.emit(t.write(a.guard ? ite(a.guard, value, t.read, loc) : value));
+      }
+    }
   }
 
   copyAggregate(this: Lowerer, dst: LValue, src: LValue, loc: L): void {
@@ -451,6 +491,7 @@ export class LvalueLowering {
     }
     this.checkAccess(src, loc, false);
     this.checkAccess(dst, loc, true);
+    this.checkUnionRead(src, loc);
     const leaves = leavesOf(dst.type, loc);
     // Read every source leaf first (the objects may overlap).
     const reads: Array<{ path: readonly string[]; suffix: string; value: Expr; whole: boolean; element?: number; count?: number; byteAt?: (a: Alt) => Expr }> = [];
@@ -522,6 +563,7 @@ export class LvalueLowering {
       }
       for (const a of dst.alts) this.writePart(r.element === undefined ? a : this.elementOf(a, r.element, r.count!, loc), r.path, r.suffix, r.value, loc);
     }
+    this.updateUnionTags(dst, loc);
   }
 
   /** Element j of an array member (n elements per struct) of the struct an alt designates. */

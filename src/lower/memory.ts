@@ -18,7 +18,9 @@
  * A union of integers, floats and doubles is the exception to typed leaves:
  * it is one leaf `root.path.bytes`, a map from byte address to byte (see
  * unionPlace), so that its members see each other's bytes (a float member's
- * bytes are its IEEE bits, any NaN pattern for a NaN).
+ * bytes are its IEEE bits, any NaN pattern for a NaN). A union with other
+ * members (pointers) is a *tagged union*: each member's leaves, and a tag
+ * leaf saying which member was written last (see unionCrossings).
  */
 import type { CType, DataModel, FloatKind, IntegerKind, RecordInfo } from '../c/types.js';
 import { intType, integerBits, integerKind, sizeOf, typeToString, unqualified } from '../c/types.js';
@@ -149,6 +151,10 @@ export function typeAtPath(rootType: CType, path: readonly string[], loc: L): { 
       t = unqualified(t.element);
     }
     if (t.kind !== 'record') throw new UnsupportedError(`member access on a non-struct`, loc);
+    if (f === UNION_TAG && t.record.union) {
+      t = UNION_TAG_TYPE;
+      continue;
+    }
     const field = t.record.fields?.find((x) => x.name === f);
     if (!field) throw new UnsupportedError(`member '${f}' not found`, loc);
     t = unqualified(field.type);
@@ -265,12 +271,11 @@ export function leavesOf(t: CType, loc: L, path: readonly string[] = [], mapped 
     }
     case 'record': {
       if (SYNC_RECORDS.has(u.record)) return [{ path, type: SYNC_STATE_TYPE, mapped, count: mapped ? count : undefined }];
-      if (u.record.union) {
-        if (!byteable(u)) throw new UnsupportedError('union with a member that is not an integer, a float or a double or an array or struct of them', loc);
-        return [{ path, type: u, mapped: true, count: mapped ? count : 1, bytes: true }];
-      }
+      if (u.record.union && byteable(u)) return [{ path, type: u, mapped: true, count: mapped ? count : 1, bytes: true }];
       if (!u.record.fields) throw new UnsupportedError('incomplete struct type', loc);
       const out: Leaf[] = [];
+      // A tagged union: its members' leaves and the tag.
+      if (u.record.union) out.push({ path: [...path, UNION_TAG], type: UNION_TAG_TYPE, mapped, count: mapped ? count : undefined });
       for (const f of u.record.fields) {
         if (f.name === undefined) throw new UnsupportedError('anonymous struct member', loc);
         if (f.bitWidth !== undefined) throw new UnsupportedError('bit-field', loc);
@@ -315,7 +320,64 @@ export function leafImpType(part: ImpType, mapped: boolean, dm: DataModel): ImpT
   return mapped ? mapType(bvType(ptrWidth(dm)), part) : part;
 }
 
-// ---- unions: byte maps ------------------------------------------------------
+// ---- unions: byte maps and tagged unions ------------------------------------
+
+/** The tag leaf's name below a tagged union: not a C identifier. */
+export const UNION_TAG = '$member';
+const UNION_TAG_TYPE: CType = intType('uchar');
+/** Tag values: nothing written since the union began (or was copied whole from such a one), and members written in parts of different members. */
+export const TAG_FRESH = 0;
+export const TAG_MIXED = 255;
+
+/** A union kept as its members (not a byte map): one with a pointer member, a long double or anything else not byteable. */
+export function taggedUnion(t: CType): boolean {
+  const u = unqualified(t);
+  return u.kind === 'record' && !!u.record.union && !SYNC_RECORDS.has(u.record) && !byteable(u);
+}
+
+/**
+ * The tagged unions an access path crosses, outermost first: where the tag
+ * is (its path; mapped when arrays enclose the union), the member taken (its
+ * number, from 1), whether the access covers that whole member (it ends
+ * there, not inside an array), and the number of elements of the arrays
+ * below the union on the path (an access's linear index over them divided by
+ * this is the union's).
+ *
+ * The tag says which member holds the union's value: TAG_FRESH (none was
+ * written: every member reads as what it holds, the zeros of a static union
+ * or arbitrary values), member m (m was written last; writes inside m keep
+ * it m), TAG_MIXED (parts of different members were written). Reading a
+ * member other than the tag's would reinterpret another member's bytes,
+ * which the model does not do: UNKNOWN there, never a wrong value.
+ */
+export function unionCrossings(rootType: CType, path: readonly string[], loc: L): UnionCrossing[] {
+  const out: Array<{ tagPath: readonly string[]; member: number; whole: boolean; inner: number }> = [];
+  let t = stripArrays(rootType);
+  for (let i = 0; i < path.length; i++) {
+    if (t.kind !== 'record') break;
+    const fields = t.record.fields ?? [];
+    const m = fields.findIndex((x) => x.name === path[i]);
+    if (m < 0) break;
+    let ft = unqualified(fields[m]!.type);
+    if (taggedUnion(t)) out.push({ tagPath: [...path.slice(0, i), UNION_TAG], member: m + 1, whole: i === path.length - 1 && ft.kind !== 'array', inner: 1 });
+    let n = 1;
+    while (ft.kind === 'array') {
+      if (ft.length === undefined || ft.vla) throw new UnsupportedError('an array of unknown length in a union with pointer members', loc);
+      n *= ft.length;
+      ft = unqualified(ft.element);
+    }
+    for (const c of out) c.inner *= n;
+    t = ft;
+  }
+  return out;
+}
+
+export interface UnionCrossing {
+  readonly tagPath: readonly string[];
+  readonly member: number;
+  readonly whole: boolean;
+  readonly inner: number;
+}
 
 /** Whether a type is made of integers, floats and doubles only (arrays and structs of them), so its bytes say everything. */
 function byteable(t: CType): boolean {
@@ -345,7 +407,7 @@ export function unionPlace(
   let t = stripArrays(rootType);
   for (let i = 0; i < path.length; i++) {
     if (t.kind !== 'record') return undefined;
-    if (t.record.union) {
+    if (t.record.union && byteable(t)) {
       const size = t.record.size;
       if (size === undefined) throw new UnsupportedError('union of unknown size', loc);
       let cur: CType = t;

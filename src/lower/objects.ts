@@ -21,6 +21,10 @@ import {
   stripArrays,
   syncKindOf,
   zeroOf,
+  type Leaf,
+  taggedUnion,
+  UNION_TAG,
+  TAG_FRESH,
 } from './memory.js';
 import { zeroInitializer } from './threads.js';
 import { ZERO_FILL_LIMIT, ALLOCATORS } from './common.js';
@@ -57,15 +61,40 @@ function formatLoc(loc: L): string {
 }
 
 export class ObjectLowering {
-  /** Havocs every leaf of the object (recorded in `record`: C memory not yet written). */
+  /** Havocs every leaf of the object (recorded in `record`: C memory not yet written); its unions' tags start fresh. */
   havocObject(this: Lowerer, root: Root, loc: L, record?: Set<Stmt>): void {
     for (const leaf of leavesOf(root.type, loc)) {
+      if (this.freshTag(root, leaf, loc)) continue;
       for (const [suffix] of scalarParts(leaf.type, this.dm, loc)) {
         const h = havoc(leafName(root, leaf.path) + suffix, loc);
         record?.add(h);
         this.emit(h);
       }
     }
+  }
+
+  /**
+   * For the tag leaf of a tagged union (memory.ts, unionCrossings): sets it
+   * to TAG_FRESH (nothing written yet) and returns true; false for other
+   * leaves. Tags of more unions than ZERO_FILL_LIMIT in one array (or a
+   * block of run-time size) start arbitrary: a read may then be UNKNOWN.
+   */
+  freshTag(this: Lowerer, root: Root, leaf: Leaf, loc: L): boolean {
+    if (leaf.path[leaf.path.length - 1] !== UNION_TAG) return false;
+    const name = leafName(root, leaf.path);
+    const fresh = bv(BigInt(TAG_FRESH), 8, loc);
+    if (!leaf.mapped) {
+      this.emit(assign(name, fresh, loc));
+      return true;
+    }
+    const h = havoc(name, loc);
+    this.emit(h);
+    if (leaf.count === undefined || leaf.count > ZERO_FILL_LIMIT) return true;
+    this.filledHavocs.add(h);
+    let m: Expr = v(name, loc);
+    for (let i = 0; i < leaf.count; i++) m = store(m, bv(BigInt(i), this.pw, loc), fresh, loc);
+    this.emit(assign(name, m, loc));
+    return true;
   }
 
   /** Zero (static storage) or havoc (automatic) every leaf, then apply the initializer. */
@@ -78,6 +107,7 @@ export class ObjectLowering {
     }
     const leaves = leavesOf(type, loc);
     for (const leaf of leaves) {
+      if (this.freshTag(root, leaf, loc)) continue;
       for (const [suffix, t] of scalarParts(leaf.type, this.dm, loc)) {
         const name = leafName(root, leaf.path) + suffix;
         const zero = zeroOf(t, loc);
@@ -364,6 +394,18 @@ export class ObjectLowering {
   /** Stores zero into every scalar of an lvalue (no arrays inside). */
   zeroInit(this: Lowerer, lv: LValue, loc: L): void {
     const t = unqualified(lv.type);
+    if (taggedUnion(t)) {
+      // All of its bytes zero: every member reads zero, as in a fresh static union.
+      for (const leaf of leavesOf(t, loc)) {
+        if (leaf.mapped) throw new UnsupportedError('calloc of unions with array members', loc);
+        const last = leaf.path[leaf.path.length - 1];
+        for (const [suffix, it] of scalarParts(leaf.type, this.dm, loc)) {
+          for (const a of lv.alts) this.writePart(a, leaf.path, suffix, last === UNION_TAG ? bv(BigInt(TAG_FRESH), 8, loc) : zeroOf(it, loc), loc);
+        }
+      }
+      this.updateUnionTags(lv, loc);
+      return;
+    }
     if (t.kind === 'record') {
       for (const f of t.record.fields ?? []) {
         if (!f.name) throw new UnsupportedError('anonymous struct member', loc);
