@@ -12,7 +12,7 @@ import { type LValue, type Root, UnsupportedError, type Val, intKindOf, intWidth
 import { LIBRARY_FUNCTIONS } from './library.js';
 import { INPUT_FUNCTIONS } from './input.js';
 import { isThreadFunction } from './threads.js';
-import { VOID, type Frame, STREAM_ID, ALLOCATORS, stripCasts, stripPointer } from './common.js';
+import { VOID, type Frame, LIBRARY_OBJECT_ID, ALLOCATORS, stripCasts, stripPointer } from './common.js';
 import type { Lowerer } from './lower.js';
 
 /** Budget of inlined function bodies: deeper recursion is cut (as at the depth bound) once it is spent. */
@@ -43,6 +43,13 @@ const OUTPUT_FUNCTIONS = new Map<string, number>([
   ['fflush', -1],
   ['perror', -1],
 ]);
+
+/**
+ * Functions that only let time pass (`sleep`, `usleep`): no effect on the
+ * program's state; their result is any value of its type (sleep returns the
+ * seconds not slept when a signal interrupts it, usleep 0 or -1).
+ */
+const WAITING_FUNCTIONS = new Set(['sleep', 'usleep']);
 
 /** A string literal or `__func__`-like char array argument (possibly converted to a pointer). */
 function isStringArg(e: CExpr): boolean {
@@ -213,6 +220,11 @@ export class CallLowering {
       if (OUTPUT_FUNCTIONS.has(fn.name)) return this.output(e, fn.name, OUTPUT_FUNCTIONS.get(fn.name)!);
       if (INPUT_FUNCTIONS.has(fn.name)) return this.input(e, fn.name);
       if ((fn.name === 'fopen' || fn.name === 'fclose') && !this.mem) return this.stream(e, fn.name);
+      if (fn.name === 'strerror') return this.libraryString(e);
+      if (WAITING_FUNCTIONS.has(fn.name)) {
+        for (const a of e.args) this.rv(a, true);
+        return unqualified(fn.type.returnType).kind === 'void' ? VOID : this.havocVal(fn.type.returnType, e.loc);
+      }
       if (LIBRARY_FUNCTIONS.has(fn.name)) return this.library.call(fn.name, e.args, fn.type.returnType, e.loc);
       if (ALLOCATORS.has(fn.name)) {
         // Not converted to a typed pointer here: an untyped block (allocation's type void *).
@@ -268,7 +280,19 @@ export class CallLowering {
     if (ret.kind !== 'pointer') throw new UnsupportedError('fopen returning a non-pointer', loc);
     const opened = this.temp(boolType, '$fopen');
     this.emit(havoc(opened, loc));
-    return { k: 'ptr', base: ite(v(opened, loc), bv(BigInt(STREAM_ID), 32, loc), bv(0n, 32, loc), loc), off: bv(0n, this.pw, loc), pointee: ret.pointee };
+    return { k: 'ptr', base: ite(v(opened, loc), bv(BigInt(LIBRARY_OBJECT_ID), 32, loc), bv(0n, 32, loc), loc), off: bv(0n, this.pw, loc), pointee: ret.pointee };
+  }
+
+  /**
+   * `strerror(e)`: a string of the library (never NULL), an object the
+   * model does not look into: reading it is UNKNOWN (see deref).
+   */
+  libraryString(this: Lowerer, e: Call): Val {
+    if (e.args.length !== 1) throw new UnsupportedError(`strerror with ${e.args.length} arguments`, e.loc);
+    this.rv(e.args[0]!, true);
+    const ret = unqualified(e.function!.type.returnType);
+    if (ret.kind !== 'pointer') throw new UnsupportedError('strerror returning a non-pointer', e.loc);
+    return { k: 'ptr', base: bv(BigInt(LIBRARY_OBJECT_ID), 32, e.loc), off: bv(0n, this.pw, e.loc), pointee: ret.pointee };
   }
 
   /** The pointer value of a function (its own base id, offset 0). */

@@ -30,8 +30,14 @@ export interface LoopCtx {
 /** Arrays up to this many elements are zero-filled element by element; bigger ones start havocked. */
 export const ZERO_FILL_LIMIT = 256;
 
-/** Base id of the streams `fopen` returns: opaque objects the model does not look into. */
-export const STREAM_ID = 0x3fffffff;
+/** Base id of the C library's objects (the streams `fopen` returns, the strings of `strerror`): opaque, the model does not look into them. */
+export const LIBRARY_OBJECT_ID = 0x3fffffff;
+
+/** The library functions that return pointers to such objects. */
+export const LIBRARY_OBJECT_FUNCTIONS = new Set(['fopen', 'strerror']);
+
+/** Base id of the pointers made from a nonzero integer (`(void *)0x1000`): the offset holds the integer; no object is there. */
+export const INTEGER_ADDRESS_ID = 0x3ffffffe;
 
 export const ALLOCATORS = new Set(['malloc', 'calloc', 'realloc', 'alloca', '__builtin_alloca']);
 

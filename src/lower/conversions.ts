@@ -19,7 +19,7 @@ import {
   firstMembers,
   type View,
 } from './memory.js';
-import { VOID, NOWHERE, stripCasts } from './common.js';
+import { VOID, NOWHERE, INTEGER_ADDRESS_ID, stripCasts } from './common.js';
 import type { Lowerer } from './lower.js';
 
 /**
@@ -43,6 +43,27 @@ export function nullMemberOffset(e: CExpr): number | undefined {
     const base = stripCasts(m.object);
     return base?.kind === 'IntegerLiteral' && base.value === 0n ? offset : undefined;
   }
+}
+
+/** Whether the program converts an integer other than a constant 0 to a pointer anywhere. */
+export function convertsIntegersToPointers(node: unknown): boolean {
+  const seen = new Set<object>();
+  const walk = (x: unknown): boolean => {
+    if (!x || typeof x !== 'object' || seen.has(x)) return false;
+    seen.add(x);
+    const o = x as Record<string, unknown>;
+    if ((o.kind === 'ImplicitCast' || o.kind === 'Cast') && o.type && unqualified(o.type as CType).kind === 'pointer') {
+      const operand = o.operand as CExpr;
+      const lit = stripCasts(operand);
+      if (intKindOf(operand.type) !== undefined && !(lit?.kind === 'IntegerLiteral' && lit.value === 0n) && nullMemberOffset(operand) === undefined) return true;
+    }
+    for (const [k, val] of Object.entries(o)) {
+      if (k === 'type' || k === 'decl' || k === 'loc' || k === 'function' || k === 'field' || k === 'path') continue;
+      if (Array.isArray(val) ? val.some(walk) : walk(val)) return true;
+    }
+    return false;
+  };
+  return walk(node);
 }
 
 /** The value of an integer expression made of literals, `offsetof`, `sizeof` and the offsetof idiom (conversions around them), or undefined. */
@@ -280,6 +301,26 @@ export class ConversionLowering {
     return { k: 'ptr', ...this.applyMoves(moves, p.base, p.off, loc), pointee: t.pointee };
   }
 
+  /** The pointer with this base was made from an integer (see INTEGER_ADDRESS_ID). */
+  integerAddress(this: Lowerer, base: Expr, loc: L): Expr {
+    return eq(base, bv(BigInt(INTEGER_ADDRESS_ID), 32, loc), loc);
+  }
+
+  /**
+   * Where the program makes pointers from integers: a pointer made so
+   * compared with one to an object (equal only if the integer is that
+   * object's address, which the model does not know), or one of them moved
+   * by arithmetic (the offset would count elements, not bytes), is UNKNOWN.
+   */
+  integerAddressUse(this: Lowerer, ps: ReadonlyArray<Val & { k: 'ptr' }>, what: string, loc: L): void {
+    if (!this.integerPointers) return;
+    const bases = ps.map((p) => this.named(bvType(32), p.base, loc));
+    const made = bases.map((b) => this.integerAddress(b, loc));
+    const object = (b: Expr, i: number) => and(un('!', eq(b, bv(0n, 32, loc), loc), loc), un('!', made[i]!, loc), loc);
+    const bad = bases.length === 1 ? made[0]! : or(and(made[0]!, object(bases[1]!, 1), loc), and(made[1]!, object(bases[0]!, 0), loc), loc);
+    this.uncertain(un('!', bad, loc), loc, what);
+  }
+
   convert(this: Lowerer, val: Val, to: CType, loc: L): Val {
     const t = unqualified(to);
     if (t.kind === 'void') return VOID;
@@ -302,7 +343,13 @@ export class ConversionLowering {
       if (val.k === 'int' && val.e.kind === 'bv_lit' && val.e.value === 0n) {
         return { k: 'ptr', base: bv(0n, 32, loc), off: bv(0n, this.pw, loc), pointee: t.pointee };
       }
-      throw new UnsupportedError('conversion of an integer to a pointer', loc);
+      if (val.k === 'int') {
+        // An address no object of the model has (0: NULL); the integer is kept to convert back.
+        const x = this.named(bvType(this.pw), resize(val.e, intWidth(val.ik, this.dm, loc), this.pw, isSignedKind(val.ik), loc), loc);
+        const base = ite(eq(x, bv(0n, this.pw, loc), loc), bv(0n, 32, loc), bv(BigInt(INTEGER_ADDRESS_ID), 32, loc), loc);
+        return { k: 'ptr', base, off: x, pointee: t.pointee };
+      }
+      throw new UnsupportedError('conversion of a non-integer to a pointer', loc);
     }
     const floating = this.floatConvert(val, t, loc);
     if (floating) return floating;
@@ -311,7 +358,13 @@ export class ConversionLowering {
     const w = intWidth(k, this.dm, loc);
     if (val.k === 'ptr') {
       if (k === 'bool') return { k: 'int', e: ite(un('!', eq(val.base, bv(0n, 32, loc), loc), loc), bv(1n, 8, loc), bv(0n, 8, loc), loc), ik: k };
-      throw new UnsupportedError('conversion of a pointer to an integer', loc);
+      // NULL is 0 and a pointer made from an integer is that integer; an object's address is not modelled.
+      const base = this.named(bvType(32), val.base, loc);
+      this.uncertain(or(eq(base, bv(0n, 32, loc), loc), this.integerAddress(base, loc), loc), loc, 'conversion of a pointer to an object to an integer (addresses are not modelled)');
+      // NULL moved by arithmetic counts elements of its type.
+      const size = BigInt(sizeOfElem(unqualified(val.pointee), this.dm) ?? 1);
+      const nullOff = size === 1n ? val.off : bin('*', val.off, bv(size, this.pw, loc), loc);
+      return { k: 'int', e: resize(ite(this.integerAddress(base, loc), val.off, nullOff, loc), this.pw, w, false, loc), ik: k };
     }
     if (val.k !== 'int') throw new UnsupportedError(`conversion of a ${val.k === 'agg' ? 'struct' : 'void'} value to ${cTypeToString(t)}`, loc);
     if (k === 'bool') {

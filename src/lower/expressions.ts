@@ -84,6 +84,8 @@ export class ExpressionLowering {
       const lp = l.k === 'ptr' ? l : this.convert(l, e.right.type, loc);
       const rp = r.k === 'ptr' ? r : this.convert(r, e.left.type, loc);
       if (lp.k !== 'ptr' || rp.k !== 'ptr') throw new UnsupportedError('pointer comparison', loc);
+      if (e.op === '==' || e.op === '!=') this.integerAddressUse([lp, rp], 'comparison of a pointer made from an integer with a pointer to an object', loc);
+      else for (const p of [lp, rp]) this.integerAddressUse([p], 'relational comparison of a pointer made from an integer', loc);
       let same = and(eq(lp.base, rp.base, loc), eq(lp.off, rp.off, loc), loc);
       // A struct and its first member are one address in two regions.
       const known = [...(this.knownRegions?.values() ?? [])];
@@ -436,6 +438,7 @@ export class ExpressionLowering {
       if (e.op !== '-') throw new UnsupportedError(`operator ${e.op} on two pointers`, loc);
       const k = intKindOf(e.type);
       if (k === undefined) throw new UnsupportedError('pointer difference', loc);
+      this.integerAddressUse([l], 'subtraction of pointers made from integers', loc);
       const { lo, ro } = this.sameObject(l, r, 'subtraction of pointers into different objects', loc);
       const d = bin('-', lo, ro, loc);
       return { k: 'int', e: resize(d, this.pw, intWidth(k, this.dm, loc), true, loc), ik: k };
@@ -443,6 +446,7 @@ export class ExpressionLowering {
     const p = (l.k === 'ptr' ? l : r) as Extract<Val, { k: 'ptr' }>;
     const n = l.k === 'ptr' ? r : l;
     const i = this.index(n, loc);
+    this.integerAddressUse([p], 'arithmetic on a pointer made from an integer', loc);
     if (unqualified(p.pointee).kind === 'void') {
       // GNU arithmetic on void * counts bytes; the offset counts the object's elements.
       const bytes = [...(this.knownRegions?.values() ?? [])].filter((x) => sizeOfElem(x.elem, this.dm) === 1).map((x) => eq(p.base, bv(BigInt(x.id), 32, loc), loc));

@@ -27,7 +27,7 @@ import {
 import { Library } from './library.js';
 import { type GoalKind, SourceMapBuilder } from './source-map.js';
 import { type AssumptionReason, type InstrumentationPass, type LoweredProgram, type LowerOptions } from './types.js';
-import { type Frame, type LoopCtx } from './common.js';
+import { type Frame, type LoopCtx, LIBRARY_OBJECT_FUNCTIONS } from './common.js';
 import { MemorySafetyChecks } from './checks/memory-safety.js';
 import { OverflowChecks } from './checks/overflow.js';
 import { LvalueLowering } from './lvalues.js';
@@ -40,6 +40,7 @@ import { ConversionLowering } from './conversions.js';
 import { ExpressionLowering } from './expressions.js';
 import { ThreadLowering, ThreadModel, markPthreadTypes, startsThreads } from './threads.js';
 import { FloatLowering, ROUNDING_VAR } from './float-lowering.js';
+import { convertsIntegersToPointers } from './conversions.js';
 
 /**
  * The lowering's state and its entry (`run`). Its methods live in one module per
@@ -113,8 +114,8 @@ export class Lowerer {
   allocates = false;
   /** Pointer types `void *` values are being converted to (innermost last): the type of an untyped allocation (typedRv). */
   readonly allocTypes: CType[] = [];
-  /** The program opens streams (`fopen`): their objects are not modelled. */
-  readonly opensStreams: boolean;
+  /** The program gets objects of the C library (`fopen`'s streams, `strerror`'s strings): they are not modelled. */
+  readonly libraryObjects: boolean;
   /** Functions whose address the program takes: the targets of calls through pointers. */
   readonly addressTaken: readonly FunctionDecl[];
   /** The C library's memory and string functions. */
@@ -123,6 +124,8 @@ export class Lowerer {
   readonly threads: ThreadModel | undefined;
   /** The program calls fesetround: the rounding mode is the variable ROUNDING_VAR (else round-to-nearest-even). */
   readonly changesRounding: boolean;
+  /** The program makes pointers from integers (see ConversionLowering.integerAddressUse). */
+  readonly integerPointers: boolean;
 
   constructor(
     readonly program: CProgram,
@@ -137,10 +140,10 @@ export class Lowerer {
     this.mem = this.passes.has('memory-safety') || this.passes.has('memory-cleanup');
     this.targets = new Set([...(knownRegions?.values() ?? [])].map((r) => r.root.name));
     this.addressTaken = addressTakenFunctions(program);
-    const fopen = program.functions.find((f) => f.name === 'fopen' && !f.body);
-    this.opensStreams = fopen !== undefined && usesDecl(program, fopen);
+    this.libraryObjects = program.functions.some((f) => LIBRARY_OBJECT_FUNCTIONS.has(f.name) && !f.body && usesDecl(program, f));
     const fesetround = program.functions.find((f) => f.name === 'fesetround' && !f.body);
     this.changesRounding = fesetround !== undefined && usesDecl(program, fesetround);
+    this.integerPointers = convertsIntegersToPointers([program.functions.map((f) => f.body), program.globals.map((g) => g.init)]);
     if (this.changesRounding) {
       const start = { file: program.file, line: 1, column: 1, offset: 0 };
       this.declare(ROUNDING_VAR, rmodeType);

@@ -48,7 +48,7 @@ import {
   TAG_FRESH,
   TAG_MIXED,
 } from './memory.js';
-import { NOWHERE, ZERO_FILL_LIMIT, STREAM_ID, stripPointer } from './common.js';
+import { NOWHERE, ZERO_FILL_LIMIT, LIBRARY_OBJECT_ID, stripPointer } from './common.js';
 import { floatKindOf } from './float-lowering.js';
 import type { Lowerer } from './lower.js';
 
@@ -269,7 +269,7 @@ export class LvalueLowering {
     if (!this.mem) {
       // An object of another type read through this pointer is not modelled.
       const others = all.filter((r) => !cands.includes(r)).map((r) => eq(p.base, bv(BigInt(r.id), 32, loc), loc));
-      if (this.opensStreams) others.push(eq(p.base, bv(BigInt(STREAM_ID), 32, loc), loc));
+      if (this.libraryObjects) others.push(eq(p.base, bv(BigInt(LIBRARY_OBJECT_ID), 32, loc), loc));
       this.uncertain(un('!', orAll(others, loc), loc), loc, `access to an object of another type through a ${cTypeToString(target)} pointer`);
       // The property is not memory safety: a pointer to no object of this
       // type (the pass's regions are final once they settle, see
