@@ -59,6 +59,8 @@ export interface LibraryHost {
   regions(): readonly Region[];
   /** The memory-safety check of a write to lv (nothing else). */
   checkWrite(lv: LValue, loc: L): void;
+  /** All bytes of a union were written alike: its members agree (LvalueLowering.freshUnion). */
+  freshUnion(lv: LValue, loc: L): void;
   /** A `void *` converted to a pointer to `target` (ConversionLowering.fromVoid). */
   fromVoid(p: Ptr, target: CType, loc: L): Ptr;
 }
@@ -320,6 +322,7 @@ export class Library {
         if (!f.name || f.bitWidth !== undefined) throw new UnsupportedError('memset of a struct with an unnamed member or a bit-field', loc);
         this.fill(this.h.member(lv, f.name, f.type), byte, loc);
       }
+      if (t.record.union) this.h.freshUnion(lv, loc);
       return;
     }
     if (t.kind === 'array') {

@@ -175,6 +175,7 @@ export class Lowerer {
       regions: () => [...(this.knownRegions?.values() ?? [])],
       checkWrite: (lv, loc) => this.checkAccess(lv, loc, true),
       fromVoid: (p, target, loc) => this.fromVoid(p, target, loc),
+      freshUnion: (lv, loc) => this.freshUnion(lv, loc),
       allocationType: () => {
         const t = this.allocTypes[this.allocTypes.length - 1];
         return t?.kind === 'pointer' ? t.pointee : undefined;

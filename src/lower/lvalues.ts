@@ -47,6 +47,8 @@ import {
   unionCrossings,
   TAG_FRESH,
   TAG_MIXED,
+  taggedUnion,
+  UNION_TAG,
 } from './memory.js';
 import { NOWHERE, ZERO_FILL_LIMIT, LIBRARY_OBJECT_ID, stripPointer } from './common.js';
 import { floatKindOf } from './float-lowering.js';
@@ -457,6 +459,12 @@ export class LvalueLowering {
     const idx = a.index ?? bv(0n, this.pw, loc);
     const at = c.inner === 1 ? idx : app('udiv', [idx, bv(BigInt(c.inner), this.pw, loc)], loc);
     return { read: select(v(name, loc), at, loc), write: (x) => assign(name, store(v(name, loc), at, x, loc), loc) };
+  }
+
+  /** Every byte of the tagged union lv was just written alike (memset): every member reads them, as in a fresh union. */
+  freshUnion(this: Lowerer, lv: LValue, loc: L): void {
+    if (!taggedUnion(lv.type)) return;
+    for (const a of lv.alts) this.writePart(a, [UNION_TAG], '', bv(BigInt(TAG_FRESH), 8, loc), loc);
   }
 
   /** A read inside a tagged union: of the member written last, or of a union none was written in. */
