@@ -17,6 +17,8 @@ import {
   leavesOf,
   stripArrays,
   regionLayout,
+  unionCrossings,
+  TAG_FRESH,
 } from '../memory.js';
 import { type GoalKind } from '../source-map.js';
 import { VOID, NOWHERE } from '../common.js';
@@ -134,7 +136,9 @@ export class MemorySafetyChecks {
     // pointer can be stored anywhere that survives main (no global array of
     // pointers, no block holding pointers). A block counts as tracked only
     // when a global points to its start; an interior pointer is UNKNOWN.
-    const scalars = pointers.filter((x) => !x.leaf.mapped).map((x) => ({ base: v(leafName(x.root, x.leaf.path) + '.base', target), off: v(leafName(x.root, x.leaf.path) + '.off', target) }));
+    const scalars = pointers
+      .filter((x) => !x.leaf.mapped)
+      .map((x) => ({ base: v(leafName(x.root, x.leaf.path) + '.base', target), off: v(leafName(x.root, x.leaf.path) + '.off', target), held: this.heldInUnions(x.root, x.leaf.path, undefined, target) }));
     const regions = [...(this.knownRegions?.values() ?? [])];
     const heap = this.heapBlocks();
     const otherHolders =
@@ -158,13 +162,30 @@ export class MemorySafetyChecks {
       }
       const live = this.liveOf(b.root, target);
       const ids = regions.filter((r) => r.root === b.root || r.root.name === b.root.name).map((r) => bv(BigInt(r.id), 32, target));
-      const into = orAll(scalars.flatMap((g) => ids.map((id) => eq(g.base, id, target))), target);
-      const atStart = orAll(scalars.map((g) => and(eq(g.base, bv(BigInt(b.id), 32, target), target), eq(g.off, ZERO, target), target)), target);
+      const into = orAll(scalars.flatMap((g) => ids.map((id) => and(g.held, eq(g.base, id, target), target))), target);
+      const atStart = orAll(scalars.map((g) => andAll([g.held, eq(g.base, bv(BigInt(b.id), 32, target), target), eq(g.off, ZERO, target)], target)), target);
       lost.push(and(live, un('!', into, target), target));
       untracked.push(and(live, un('!', atStart, target), target));
     }
     if (!otherHolders) this.memGoal('valid-memtrack', un('!', orAll(lost, target), target), target, `a heap block is lost ${where}`, target);
     this.uncertain(un('!', orAll(untracked, target), target), target, 'a heap block is still allocated at the end of main (a global pointer may still track it)');
+  }
+
+  /**
+   * Whether a pointer leaf (at element `index` of its maps) holds a value of
+   * the program: below a tagged union (memory.ts, unionCrossings) only while
+   * its member is the one written last or none was; otherwise the leaf is a
+   * stale value of a member another one overwrote, which tracks nothing.
+   */
+  heldInUnions(this: Lowerer, root: Root, path: readonly string[], index: Expr | undefined, loc: L): Expr {
+    const alt: Alt = { root, path, ...(index ? { index } : {}) };
+    return andAll(
+      unionCrossings(root.type, path, loc).map((c) => {
+        const tag = this.unionTag(alt, c, loc).read;
+        return or(eq(tag, bv(BigInt(TAG_FRESH), 8, loc), loc), eq(tag, bv(BigInt(c.member), 8, loc), loc), loc);
+      }),
+      loc,
+    );
   }
 
   /**
@@ -188,16 +209,19 @@ export class MemorySafetyChecks {
     const CHAIN_SLOTS = 4;
     if (heap.length === 0 || heap.length > 16 || heap.some((b) => b.root.blocks)) return undefined;
     const c = (n: number) => bv(BigInt(n), this.pw, loc);
-    interface Slot { readonly base: Expr; readonly off: Expr; readonly holder?: number; readonly when?: Expr }
+    interface Slot { readonly base: Expr; readonly off: Expr; readonly held: Expr; readonly holder?: number; readonly when?: Expr }
     const slots: Slot[] = [];
-    const at = (name: string, mapped: boolean, k: number) => ({
-      base: mapped ? select(v(name + '.base', loc), c(k), loc) : v(name + '.base', loc),
-      off: mapped ? select(v(name + '.off', loc), c(k), loc) : v(name + '.off', loc),
-    });
+    const at = (root: Root, path: readonly string[], mapped: boolean, k: number) => {
+      const name = leafName(root, path);
+      return {
+        base: mapped ? select(v(name + '.base', loc), c(k), loc) : v(name + '.base', loc),
+        off: mapped ? select(v(name + '.off', loc), c(k), loc) : v(name + '.off', loc),
+        held: this.heldInUnions(root, path, mapped ? c(k) : undefined, loc),
+      };
+    };
     for (const x of pointers) {
-      const name = leafName(x.root, x.leaf.path);
-      if (!x.leaf.mapped) slots.push(at(name, false, 0));
-      else if (x.leaf.count !== undefined && x.leaf.count <= 16 && !x.leaf.bytes) for (let k = 0; k < x.leaf.count; k++) slots.push(at(name, true, k));
+      if (!x.leaf.mapped) slots.push(at(x.root, x.leaf.path, false, 0));
+      else if (x.leaf.count !== undefined && x.leaf.count <= 16 && !x.leaf.bytes) for (let k = 0; k < x.leaf.count; k++) slots.push(at(x.root, x.leaf.path, true, k));
       else return undefined;
     }
     const exact: Expr[] = [];
@@ -212,14 +236,14 @@ export class MemorySafetyChecks {
         const inner = l.mapped ? l.count! : 1;
         if (inner * CHAIN_SLOTS > 64) return undefined;
         for (let e = 0; e < CHAIN_SLOTS; e++) {
-          for (let j = 0; j < inner; j++) slots.push({ ...at(leafName(b.root, l.path), true, e * inner + j), holder: i, when: app('ult', [c(e), count], loc) });
+          for (let j = 0; j < inner; j++) slots.push({ ...at(b.root, l.path, true, e * inner + j), holder: i, when: app('ult', [c(e), count], loc) });
         }
       }
     }
     const ids = heap.map((b) => regions.filter((r) => r.root === b.root || r.root.name === b.root.name).map((r) => r.id));
     const closure = (atStart: boolean): Expr[] => {
       const points = (s: Slot, i: number) =>
-        atStart ? and(eq(s.base, bv(BigInt(heap[i]!.id), 32, loc), loc), eq(s.off, c(0), loc), loc) : orAll(ids[i]!.map((id) => eq(s.base, bv(BigInt(id), 32, loc), loc)), loc);
+        and(s.held, atStart ? and(eq(s.base, bv(BigInt(heap[i]!.id), 32, loc), loc), eq(s.off, c(0), loc), loc) : orAll(ids[i]!.map((id) => eq(s.base, bv(BigInt(id), 32, loc), loc)), loc), loc);
       let tracked: Expr[] | undefined;
       for (let round = 0; round <= heap.length; round++) {
         const prev = tracked;
