@@ -263,8 +263,9 @@ export class MemorySafetyChecks {
     if (!this.mem) {
       // Outside memory safety a view's index is not checked by a goal; one
       // beyond the viewed object (the bytes of a neighbouring member) would
-      // read the wrong element: not modelled.
-      const views = lv.alts.filter((a) => a.view && a.index !== undefined);
+      // read the wrong element: not modelled. A view of one element per
+      // stored element counts as the object's own elements (below).
+      const views = lv.alts.filter((a) => a.view && a.view.k > 1 && a.index !== undefined);
       const inside = views.map((a) => {
         let ok: Expr;
         try {
@@ -280,7 +281,7 @@ export class MemorySafetyChecks {
       // An index through a pointer past the part of a struct it points into
       // (`p = &s.a; p[1]`) would reach the neighbouring member: not modelled.
       const pastMember = lv.alts.flatMap((a) => {
-        const part = a.fromPointer && !a.view && a.index !== undefined ? regionLayout(a.root.type, a.path, this.dm).member : undefined;
+        const part = a.fromPointer && (!a.view || a.view.k === 1) && a.index !== undefined ? regionLayout(a.root.type, a.path, this.dm).member : undefined;
         return part ? [{ a, part }] : [];
       });
       if (pastMember.length) {
