@@ -108,7 +108,7 @@ export class Lowerer {
   /** String literal objects, one per literal in the source. */
   readonly literals = new Map<CExpr, Root>();
   memUnknowns = 0;
-  /** Roots of allocation sites inside loops, per site. */
+  /** Roots of allocation sites inside loops, per site and element type. */
   readonly siteRoots = new Map<string, Root>();
   /** The program allocates heap blocks (memory-safety properties). */
   allocates = false;

@@ -325,8 +325,10 @@ export class ObjectLowering {
    * the arbitrary values the root's maps started with.
    */
   allocationInLoop(this: Lowerer, name: string, fn: string, elem: CType, args: Val[], loc: L, untyped = false): Val {
-    // One root per site, shared by all inlined copies: the block number tells blocks apart.
-    const site = this.siteRoots.get(name) ?? this.makeLoopSite(name, elem, loc, untyped);
+    // One root per site and element type, shared by all inlined copies: the
+    // block number tells blocks apart (a wrapper inlined for two types has two).
+    const key = `${name}|${cTypeToString(elem)}${untyped ? '|untyped' : ''}`;
+    const site = this.siteRoots.get(key) ?? this.makeLoopSite(key, name, elem, loc, untyped);
     const bl = site.blocks!;
     if (args.length !== (fn === 'calloc' ? 2 : 1)) throw new UnsupportedError(`${fn} with ${args.length} arguments`, loc);
     const sizes = args.map((a) => {
@@ -364,7 +366,7 @@ export class ObjectLowering {
   }
 
   /** The root of an allocation site inside a loop (its maps start arbitrary, no block made). */
-  makeLoopSite(this: Lowerer, name: string, elem: CType, loc: L, untyped = false): Root {
+  makeLoopSite(this: Lowerer, key: string, name: string, elem: CType, loc: L, untyped = false): Root {
     const base = this.fresh(name);
     const names = { made: `${base}$made`, counts: `${base}$counts`, lives: `${base}$lives`, alive: `${base}$alive` };
     for (const n of Object.values(names)) this.used.add(n);
@@ -387,7 +389,7 @@ export class ObjectLowering {
     }
     const zero = bv(0n, this.pw, loc);
     this.liveInit.push(havoc(names.counts, loc), havoc(names.lives, loc), assign(names.made, zero, loc), assign(names.alive, zero, loc));
-    this.siteRoots.set(name, root);
+    this.siteRoots.set(key, root);
     return root;
   }
 

@@ -156,3 +156,27 @@ test('time(t) returns any time_t and stores it through t unless t is NULL', () =
     assert.deepEqual([get('r'), get('s'), get('u')], [-1n, -1n, 1700000000n], dm);
   }
 });
+
+test('an allocation wrapper inlined inside a loop for two element types (one of them untyped) makes blocks of each type', () => {
+  const text = `void *malloc(unsigned long); void free(void *);
+void *xmalloc(unsigned long n) { return malloc(n); }
+struct a { int x; int *p; };
+int main(void) {
+  for (int i = 0; i < 2; i++) {
+    struct a *s = xmalloc(sizeof *s);
+    void *raw = xmalloc(3);
+    char *c = raw;
+    c[2] = 1;
+    s->x = c[2];
+    s->p = &s->x;
+    free(raw);
+    free(s);
+  }
+  return 0;
+}
+`;
+  const l = lowerProgram(parseCProgram(text, 'p.c', { dataModel: 'ILP32' }), { passes: passesOf('valid-memsafety'), dataModel: 'ILP32' });
+  assert.equal(l.unsupported, undefined, l.unsupported?.construct);
+  const res = executeImp(l.imp, 'main', {});
+  assert.equal(res.status, 'returned', `${res.message} (${goalOf(l.sourceMap, res.goal)?.description})`);
+});
