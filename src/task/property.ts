@@ -196,6 +196,11 @@ export function builtInProperty(kind: string): Property | undefined {
   return parsePropertyText(BUILT_IN_PROPERTY_TEXT[kind as Exclude<PropertyKind, 'default'>] + '\n', `${kind}.prp`);
 }
 
+/** The property that `fn` is never called from `main` (`G ! call(fn())`): unreach-call with `fn` as its error function. */
+export function errorCallProperty(fn: string): Property {
+  return parsePropertyText(`CHECK( init(main()), LTL(G ! call(${fn}())) )\n`, `${fn}.prp`);
+}
+
 /** `default`: the lines of every check of DEFAULT_CHECKS (no property file says this; it is never read from one). */
 function defaultProperty(): Property {
   const parts = DEFAULT_CHECKS.map((k) => builtInProperty(k)!);

@@ -102,7 +102,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const goal = outcome.kind === 'violated' ? outcome.goal : gccRun && violatedGoal(family!.first.sourceMap, violationKinds(kind), gccRun);
       if (!goal) return outcome.kind === 'undefined' ? run.unknown(outcome.reason) : undefined;
       const violated = violationOf(kind, goal.kind)!;
-      const replay = gccRun ?? replayCounterexample(r.program, [], { property: violated.replay, dataModel: r.dataModel, errorFunction });
+      const replay = gccRun ?? replayCounterexample(r.program, [], { symptom: violated.replay, dataModel: r.dataModel, errorFunction });
       run.profile.mark('replay');
       // Without nondet values the witness is its target alone.
       const trace = counterexampleTrace(family!.first.imp, [], family!.first.sourceMap, goal);
@@ -311,7 +311,7 @@ function confirmedViolation(run: VerificationRun, cex: Counterexample, map: Sour
   if (!goal || !violated) return { kind: 'not-a-violation' };
   const steps = nondetSteps(cex, map);
   const replay = replayCounterexample(r.program, replayValues(steps), {
-    property: violated.replay,
+    symptom: violated.replay,
     dataModel: r.dataModel,
     errorFunction: r.property.errorFunction ?? 'reach_error',
   });

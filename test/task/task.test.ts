@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTaskFile, readPropertyFile, parsePropertyText } from '../../src/task/index.js';
+import { readTaskFile, readPropertyFile, parsePropertyText, errorCallProperty } from '../../src/task/index.js';
 import { TarsierError } from '../../src/common/errors.js';
 import { sharedPath, skipWithoutShared } from '../helpers/shared.js';
 
@@ -47,6 +47,13 @@ test('property files: every SV-COMP property is recognised with its specificatio
   const legacy = parsePropertyText('CHECK( init(start()), LTL(G ! call(__VERIFIER_error())) )', 'l');
   assert.equal(legacy.entryFunction, 'start');
   assert.equal(legacy.errorFunction, '__VERIFIER_error');
+});
+
+test('the property that a function is never called is unreach-call with that error function', () => {
+  const p = errorCallProperty('check_failed');
+  assert.equal(p.kind, 'unreach-call');
+  assert.equal(p.errorFunction, 'check_failed');
+  assert.equal(p.specification, 'CHECK( init(main()), LTL(G ! call(check_failed())) )');
 });
 
 test('property files: unsupported or malformed lines are errors with their position', () => {
