@@ -163,6 +163,25 @@ export function parsePropertyText(text: string, file: string): Property {
   return { ...base, kind, subproperties: [kind] };
 }
 
+/**
+ * The property a witness's specification names (2.x `task.specification`,
+ * or GraphML's `specification` values, one per line): the lines of a
+ * property file, where a line may also be its formula alone, with or
+ * without `LTL(...)` around it (`G ! call(reach_error())`, as some tools
+ * write it), and one line may hold several `CHECK(...)`. Undefined when the
+ * text is not one property.
+ */
+export function propertyOfSpecification(text: string): Property | undefined {
+  const clauses = text.split(/\n|(?=CHECK\s*\()/).map((c) => c.trim()).filter((c) => c !== '');
+  const lines = clauses.map((c) => (CHECK_RE.test(c) ? c : `CHECK( init(main()), LTL(${/^LTL\s*\((.*)\)$/.exec(c)?.[1] ?? c}) )`));
+  try {
+    return parsePropertyText(lines.join('\n'), 'specification');
+  } catch (e) {
+    if (e instanceof TarsierError) return undefined;
+    throw e;
+  }
+}
+
 /** Reads and recognises an SV-COMP `.prp` file. */
 export function readPropertyFile(path: string): Property {
   const file = resolve(path);
