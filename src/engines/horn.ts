@@ -19,7 +19,7 @@ import { createSolver, findExecutable, parseSExprs, runZ3Script, SolverError, ty
 import { encodeProcedure } from '../vc/encode.js';
 import type { LoopInvariants } from './bmc.js';
 import type { LoopCandidateSource } from './candidates.js';
-import { chcToSmtLib, encodeChc, type ChcSystem } from './chc.js';
+import { chcToSmtLib, encodeChc, type ChcHint, type ChcSystem } from './chc.js';
 import { modelDefinitions, readInvariant, type ArgumentReading } from './chc-model.js';
 import { bvSemantics, ChcUnsupported, intSemantics, type ChcSemantics, type View } from './chc-semantics.js';
 import { roleOf, type GoalRoles } from './unroll.js';
@@ -114,6 +114,8 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
   const wall = options.wallMs ?? ((ms: number) => ms);
   const reasons: string[] = [];
   let extra: Map<WhileStmt, readonly Expr[]> | undefined;
+  // A solution over unbounded integers holds in every execution of `check` (the same until a wrap-around, which fails there).
+  let ideal: { hints: Map<string, ChcHint>; invariants: Map<WhileStmt, Expr[]> } | undefined;
   for (const sem of options.semantics ?? ['int-ideal', 'int-check', 'int-exact', 'bv']) {
     if (options.left() < 200) break;
     let semantics: ChcSemantics;
@@ -129,7 +131,8 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
       continue;
     }
     const backend = hornBackend(options.hornSolver);
-    const script = chcToSmtLib(system, backend.options);
+    const hinted = sem === 'int-check' ? ideal : undefined;
+    const script = chcToSmtLib(system, backend.options, hinted?.hints);
     // Half of what is left for each semantics but the last (the re-check needs little).
     const share = sem === (options.semantics ?? ['bv']).at(-1) ? options.left() : options.left() / 2;
     const run = runZ3Script(backend.name, script, Math.max(100, wall(share)));
@@ -157,8 +160,9 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
         const type = types.get(name)!;
         return { name, type, ...(semantics.name === 'int' && (type.kind === 'bv' || type.kind === 'map') ? { view: views.get(name) ?? 's' } : {}) };
       });
-      invariants.set(pred.loop, def ? readInvariant(def, pred, readings) : []);
+      invariants.set(pred.loop, [...(def ? readInvariant(def, pred, readings) : []), ...(hinted?.invariants.get(pred.loop) ?? [])]);
     }
+    if (sem === 'int-ideal') ideal = { hints: defs, invariants };
     for (const [loop, exprs] of invariants) log(`horn: invariant at ${loop.loc.line}:${loop.loc.column}: ${exprs.map(printExpr).join(' && ') || 'true'}`);
     extra ??= new Map(loopsOf(proc.body).map((loop) => [loop, options.candidates?.(loop, program) ?? []]));
     const checked = await recheck(program, proc, invariants, extra, options);
@@ -238,8 +242,12 @@ async function recheck(
         for (const a of enc.assertions) await solver.assert(a);
         // Invariants first: a candidate that is not inductive goes, with every other one the same model refutes.
         let dropped: Set<number> | undefined;
+        const t0 = Date.now();
+        let slowest = { ms: 0, what: '' };
         for (const g of [...inductive, ...claims]) {
+          const t1 = Date.now();
           const r = await solver.checkSat([g.violation], { timeoutMs: Math.floor(Math.max(100, wall(options.left()))) });
+          if (Date.now() - t1 > slowest.ms) slowest = { ms: Date.now() - t1, what: `${g.kind} ${g.text}` };
           if (r.status === 'unsat') continue;
           if (r.status === 'unknown') return { failed: `could not be checked (${r.reason ?? 'unknown'})` };
           if (g.kind === 'invariant-entry' || g.kind === 'invariant-preserved') {
@@ -250,6 +258,7 @@ async function recheck(
           }
           return { failed: `do not prove the program (${g.kind} at ${g.loc.line}:${g.loc.column})` };
         }
+        options.log?.(`horn: re-check round ${round}: ${inductive.length + claims.length} goals, ${Date.now() - t0} ms (slowest ${slowest.ms} ms: ${slowest.what.slice(0, 120)})`);
         if (!dropped) return { proved: new Map([...live].map(([loop, cs]) => [loop, cs.map((c) => c.expr)])) };
         for (const [loop, cs] of live) live.set(loop, cs.filter((c) => !dropped!.has(c.tagged.loc.line)));
         options.log?.(`horn: re-check round ${round}: ${dropped.size} candidates not inductive, ${[...live.values()].flat().length} left`);
