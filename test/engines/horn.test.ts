@@ -6,7 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { proveByHorn } from '../../src/engines/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/shared.js';
 import { toBitVectorForm } from '../../src/engines/chc-model.js';
+import { chcToSmtLib, encodeChc } from '../../src/engines/chc.js';
+import { intSemantics } from '../../src/engines/chc-semantics.js';
 import { parseImp, printExpr } from '../../src/ivl/index.js';
 import type { Expr, ImpProgram, ImpType } from '../../src/ivl/ast.js';
 import { bvValue, evalExpr, executeImp, type ImpValue } from '../../src/ivl/interp.js';
@@ -156,4 +161,48 @@ test('horn: integer arithmetic goes to 64-bit bit-vectors only where no intermed
   // A 64-bit variable stays an integer (its product would not fit).
   assert.equal(printExpr(toBitVectorForm(first!, (n) => widths.get(n))), printExpr(first!));
   assert.equal(printExpr(toBitVectorForm(second!, (n) => widths.get(n))), 'sle(sext64(a) + 3bv64, zext64(b))');
+});
+
+const fixture = (name: string) => parseImp(readFileSync(join(repoRoot, 'test', 'fixtures', 'horn', name), 'utf8'), name);
+
+test('horn: an outer loop whose model z3 gave with `exists` (predicates inlined eagerly) is read back, and the entry fact reaches the inner loop', async () => {
+  const p = fixture('nested-entry.imp');
+  const end = Date.now() + 10_000;
+  const h = await proveByHorn(p, { left: () => end - Date.now(), semantics: ['int-ideal'] });
+  assert.equal(h.verdict, 'true', h.verdict === 'unknown' ? h.reason : '');
+  // The outer loop's invariant is no longer empty: it carries l > 0 to the inner loop.
+  const outer = h.verdict === 'true' ? h.invariants.find((l) => l.loc.line === 21) : undefined;
+  assert.ok(outer && outer.exprs.some((e) => printExpr(e).includes('sext64(l)')), outer && outer.exprs.map(printExpr).join(' && '));
+});
+
+test('horn: integer invariants that wrap around in bit-vectors are completed by candidates that Houdini keeps where inductive', async () => {
+  const p = fixture('two-counters.imp');
+  // Over integers i <= k suffices; in bit-vectors k + 1 wraps unless k = i (i < n keeps i + 1 in range).
+  const without = Date.now() + 10_000;
+  const h0 = await proveByHorn(p, { left: () => without - Date.now(), semantics: ['int-ideal'] });
+  assert.equal(h0.verdict, 'unknown');
+  const loc = p.procedures[0]!.body![0]!.loc;
+  const v = (name: string): Expr => ({ kind: 'var', name, loc });
+  const equal: Expr = { kind: 'binary', op: '==', left: v('k'), right: v('i'), loc };
+  const wrong: Expr = { kind: 'app', fn: 'sle', args: [v('k'), { kind: 'bv_lit', value: 5n, width: 32, loc }], loc };
+  const end = Date.now() + 10_000;
+  const h = await proveByHorn(p, { left: () => end - Date.now(), semantics: ['int-ideal'], candidates: () => [equal, wrong] });
+  assert.equal(h.verdict, 'true', h.verdict === 'unknown' ? h.reason : '');
+  const all = h.verdict === 'true' ? h.invariants.flatMap((l) => l.exprs.map(printExpr)) : [];
+  assert.ok(all.includes('k == i'), all.join(' && '));
+  assert.ok(!all.includes(printExpr(wrong)), 'a candidate that is not inductive was kept');
+});
+
+test('horn: a hint conjoins the known solution to every clause the predicate is the premise of', () => {
+  const p = fixture('two-counters.imp');
+  const proc = p.procedures[0]!;
+  const types = new Map([...proc.locals].map((d) => [d.name, d.type]));
+  const system = encodeChc(p, intSemantics(types, new Map(), 'check'));
+  const first = system.predicates[0]!;
+  const params = first.vars.map((_, i) => `x!${i}`);
+  const text = chcToSmtLib(system, [], new Map([[first.name, { params, body: ['>=', params[0]!, '0'] }]]));
+  assert.match(text, new RegExp(`\\(define-fun \\|?hint!${first.name}\\|? \\(\\(x!0 Int\\)`));
+  const premises = system.clauses.filter((c) => c.body?.pred === first).length;
+  assert.ok(premises > 0);
+  assert.equal(text.split(`(hint!${first.name} `).length - 1, premises);
 });
