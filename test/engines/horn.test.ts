@@ -9,11 +9,12 @@ import { proveByHorn } from '../../src/engines/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
-import { toBitVectorForm } from '../../src/engines/chc-model.js';
+import { modelDefinitions, readInvariant, toBitVectorForm } from '../../src/engines/chc-model.js';
+import { parseSExprs } from '../../src/smt/index.js';
 import { chcToSmtLib, encodeChc } from '../../src/engines/chc.js';
 import { intSemantics } from '../../src/engines/chc-semantics.js';
 import { parseImp, printExpr } from '../../src/ivl/index.js';
-import type { Expr, ImpProgram, ImpType } from '../../src/ivl/ast.js';
+import type { Expr, ImpProgram, ImpType, WhileStmt } from '../../src/ivl/ast.js';
 import { bvValue, evalExpr, executeImp, type ImpValue } from '../../src/ivl/interp.js';
 import { rng } from '../../src/invariants/random.js';
 import { locKey } from '../../src/lower/index.js';
@@ -205,4 +206,22 @@ test('horn: a hint conjoins the known solution to every clause the predicate is 
   const premises = system.clauses.filter((c) => c.body?.pred === first).length;
   assert.ok(premises > 0);
   assert.equal(text.split(`(hint!${first.name} `).length - 1, premises);
+});
+
+test('horn: a linear comparison goes to bit-vectors with every coefficient positive (no negated sums for the bit-blaster)', () => {
+  const widths = new Map([['a', 32], ['b', 32], ['c', 32]]);
+  const p = parseImp('procedure main()\n{\n  var a, b, c: bv32;\n  assume sbv2int(a) - sbv2int(b) + -2 * sbv2int(c) < -2;\n  assume sbv2int(a) - sbv2int(a) == 0;\n}\n', 'positive.imp');
+  const [first, second] = p.procedures[0]!.body!.map((s) => (s.kind === 'assume' ? s.cond : undefined));
+  assert.equal(printExpr(toBitVectorForm(first!, (n) => widths.get(n))), 'slt(sext64(a) + 2bv64, sext64(b) + 2bv64 * sext64(c))');
+  assert.equal(printExpr(toBitVectorForm(second!, (n) => widths.get(n))), '0bv64 == 0bv64');
+});
+
+test('horn: the conjuncts of a model under let (z3 shares sub-terms so) are read one by one', () => {
+  const p = parseImp('procedure main()\n{\n  var x, y: bv32;\n  while (slt(x, y)) { x := x + 1bv32; }\n}\n', 'let.imp');
+  const loop = p.procedures[0]!.body![0] as WhileStmt;
+  const [def] = [...modelDefinitions(parseSExprs('(model (define-fun inv1 ((x!0 Int) (x!1 Int)) Bool (let ((a!1 (<= x!0 x!1))) (and a!1 (>= x!0 0) (exists ((z Int)) (= x!0 z))))))')).values()];
+  const readings = [{ name: 'x', type: { kind: 'bv', width: 32 } as ImpType, view: 's' as const }, { name: 'y', type: { kind: 'bv', width: 32 } as ImpType, view: 's' as const }];
+  const out = readInvariant(def!, { name: 'inv1', loop, vars: ['x', 'y'], sorts: [] }, readings).map(printExpr);
+  // The quantified conjunct is left out; the other two stand alone.
+  assert.deepEqual(out, ['sle(sext64(x), sext64(y))', 'sge(sext64(x), 0bv64)']);
 });
