@@ -15,8 +15,8 @@ import type { Expr, ImpProgram, ImpType, Procedure, Stmt, WhileStmt } from '../i
 import { findProcedure, syntheticLoc } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
 import { loopsOf, rewriteStmts, visitStmts } from '../ivl/walk.js';
-import { createSolver, findExecutable, parseSExprs, runZ3Script, SolverError, type Solver } from '../smt/index.js';
-import { encodeProcedure } from '../vc/encode.js';
+import { createSolver, findExecutable, mkOr, parseSExprs, runZ3Script, SolverError, type Solver } from '../smt/index.js';
+import { encodeProcedure, type EncodedGoal } from '../vc/encode.js';
 import type { LoopInvariants } from './bmc.js';
 import type { LoopCandidateSource } from './candidates.js';
 import { chcToSmtLib, encodeChc, type ChcHint, type ChcSystem } from './chc.js';
@@ -241,27 +241,51 @@ async function recheck(
       try {
         for (const a of enc.assertions) await solver.assert(a);
         // Invariants first: a candidate that is not inductive goes, with every other one the same model refutes.
-        let dropped: Set<number> | undefined;
+        // All goals in one query first (a model, or an easy proof, comes fast); goal by goal when that query is
+        // not decided within its share (a disjunction of bit-blasted linear goals can take far longer than each
+        // goal), and then a candidate whose goal takes more than a third of what is left goes too.
+        const dropped = new Set<number>();
         const t0 = Date.now();
         let slowest = { ms: 0, what: '' };
-        for (const g of [...inductive, ...claims]) {
+        const check = async (goals: readonly EncodedGoal[], capMs: number) => {
           const t1 = Date.now();
-          const r = await solver.checkSat([g.violation], { timeoutMs: Math.floor(Math.max(100, wall(options.left()))) });
-          if (Date.now() - t1 > slowest.ms) slowest = { ms: Date.now() - t1, what: `${g.kind} ${g.text}` };
-          if (r.status === 'unsat') continue;
-          if (r.status === 'unknown') return { failed: `could not be checked (${r.reason ?? 'unknown'})` };
-          if (g.kind === 'invariant-entry' || g.kind === 'invariant-preserved') {
-            const values = await solver.getValues(inductive.map((x) => x.violation));
-            dropped = new Set(inductive.filter((_, i) => values[i]?.kind === 'bool' && (values[i] as { value: boolean }).value).map((x) => x.loc.line));
+          const r = await solver!.checkSat([mkOr(...goals.map((g) => g.violation))], { timeoutMs: Math.floor(Math.max(100, wall(capMs))) });
+          if (Date.now() - t1 > slowest.ms) slowest = { ms: Date.now() - t1, what: goals.length === 1 ? `${goals[0]!.kind} ${goals[0]!.text}` : `${goals.length} goals at once` };
+          if (r.status !== 'sat') return r.status;
+          const values = await solver!.getValues(goals.map((g) => g.violation));
+          return goals.filter((_, i) => values[i]?.kind === 'bool' && (values[i] as { value: boolean }).value);
+        };
+        const all = inductive.length === 0 ? 'unsat' : await check(inductive, Math.max(200, options.left() / 4));
+        if (Array.isArray(all)) for (const g of all) dropped.add(g.loc.line);
+        else if (all === 'unknown') {
+          for (const g of inductive) {
+            if (dropped.has(g.loc.line)) continue;
+            const r = await check([g], Math.max(200, options.left() / 3));
+            if (r === 'unsat') continue;
+            if (options.left() <= 0) return { failed: 'could not be checked (time limit)' };
             dropped.add(g.loc.line);
-            break;
+            if (Array.isArray(r)) for (const x of r) dropped.add(x.loc.line);
           }
-          return { failed: `do not prove the program (${g.kind} at ${g.loc.line}:${g.loc.column})` };
         }
-        options.log?.(`horn: re-check round ${round}: ${inductive.length + claims.length} goals, ${Date.now() - t0} ms (slowest ${slowest.ms} ms: ${slowest.what.slice(0, 120)})`);
-        if (!dropped) return { proved: new Map([...live].map(([loop, cs]) => [loop, cs.map((c) => c.expr)])) };
-        for (const [loop, cs] of live) live.set(loop, cs.filter((c) => !dropped!.has(c.tagged.loc.line)));
-        options.log?.(`horn: re-check round ${round}: ${dropped.size} candidates not inductive, ${[...live.values()].flat().length} left`);
+        if (dropped.size === 0 && claims.length > 0) {
+          let r = await check(claims, Math.max(200, options.left() / 2));
+          if (r === 'unknown') {
+            r = 'unsat';
+            for (const g of claims) {
+              const one = await check([g], options.left());
+              if (one !== 'unsat') {
+                r = one;
+                break;
+              }
+            }
+          }
+          if (r === 'unknown') return { failed: 'could not be checked (time limit or solver gave up)' };
+          if (Array.isArray(r)) return { failed: `do not prove the program (${r.map((g) => `${g.kind} at ${g.loc.line}:${g.loc.column}`).join(', ')})` };
+        }
+        options.log?.(`horn: re-check round ${round}: ${dropped.size > 0 ? inductive.length : inductive.length + claims.length} goals, ${Date.now() - t0} ms (slowest ${slowest.ms} ms: ${slowest.what.slice(0, 120)})`);
+        if (dropped.size === 0) return { proved: new Map([...live].map(([loop, cs]) => [loop, cs.map((c) => c.expr)])) };
+        for (const [loop, cs] of live) live.set(loop, cs.filter((c) => !dropped.has(c.tagged.loc.line)));
+        options.log?.(`horn: re-check round ${round}: ${dropped.size} candidates not inductive or not decided, ${[...live.values()].flat().length} left`);
       } finally {
         await solver.pop();
       }
