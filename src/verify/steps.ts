@@ -220,6 +220,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
         roles: goalRolesOf(run.r.property.kind),
         views: new Map(first.sourceMap.variables.map((v) => [v.imp, v.signed ? 's' : 'u'] as const)),
         solver: run.options.solver,
+        candidates: loopCandidatesOf(run, 'horn'),
         log: run.log,
       });
       run.profile.mark('horn');
@@ -268,8 +269,21 @@ function runBmc(run: VerificationRun, left: () => number): Promise<BmcResult> {
     log: run.log,
     solver: run.options.solver,
     // The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants.
-    loopCandidates: candidateSources(profiled(run.profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, run.timeoutS * 50)) })), assertionCandidates()),
+    loopCandidates: loopCandidatesOf(run, 'bmc'),
   });
+}
+
+/** One analysis per run (its facts are cached per program), shared by the steps that use candidates. */
+const analyses = new WeakMap<VerificationRun, LoopCandidateSource>();
+
+/** The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants; analysis time is charged as such, the rest to `during`. */
+function loopCandidatesOf(run: VerificationRun, during: string): LoopCandidateSource {
+  let analysis = analyses.get(run);
+  if (!analysis) {
+    analysis = analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, run.timeoutS * 50)) });
+    analyses.set(run, analysis);
+  }
+  return candidateSources(profiled(run.profile, during, analysis), assertionCandidates());
 }
 
 /** The verdict of BMC's result: TRUE with its witness, FALSE once gcc replays the counterexample, else UNKNOWN with the reason. */
@@ -365,14 +379,14 @@ async function vacuity(run: VerificationRun): Promise<string | undefined> {
   return vacuous;
 }
 
-/** The candidate source, its CPU time charged to `phase`. */
-function profiled(profile: PhaseProfile, phase: string, source: LoopCandidateSource): LoopCandidateSource {
+/** The candidate source, its CPU time charged to `analysis` (what came before to `during`). */
+function profiled(profile: PhaseProfile, during: string, source: LoopCandidateSource): LoopCandidateSource {
   return (loop, program) => {
-    profile.mark('bmc');
+    profile.mark(during);
     try {
       return source(loop, program);
     } finally {
-      profile.mark(phase);
+      profile.mark('analysis');
     }
   };
 }
