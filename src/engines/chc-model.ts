@@ -97,8 +97,10 @@ export function readInvariant(def: { params: readonly string[]; body: SExpr }, p
   return out;
 }
 
+/** The top-level conjuncts, also under `let` (z3 shares sub-terms of a model that way): each keeps the bindings around it. */
 function conjuncts(e: SExpr): SExpr[] {
   if (Array.isArray(e) && e[0] === 'and') return e.slice(1).flatMap(conjuncts);
+  if (Array.isArray(e) && e[0] === 'let' && e.length === 3) return conjuncts(e[2]!).map((c) => ['let', e[1]!, c]);
   return [e];
 }
 
@@ -283,8 +285,9 @@ export function toBitVectorForm(e: Expr, widthOf: (name: string) => number | und
   const CMP: Record<string, 'sle' | 'slt' | 'sge' | 'sgt'> = { '<=': 'sle', '<': 'slt', '>=': 'sge', '>': 'sgt' };
   const go = (x: Expr): Expr => {
     if (x.kind === 'binary' && (CMP[x.op] || x.op === '==' || x.op === '!=')) {
-      const a = arith(x.left);
-      const b = a && arith(x.right);
+      const [l, r] = withPositiveCoefficients(x.left, x.right) ?? [x.left, x.right];
+      const a = arith(l);
+      const b = a && arith(r);
       if (a && b) return CMP[x.op] ? app(CMP[x.op]!, a.e, b.e) : bin(x.op, a.e, b.e);
     }
     if (x.kind === 'binary' && ['&&', '||', '==>', '<==>'].includes(x.op)) return bin(x.op, go(x.left), go(x.right));
@@ -293,4 +296,67 @@ export function toBitVectorForm(e: Expr, widthOf: (name: string) => number | und
     return x;
   };
   return go(e);
+}
+
+/** A linear integer expression: coefficients of its atoms (`sbv2int(x)`, `ubv2int(x)`, by text) and a constant. */
+interface Linear {
+  readonly terms: Map<string, { atom: Expr; coeff: bigint }>;
+  readonly constant: bigint;
+}
+
+function linear(x: Expr): Linear | undefined {
+  const scale = (a: Linear, k: bigint): Linear => ({ terms: new Map([...a.terms].map(([key, t]) => [key, { atom: t.atom, coeff: t.coeff * k }])), constant: a.constant * k });
+  const add = (a: Linear, b: Linear): Linear => {
+    const terms = new Map(a.terms);
+    for (const [key, t] of b.terms) terms.set(key, { atom: t.atom, coeff: (terms.get(key)?.coeff ?? 0n) + t.coeff });
+    return { terms, constant: a.constant + b.constant };
+  };
+  switch (x.kind) {
+    case 'int_lit':
+      return { terms: new Map(), constant: x.value };
+    case 'unary': {
+      const a = x.op === '-' ? linear(x.arg) : undefined;
+      return a && scale(a, -1n);
+    }
+    case 'app':
+      if ((x.fn !== 'sbv2int' && x.fn !== 'ubv2int') || x.args[0]?.kind !== 'var') return undefined;
+      return { terms: new Map([[`${x.fn}(${x.args[0].name})`, { atom: x, coeff: 1n }]]), constant: 0n };
+    case 'binary': {
+      if (x.op !== '+' && x.op !== '-' && x.op !== '*') return undefined;
+      const a = linear(x.left);
+      const b = a && linear(x.right);
+      if (!a || !b) return undefined;
+      if (x.op === '+') return add(a, b);
+      if (x.op === '-') return add(a, scale(b, -1n));
+      if (a.terms.size === 0) return scale(b, a.constant);
+      if (b.terms.size === 0) return scale(a, b.constant);
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A comparison of linear terms rewritten with every coefficient positive
+ * (`a - b - c < -2` as `a + 2 < b + c`): the same relation over the
+ * integers, and in 64-bit bit-vectors a sum with no negated terms, which
+ * a bit-blasting solver decides in a fraction of the time.
+ */
+function withPositiveCoefficients(left: Expr, right: Expr): [Expr, Expr] | undefined {
+  const a = linear(left);
+  const b = a && linear(right);
+  if (!a || !b) return undefined;
+  const sides: [Expr | undefined, Expr | undefined] = [undefined, undefined];
+  const put = (side: 0 | 1, term: Expr) => (sides[side] = sides[side] === undefined ? term : bin('+', sides[side]!, term));
+  const terms = new Map(a.terms);
+  for (const [key, t] of b.terms) terms.set(key, { atom: t.atom, coeff: (terms.get(key)?.coeff ?? 0n) - t.coeff });
+  for (const { atom, coeff } of terms.values()) {
+    if (coeff === 0n) continue;
+    const k = coeff < 0n ? -coeff : coeff;
+    put(coeff > 0n ? 0 : 1, k === 1n ? atom : bin('*', intLit(k), atom));
+  }
+  const c = a.constant - b.constant;
+  if (c !== 0n) put(c > 0n ? 0 : 1, intLit(c > 0n ? c : -c));
+  return [sides[0] ?? intLit(0n), sides[1] ?? intLit(0n)];
 }

@@ -23,6 +23,7 @@ import type { Expr, ImpProgram, ImpType, Procedure, Stmt, WhileStmt } from '../i
 import { findProcedure } from '../ivl/ast.js';
 import { freeVars, someStmt } from '../ivl/walk.js';
 import { FALSE, TRUE, freeConsts, mkAnd, mkConst, mkEq, mkIte, mkNot, quoteSymbol, sortToSmt, termToSmt, type Sort, type Term } from '../smt/terms.js';
+import { sexprToString, type SExpr } from '../smt/index.js';
 import { ChcUnsupported, type ChcSemantics, type TranslationContext } from './chc-semantics.js';
 import { roleOf, type GoalRoles } from './unroll.js';
 
@@ -400,10 +401,29 @@ export function sharedTermToSmt(t: Term): string {
   return bindings.join('') + termToSmt(t, memo) + ')'.repeat(bindings.length);
 }
 
-/** The clauses as an SMT-LIB script for z3's Horn engine (Spacer), ending with `(check-sat)` and `(get-model)`. */
-export function chcToSmtLib(system: ChcSystem, options: readonly string[] = []): string {
+/** A known invariant of a predicate (a solution of the clauses in a semantics with more executions): its parameters and body, SMT-LIB. */
+export interface ChcHint {
+  readonly params: readonly string[];
+  readonly body: SExpr;
+}
+
+/**
+ * The clauses as an SMT-LIB script for z3's Horn engine (Spacer), ending
+ * with `(check-sat)` and `(get-model)`. `hints`: by predicate, a formula
+ * every state the predicate stands for satisfies, added to each clause
+ * where the predicate is the premise (the solver then only has to find
+ * what is missing; the invariant is the predicate's solution and its hint).
+ */
+export function chcToSmtLib(system: ChcSystem, options: readonly string[] = [], hints: ReadonlyMap<string, ChcHint> = new Map()): string {
   const out: string[] = ['(set-logic HORN)', ...options];
   for (const p of system.predicates) out.push(`(declare-fun ${p.name} (${p.sorts.map(sortToSmt).join(' ')}) Bool)`);
+  const hinted = new Set<string>();
+  for (const p of system.predicates) {
+    const h = hints.get(p.name);
+    if (!h || h.params.length !== p.sorts.length) continue;
+    out.push(`(define-fun ${quoteSymbol(`hint!${p.name}`)} (${h.params.map((x, i) => `(${quoteSymbol(x)} ${sortToSmt(p.sorts[i]!)})`).join(' ')}) Bool ${sexprToString(h.body)})`);
+    hinted.add(p.name);
+  }
   for (const c of system.clauses) {
     const parts: Term[] = [];
     let headText = 'false';
@@ -416,7 +436,8 @@ export function chcToSmtLib(system: ChcSystem, options: readonly string[] = []):
       headText = vars.length === 0 ? c.head.pred.name : `(${c.head.pred.name} ${vars.map((v) => termToSmt(v)).join(' ')})`;
     }
     const constraint = mkAnd(c.constraint, ...parts);
-    const bodyAtom = c.body ? (c.body.args.length === 0 ? c.body.pred.name : `(${c.body.pred.name} ${c.body.args.map((a) => termToSmt(a)).join(' ')})`) : undefined;
+    const atom = (name: string, args: readonly Term[]) => (args.length === 0 ? name : `(${name} ${args.map((a) => termToSmt(a)).join(' ')})`);
+    const bodyAtom = c.body ? (hinted.has(c.body.pred.name) ? `(and ${atom(c.body.pred.name, c.body.args)} ${atom(quoteSymbol(`hint!${c.body.pred.name}`), c.body.args)})` : atom(c.body.pred.name, c.body.args)) : undefined;
     const consts = new Map<string, Term>();
     freeConsts(constraint, consts);
     if (c.body) for (const a of c.body.args) freeConsts(a, consts);

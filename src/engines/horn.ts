@@ -12,13 +12,14 @@
 // vc/'s bit-vector semantics, the one every other engine uses.
 
 import type { Expr, ImpProgram, ImpType, Procedure, Stmt, WhileStmt } from '../ivl/ast.js';
-import { findProcedure } from '../ivl/ast.js';
+import { findProcedure, syntheticLoc } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
 import { loopsOf, rewriteStmts, visitStmts } from '../ivl/walk.js';
 import { createSolver, findExecutable, mkOr, parseSExprs, runZ3Script, SolverError, type Solver } from '../smt/index.js';
-import { encodeProcedure } from '../vc/encode.js';
+import { encodeProcedure, type EncodedGoal } from '../vc/encode.js';
 import type { LoopInvariants } from './bmc.js';
-import { chcToSmtLib, encodeChc, type ChcSystem } from './chc.js';
+import type { LoopCandidateSource } from './candidates.js';
+import { chcToSmtLib, encodeChc, type ChcHint, type ChcSystem } from './chc.js';
 import { modelDefinitions, readInvariant, type ArgumentReading } from './chc-model.js';
 import { bvSemantics, ChcUnsupported, intSemantics, type ChcSemantics, type View } from './chc-semantics.js';
 import { roleOf, type GoalRoles } from './unroll.js';
@@ -40,6 +41,8 @@ export interface HornOptions {
   readonly solver?: string;
   /** The Horn solver: `auto` (default), `z3-wasm`, `z3` or a path to a z3 binary (see hornBackend). */
   readonly hornSolver?: string;
+  /** More candidate invariants for the re-check (the abstract interpretation's facts): kept where inductive. */
+  readonly candidates?: LoopCandidateSource;
   readonly log?: (message: string) => void;
 }
 
@@ -52,12 +55,17 @@ export type HornResult =
  * answers in tens of milliseconds where the WebAssembly z3 takes a second
  * or more to start), else the WebAssembly z3 with Spacer's global guidance
  * (lemmas generalised across the levels of its search), which the process's
- * z3 has only from 4.8.13 on (Debian 12 ships 4.8.12).
+ * z3 has only from 4.8.13 on (Debian 12 ships 4.8.12). Both without the
+ * eager inlining of predicates (the model of a predicate defined through an
+ * inlined one comes back with `exists`, which no invariant can be read
+ * from) and with the generalisation of lemmas by implied equalities (which
+ * finds `k = i` in two counters; without it z3 4.8.12 diverges there).
  */
 export function hornBackend(name = 'auto'): { name: string; options: string[] } {
   if (name === 'auto') name = findExecutable('z3') ? 'z3' : 'z3-wasm';
   const wasm = name === 'z3-wasm' || name === 'wasm';
-  return { name, options: wasm ? ['(set-option :fp.spacer.global true)'] : [] };
+  const common = ['(set-option :fp.xform.inline_eager false)', '(set-option :fp.spacer.use_euf_gen true)'];
+  return { name, options: wasm ? ['(set-option :fp.spacer.global true)', ...common] : common };
 }
 
 /** Variables whose view is not known take that of a variable copied into or from them, else signed. */
@@ -105,6 +113,9 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
   const views = inferViews(proc, program, options.views ?? new Map());
   const wall = options.wallMs ?? ((ms: number) => ms);
   const reasons: string[] = [];
+  let extra: Map<WhileStmt, readonly Expr[]> | undefined;
+  // A solution over unbounded integers holds in every execution of `check` (the same until a wrap-around, which fails there).
+  let ideal: { hints: Map<string, ChcHint>; invariants: Map<WhileStmt, Expr[]> } | undefined;
   for (const sem of options.semantics ?? ['int-ideal', 'int-check', 'int-exact', 'bv']) {
     if (options.left() < 200) break;
     let semantics: ChcSemantics;
@@ -120,7 +131,8 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
       continue;
     }
     const backend = hornBackend(options.hornSolver);
-    const script = chcToSmtLib(system, backend.options);
+    const hinted = sem === 'int-check' ? ideal : undefined;
+    const script = chcToSmtLib(system, backend.options, hinted?.hints);
     // Half of what is left for each semantics but the last (the re-check needs little).
     const share = sem === (options.semantics ?? ['bv']).at(-1) ? options.left() : options.left() / 2;
     const run = runZ3Script(backend.name, script, Math.max(100, wall(share)));
@@ -148,52 +160,138 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
         const type = types.get(name)!;
         return { name, type, ...(semantics.name === 'int' && (type.kind === 'bv' || type.kind === 'map') ? { view: views.get(name) ?? 's' } : {}) };
       });
-      invariants.set(pred.loop, def ? readInvariant(def, pred, readings) : []);
+      invariants.set(pred.loop, [...(def ? readInvariant(def, pred, readings) : []), ...(hinted?.invariants.get(pred.loop) ?? [])]);
     }
+    if (sem === 'int-ideal') ideal = { hints: defs, invariants };
     for (const [loop, exprs] of invariants) log(`horn: invariant at ${loop.loc.line}:${loop.loc.column}: ${exprs.map(printExpr).join(' && ') || 'true'}`);
-    const checked = await recheck(program, proc, invariants, options);
-    log(`horn: ${sem}: re-check: ${checked}`);
-    if (checked === 'proved') {
+    extra ??= new Map(loopsOf(proc.body).map((loop) => [loop, options.candidates?.(loop, program) ?? []]));
+    const checked = await recheck(program, proc, invariants, extra, options);
+    log(`horn: ${sem}: re-check: ${'proved' in checked ? 'proved' : checked.failed}`);
+    if ('proved' in checked) {
       return {
         verdict: 'true',
         semantics: sem,
         reason: `proved by loop invariants from Horn clauses (${sem === 'bv' ? 'bit-vectors' : 'integers'}), checked on the program`,
-        invariants: [...invariants].map(([loop, exprs]) => ({ loop, loc: loop.loc, exprs })),
+        invariants: [...checked.proved].map(([loop, exprs]) => ({ loop, loc: loop.loc, exprs })),
       };
     }
-    reasons.push(`${sem}: the invariants ${checked}`);
+    reasons.push(`${sem}: the invariants ${checked.failed}`);
   }
   return { verdict: 'unknown', reason: `no proof from Horn clauses (${reasons.join('; ') || 'no time'})` };
 }
 
+/** A candidate invariant of the re-check: its expression, tagged by a location of its own (the goals that check it carry it). */
+interface Candidate {
+  readonly expr: Expr;
+  readonly tagged: Expr;
+  readonly fromHorn: boolean;
+}
+
+const CANDIDATE_FILE = '<horn-candidate>';
+
 /**
  * The invariants proved on the program (vc/, bit-vectors): every loop cut
  * with its invariants, every claim (and every invariant's entry and
- * preservation) a goal that must be unreachable.
+ * preservation) a goal that must be unreachable. The Horn solver's
+ * conjuncts come with the caller's candidates (facts of the abstract
+ * interpretation: bounds that integers do not need and bit-vectors do);
+ * Houdini drops each one some model shows not inductive, until the rest
+ * are. Each goal is its own query: bit-blasted linear arithmetic is decided
+ * goal by goal in a fraction of the time of their disjunction.
  */
-async function recheck(program: ImpProgram, proc: Procedure, invariants: ReadonlyMap<WhileStmt, readonly Expr[]>, options: HornOptions): Promise<'proved' | string> {
+async function recheck(
+  program: ImpProgram,
+  proc: Procedure,
+  invariants: ReadonlyMap<WhileStmt, readonly Expr[]>,
+  extra: ReadonlyMap<WhileStmt, readonly Expr[]>,
+  options: HornOptions,
+): Promise<{ proved: ReadonlyMap<WhileStmt, readonly Expr[]> } | { failed: string }> {
   // Asserts that only end executions become assumes; each loop gets its invariants.
   const body = rewriteStmts(proc.body!, (s) => {
     if (s.kind === 'assert' && !isClaim(s, options.roles)) return { kind: 'assume', cond: s.cond, loc: s.loc };
     return undefined;
   });
-  const withInvariants = attachInvariants(body, proc.body!, invariants);
-  const checked: Procedure = { ...proc, body: withInvariants };
-  const enc = encodeProcedure({ ...program, procedures: program.procedures.map((p) => (p === proc ? checked : p)) }, checked, { prefix: 'horn.', loops: 'cut' });
-  if (enc.goals.length === 0) return 'proved';
+  let line = 0;
+  const live = new Map<WhileStmt, Candidate[]>();
+  for (const loop of loopsOf(proc.body!)) {
+    const seen = new Set<string>();
+    const out: Candidate[] = [];
+    const add = (expr: Expr, fromHorn: boolean) => {
+      const key = printExpr(expr);
+      if (seen.has(key)) return;
+      seen.add(key);
+      out.push({ expr, fromHorn, tagged: { ...expr, loc: { ...syntheticLoc(CANDIDATE_FILE), line: ++line } } });
+    };
+    for (const e of invariants.get(loop) ?? []) add(e, true);
+    for (const e of extra.get(loop) ?? []) add(e, false);
+    live.set(loop, out);
+  }
+  const wall = options.wallMs ?? ((x: number) => x);
   let solver: Solver | undefined;
   try {
     solver = createSolver(options.solver ?? 'auto');
-    for (const a of enc.assertions) await solver.assert(a);
-    const ms = Math.max(100, (options.wallMs ?? ((x: number) => x))(options.left()));
-    const r = await solver.checkSat([mkOr(...enc.goals.map((g) => g.violation))], { timeoutMs: Math.floor(ms) });
-    if (r.status === 'unsat') return 'proved';
-    if (r.status === 'unknown') return `could not be checked (${r.reason ?? 'unknown'})`;
-    const values = await solver.getValues(enc.goals.map((g) => g.violation));
-    const failed = enc.goals.filter((_, i) => values[i]?.kind === 'bool' && (values[i] as { value: boolean }).value);
-    return `do not prove the program (${failed.map((g) => `${g.kind} at ${g.loc.line}:${g.loc.column}`).join(', ')})`;
+    for (let round = 1; ; round++) {
+      if (options.left() <= 0) return { failed: 'could not be checked (time limit)' };
+      const current = new Map([...live].map(([loop, cs]) => [loop, cs.map((c) => c.tagged)]));
+      const checked: Procedure = { ...proc, body: attachInvariants(body, proc.body!, current) };
+      const enc = encodeProcedure({ ...program, procedures: program.procedures.map((p) => (p === proc ? checked : p)) }, checked, { prefix: `horn${round}.`, loops: 'cut' });
+      const inductive = enc.goals.filter((g) => g.kind === 'invariant-entry' || g.kind === 'invariant-preserved');
+      const claims = enc.goals.filter((g) => g.kind !== 'invariant-entry' && g.kind !== 'invariant-preserved');
+      await solver.push();
+      try {
+        for (const a of enc.assertions) await solver.assert(a);
+        // Invariants first: a candidate that is not inductive goes, with every other one the same model refutes.
+        // All goals in one query first (a model, or an easy proof, comes fast); goal by goal when that query is
+        // not decided within its share (a disjunction of bit-blasted linear goals can take far longer than each
+        // goal), and then a candidate whose goal takes more than a third of what is left goes too.
+        const dropped = new Set<number>();
+        const t0 = Date.now();
+        let slowest = { ms: 0, what: '' };
+        const check = async (goals: readonly EncodedGoal[], capMs: number) => {
+          const t1 = Date.now();
+          const r = await solver!.checkSat([mkOr(...goals.map((g) => g.violation))], { timeoutMs: Math.floor(Math.max(100, wall(capMs))) });
+          if (Date.now() - t1 > slowest.ms) slowest = { ms: Date.now() - t1, what: goals.length === 1 ? `${goals[0]!.kind} ${goals[0]!.text}` : `${goals.length} goals at once` };
+          if (r.status !== 'sat') return r.status;
+          const values = await solver!.getValues(goals.map((g) => g.violation));
+          return goals.filter((_, i) => values[i]?.kind === 'bool' && (values[i] as { value: boolean }).value);
+        };
+        const all = inductive.length === 0 ? 'unsat' : await check(inductive, Math.max(200, options.left() / 4));
+        if (Array.isArray(all)) for (const g of all) dropped.add(g.loc.line);
+        else if (all === 'unknown') {
+          for (const g of inductive) {
+            if (dropped.has(g.loc.line)) continue;
+            const r = await check([g], Math.max(200, options.left() / 3));
+            if (r === 'unsat') continue;
+            if (options.left() <= 0) return { failed: 'could not be checked (time limit)' };
+            dropped.add(g.loc.line);
+            if (Array.isArray(r)) for (const x of r) dropped.add(x.loc.line);
+          }
+        }
+        if (dropped.size === 0 && claims.length > 0) {
+          let r = await check(claims, Math.max(200, options.left() / 2));
+          if (r === 'unknown') {
+            r = 'unsat';
+            for (const g of claims) {
+              const one = await check([g], options.left());
+              if (one !== 'unsat') {
+                r = one;
+                break;
+              }
+            }
+          }
+          if (r === 'unknown') return { failed: 'could not be checked (time limit or solver gave up)' };
+          if (Array.isArray(r)) return { failed: `do not prove the program (${r.map((g) => `${g.kind} at ${g.loc.line}:${g.loc.column}`).join(', ')})` };
+        }
+        options.log?.(`horn: re-check round ${round}: ${dropped.size > 0 ? inductive.length : inductive.length + claims.length} goals, ${Date.now() - t0} ms (slowest ${slowest.ms} ms: ${slowest.what.slice(0, 120)})`);
+        if (dropped.size === 0) return { proved: new Map([...live].map(([loop, cs]) => [loop, cs.map((c) => c.expr)])) };
+        for (const [loop, cs] of live) live.set(loop, cs.filter((c) => !dropped.has(c.tagged.loc.line)));
+        options.log?.(`horn: re-check round ${round}: ${dropped.size} candidates not inductive or not decided, ${[...live.values()].flat().length} left`);
+      } finally {
+        await solver.pop();
+      }
+    }
   } catch (e) {
-    if (e instanceof SolverError) return `could not be checked (${e.message})`;
+    if (e instanceof SolverError) return { failed: `could not be checked (${e.message})` };
     throw e;
   } finally {
     await solver?.dispose();

@@ -24,6 +24,8 @@ export type ImpState = ReadonlyMap<string, ImpValue>;
 export interface ExecuteOptions {
   /** Statements executed before giving up (default 1 000 000). */
   readonly maxSteps?: number;
+  /** Asked every few thousand statements: true stops the run (as out of steps). */
+  readonly outOfTime?: () => boolean;
   /** Value of `x := havoc`, of an input not given, and of a bodiless callee's results (default: zero/false). */
   readonly havoc?: (name: string, type: ImpType, loc: SourceLocation) => ImpValue;
   /** Called at every visit of a loop head (before the condition is evaluated), the first one included; `iteration` counts from 0 at each entry of the loop. */
@@ -400,6 +402,7 @@ export function executeImp(
   };
   const tick = (loc: SourceLocation) => {
     if (++steps > maxSteps) throw new Stop('out-of-steps', loc, `more than ${maxSteps} steps`);
+    if ((steps & 4095) === 0 && options.outOfTime?.()) throw new Stop('out-of-steps', loc, `out of time after ${steps} steps`);
   };
 
   const runProc = (p: Procedure, args: ImpValue[], callLoc: SourceLocation | undefined, top: boolean): { frame: Frame; results: ImpValue[] } => {

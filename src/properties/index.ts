@@ -1,10 +1,10 @@
 // What differs between properties, asked of one table (table.ts).
 import type { GoalKind, InstrumentationPass } from '../lower/index.js';
-import type { ReplayProperty } from '../replay/index.js';
+import type { Symptom } from '../replay/index.js';
 import type { PropertyKind } from '../task/index.js';
 import { PROPERTY_TABLE, WITNESS_FORMATS, type PropertyRow, type ViolationGoal, type WitnessContext, type WitnessFormat } from './table.js';
 
-export { PROPERTY_TABLE, type PropertyRow, type StepName, type ViolationGoal, type WitnessContext, type WitnessFormat } from './table.js';
+export { PROPERTY_TABLE, type PropertyRow, type StepName, type ViolationCheck, type ViolationGoal, type WitnessContext, type WitnessFormat } from './table.js';
 
 const BY_KIND = new Map(PROPERTY_TABLE.map((r) => [r.kind, r] as const));
 
@@ -36,7 +36,7 @@ export function goalRolesOf(kind: PropertyKind): { readonly error: readonly Goal
 }
 
 /** The violated (sub-)property a failing goal stands for (`FALSE(name)`) and the replay that confirms it; undefined: no violation of `kind`. */
-export function violationOf(kind: PropertyKind, goal: ViolationGoal): { readonly name: string; readonly replay: ReplayProperty } | undefined {
+export function violationOf(kind: PropertyKind, goal: ViolationGoal): { readonly name: string; readonly replay: Symptom } | undefined {
   return propertyRow(kind).violations[goal];
 }
 

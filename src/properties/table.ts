@@ -1,11 +1,12 @@
 // The property table: per SV-COMP property, everything that differs between
 // properties (goal kinds, instrumentation passes, replay, witness formats,
-// strategy). Code elsewhere asks the table; adding a property is one row
-// here plus its instrumentation pass (lower/) and, if new, its engine step.
+// validation, strategy). Code elsewhere asks the table; adding a property is
+// one row here plus its instrumentation pass (lower/) and, if new, its
+// engine step, its symptom (replay/) or its way of validating witnesses.
 
 import type { GoalKind, InstrumentationPass } from '../lower/index.js';
-import type { ReplayProperty } from '../replay/index.js';
-import type { ThreadReplayProperty } from '../replay/threads.js';
+import type { Symptom } from '../replay/index.js';
+import type { ScheduleSymptom } from '../replay/threads.js';
 import { DEFAULT_CHECKS, type PropertyKind } from '../task/index.js';
 
 /**
@@ -43,6 +44,20 @@ export const WITNESS_FORMATS: readonly WitnessFormat[] = [YAML_2_0, YAML_2_1, GR
 /** The goal kinds that can violate a property: the lowering's, and the lasso goal of the termination engine. */
 export type ViolationGoal = GoalKind | 'lasso';
 
+/**
+ * How `tarsier validate` checks a violation witness (validate/):
+ * - `error-call`: the target is a call of the error function; the
+ *   program's other calls of it are cut off (waypoints.ts);
+ * - `at-target`: the replay names the line of the violation, which must lie
+ *   in the target statement, passed after the waypoints before it;
+ * - `memory`: the sanitizers name the violated sub-property: an invalid
+ *   access or free in the target statement, a leak after the run passed the
+ *   target (a target outside statements: the end of its function);
+ * - `cycle`: a non-termination witness (stem and cycle), its values pinned
+ *   in the program, which `verify` checks under the property (cycle.ts).
+ */
+export type ViolationCheck = 'error-call' | 'at-target' | 'memory' | 'cycle';
+
 /** What a program is, as far as the rules' witness table cares. */
 export interface WitnessContext {
   /** The program starts threads (the rules' *Concurrency* categories). */
@@ -60,7 +75,7 @@ export interface PropertyRow {
    * the name of the violated (sub-)property (`FALSE(name)`) and how a replay
    * by gcc recognises it.
    */
-  readonly violations: Readonly<Partial<Record<ViolationGoal, { readonly name: string; readonly replay: ReplayProperty }>>>;
+  readonly violations: Readonly<Partial<Record<ViolationGoal, { readonly name: string; readonly replay: Symptom }>>>;
   /** Goal kinds where the model is cut or inexact: no TRUE while one is reachable, never a FALSE. */
   readonly boundKinds: readonly GoalKind[];
   /** The witness of a FALSE answer that the rules require, by violated (sub-)property. */
@@ -74,13 +89,23 @@ export interface PropertyRow {
    * run must show no undefined behaviour for its outcome to count.
    * Undefined: a run does not decide the property.
    */
-  readonly concreteRun?: { readonly replay: ReplayProperty; readonly sanitizers: readonly string[] };
+  readonly concreteRun?: { readonly replay: Symptom; readonly sanitizers: readonly string[] };
   /**
    * Decided for programs that start threads (interleavings, verify/threads.ts),
-   * with the replay that confirms a violation under its schedule;
-   * undefined: such a program is UNKNOWN.
+   * with the replay that confirms a violation under its schedule (also of a
+   * GraphML witness's schedule, validate/threads.ts); undefined: such a
+   * program is UNKNOWN, its witnesses unconfirmed.
    */
-  readonly threaded?: ThreadReplayProperty;
+  readonly threaded?: ScheduleSymptom;
+  /**
+   * What `tarsier validate` checks of the property's witnesses (a program
+   * with threads: `threaded`): violation witnesses by `violation`, their
+   * runs replayed looking for `replay` (the witness does not say which
+   * goal it violates); correctness witnesses' invariants when `correctness`.
+   * Undefined, or `correctness` false: such witnesses stay unconfirmed,
+   * saying that the property is not supported.
+   */
+  readonly validation?: { readonly violation: ViolationCheck; readonly replay: Symptom; readonly correctness: boolean };
   /** Only programs that start threads can violate it: one that starts none holds it (once it lowers). */
   readonly onlyWithThreads?: boolean;
   /** The steps that decide the property, in order. */
@@ -119,12 +144,13 @@ const yamlUnlessConcurrent = (_violated: string, program: WitnessContext): Witne
  * Tarsier's own): the rest of the row as given.
  */
 function oneGoalRow(
-  kind: PropertyKind & ReplayProperty,
+  kind: PropertyKind,
   pass: InstrumentationPass,
   goal: ViolationGoal,
-  rest: Pick<PropertyRow, 'correctnessWitness' | 'strategy' | 'defaultChoice'> & Partial<Pick<PropertyRow, 'concreteRun' | 'threaded'>>,
+  replay: Symptom,
+  rest: Pick<PropertyRow, 'correctnessWitness' | 'strategy' | 'defaultChoice'> & Partial<Pick<PropertyRow, 'concreteRun' | 'threaded' | 'validation'>>,
 ): PropertyRow {
-  return { kind, passes: [pass], violations: { [goal]: { name: kind, replay: kind } }, boundKinds: BOUND_KINDS, violationWitness: yamlUnlessConcurrent, induction: 'always', ...rest };
+  return { kind, passes: [pass], violations: { [goal]: { name: kind, replay } }, boundKinds: BOUND_KINDS, violationWitness: yamlUnlessConcurrent, induction: 'always', ...rest };
 }
 
 // Tarsier's own properties, for programs of its users: no rules' witness
@@ -137,17 +163,19 @@ const OWN = {
 } as const;
 
 const SVCOMP_AND_OWN: readonly PropertyRow[] = [
-  oneGoalRow('unreach-call', 'error-calls', 'reach_error', {
+  oneGoalRow('unreach-call', 'error-calls', 'reach_error', 'error-call', {
     correctnessWitness: { format: YAML_2_0, required: true },
-    concreteRun: { replay: 'unreach-call', sanitizers: UB_BUT_OVERFLOW },
-    threaded: 'unreach-call',
+    concreteRun: { replay: 'error-call', sanitizers: UB_BUT_OVERFLOW },
+    threaded: 'error-call',
+    validation: { violation: 'error-call', replay: 'error-call', correctness: true },
     strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     defaultChoice: true,
   }),
-  oneGoalRow('no-overflow', 'overflow', 'overflow', {
+  oneGoalRow('no-overflow', 'overflow', 'overflow', 'signed-overflow', {
     correctnessWitness: { format: YAML_2_0, required: true },
-    concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
-    threaded: 'no-overflow',
+    concreteRun: { replay: 'signed-overflow', sanitizers: ALL_UB },
+    threaded: 'signed-overflow',
+    validation: { violation: 'at-target', replay: 'signed-overflow', correctness: true },
     strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'bmc'],
     defaultChoice: true,
   }),
@@ -164,6 +192,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     violationWitness: (violated, program) => (program.concurrent || violated === 'valid-memtrack' ? GRAPHML : YAML_2_0),
     // Not supported by the rules: written, but not required.
     correctnessWitness: { format: YAML_2_0, required: false },
+    validation: { violation: 'memory', replay: 'memory-error', correctness: false },
     strategy: ['execution', 'sampling', 'intervals', 'bmc'],
     induction: 'without-heap',
     defaultChoice: false,
@@ -176,6 +205,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
     correctnessWitness: { format: YAML_2_0, required: false },
+    validation: { violation: 'memory', replay: 'valid-memcleanup', correctness: false },
     strategy: ['execution', 'sampling', 'intervals', 'bmc'],
     induction: 'always',
     defaultChoice: false,
@@ -186,12 +216,13 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     // wraps, the error function is an ordinary call), and with the overflow
     // pass for its bounded proof.
     passes: [],
-    violations: { lasso: { name: 'termination', replay: 'termination' } },
+    violations: { lasso: { name: 'termination', replay: 'endless-run' } },
     boundKinds: ['recursion'],
     violationWitness: () => YAML_2_1,
     // Demo mode in the rules (2.1): not required, none is written.
     // The one run ends: every execution ends (an overflow is no way to end).
-    concreteRun: { replay: 'no-overflow', sanitizers: ALL_UB },
+    concreteRun: { replay: 'signed-overflow', sanitizers: ALL_UB },
+    validation: { violation: 'cycle', replay: 'endless-run', correctness: false },
     strategy: ['termination'],
     induction: 'always',
     defaultChoice: false,
@@ -200,17 +231,17 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     kind: 'no-data-race',
     // Every access to an object other threads reach is a goal (threads/interleave.ts); a program without threads has no race.
     passes: ['data-race'],
-    violations: { 'data-race': { name: 'no-data-race', replay: 'no-data-race' } },
+    violations: { 'data-race': { name: 'no-data-race', replay: 'data-race' } },
     boundKinds: BOUND_KINDS,
     violationWitness: () => GRAPHML,
-    threaded: 'no-data-race',
+    threaded: 'data-race',
     onlyWithThreads: true,
     strategy: ['bmc'],
     induction: 'always',
     defaultChoice: false,
   },
-  oneGoalRow('assert', 'assertions', 'assertion', OWN),
-  oneGoalRow('div-by-zero', 'division-by-zero', 'div-by-zero', OWN),
+  oneGoalRow('assert', 'assertions', 'assertion', 'failed-assert', OWN),
+  oneGoalRow('div-by-zero', 'division-by-zero', 'div-by-zero', 'division-by-zero', OWN),
 ];
 
 /**

@@ -7,23 +7,47 @@
 import { basename } from 'node:path';
 import { LIVE_BLOCKS_MARKER } from './harness.js';
 
+/** The memory sub-properties a run can show violated (the goal kinds of the memory-safety pass). */
 export const MEMORY_PROPERTIES = ['valid-deref', 'valid-free', 'valid-memtrack', 'valid-memcleanup'] as const;
 export type MemoryProperty = (typeof MEMORY_PROPERTIES)[number];
-/** What a memory replay looks for: one sub-property, or any of valid-memsafety's three (a validator does not know in advance which one a witness shows). */
-export type MemoryReplayProperty = MemoryProperty | 'valid-memsafety';
+/**
+ * What a memory replay looks for: one sub-property, or `memory-error`, any
+ * of an invalid access, an invalid free and a lost block (a validator does
+ * not know in advance which one a witness shows).
+ */
+export type MemorySymptom = MemoryProperty | 'memory-error';
 
-const MEMSAFETY: readonly MemoryProperty[] = ['valid-deref', 'valid-free', 'valid-memtrack'];
+/** What `memory-error` accepts. */
+const MEMORY_ERRORS: readonly MemoryProperty[] = ['valid-deref', 'valid-free', 'valid-memtrack'];
+
+/** Sub-properties a run violates at its end (a block lost or still allocated), at no statement of their own. */
+const AT_EXIT: readonly MemoryProperty[] = ['valid-memtrack', 'valid-memcleanup'];
+
+/** Whether a replay looking for `symptom` is a memory replay (this module's). */
+export function isMemorySymptom(symptom: string): symptom is MemorySymptom {
+  return symptom === 'memory-error' || (MEMORY_PROPERTIES as readonly string[]).includes(symptom);
+}
+
+/** Whether the run shows a violation of `property` at its end rather than at a statement (a leak). */
+export function shownAtExit(property: MemoryProperty): boolean {
+  return AT_EXIT.includes(property);
+}
 
 /** gcc flags of a memory-safety replay. */
-export function memoryFlags(property: MemoryReplayProperty): string[] {
+export function memoryFlags(symptom: MemorySymptom): string[] {
   const flags = ['-fsanitize=address', '-fno-omit-frame-pointer', '-fno-common'];
-  if (property === 'valid-memcleanup') flags.push('-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free');
+  if (symptom === 'valid-memcleanup') flags.push('-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free');
   return flags;
 }
 
 /** Whether the run looks for leaks (LeakSanitizer at exit). */
-export function detectsLeaks(property: MemoryReplayProperty): boolean {
-  return property === 'valid-memtrack' || property === 'valid-memsafety';
+export function detectsLeaks(symptom: MemorySymptom): boolean {
+  return symptom === 'valid-memtrack' || symptom === 'memory-error';
+}
+
+/** Whether the harness counts the blocks still allocated at exit. */
+export function countsBlocks(symptom: MemorySymptom): boolean {
+  return symptom === 'valid-memcleanup';
 }
 
 export interface SanitizerViolation {
@@ -66,15 +90,15 @@ function reportLine(report: string, file: string): number | undefined {
   return undefined;
 }
 
-/** Whether the replayed run shows the violation of `property` (for valid-memsafety: of one of its sub-properties, named in `violated`). */
+/** Whether the replayed run shows `symptom` (for `memory-error`: which sub-property it violates, named in `violated`). */
 export function memoryVerdict(
-  property: MemoryReplayProperty,
+  symptom: MemorySymptom,
   stderr: string,
   mode: string,
   exit: number | string | null,
   programFile?: string,
 ): { status: 'confirmed' | 'not-confirmed'; reason: string; violated?: MemoryProperty; violationLine?: number } {
-  if (property === 'valid-memcleanup') {
+  if (countsBlocks(symptom)) {
     const m = new RegExp(`${LIVE_BLOCKS_MARKER} (\\d+)`).exec(stderr);
     if (m && !/ERROR: AddressSanitizer/.test(stderr)) {
       return { status: 'confirmed', violated: 'valid-memcleanup', reason: `replay (gcc ${mode}, counting allocator): ${m[1]} heap block(s) still allocated at exit` };
@@ -83,11 +107,11 @@ export function memoryVerdict(
   }
   const found = sanitizerViolation(stderr, programFile);
   const at = found?.line === undefined ? {} : { violationLine: found.line };
-  if (found && (found.property === property || (property === 'valid-memsafety' && MEMSAFETY.includes(found.property)))) {
+  if (found && (found.property === symptom || (symptom === 'memory-error' && MEMORY_ERRORS.includes(found.property)))) {
     return { status: 'confirmed', violated: found.property, ...at, reason: `replay (gcc ${mode} -fsanitize=address): ${found.what}${found.line === undefined ? '' : ` at line ${found.line}`}` };
   }
   return {
     status: 'not-confirmed',
-    reason: found ? `replay: ${found.what}, which is not ${property}` : `replay: AddressSanitizer reported no ${property} violation (exit ${exit})`,
+    reason: found ? `replay: ${found.what}, which is not ${symptom}` : `replay: AddressSanitizer reported no ${symptom === 'memory-error' ? 'memory-safety' : symptom} violation (exit ${exit})`,
   };
 }

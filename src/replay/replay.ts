@@ -9,22 +9,39 @@ import { join, resolve } from 'node:path';
 import { gccModeFlag, type DataModel } from '../common/data-model.js';
 import { dataModelDependence } from './data-model.js';
 import { ASSERTION_MARKER, DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMENT_AT_ERROR_MARKER, SEGMENT_AT_EXIT_MARKER, TARGET_MARKER, harnessSource, type NondetValue } from './harness.js';
-import { MEMORY_PROPERTIES, detectsLeaks, memoryFlags, memoryVerdict, type MemoryProperty, type MemoryReplayProperty } from './memory.js';
+import { countsBlocks, detectsLeaks, isMemorySymptom, memoryFlags, memoryVerdict, type MemoryProperty, type MemorySymptom } from './memory.js';
 
-/** What a replay looks for: a property's violation (`assert`: a failing assert(); `div-by-zero`: an integer division by zero). */
-export type ReplayProperty = 'unreach-call' | 'no-overflow' | 'termination' | 'no-data-race' | 'assert' | 'div-by-zero' | MemoryReplayProperty;
+/**
+ * What a replay looks for: how a run shows a violation. The property table
+ * says which symptom shows a violation of each property (and of each goal
+ * kind); each has its gcc flags, harness options and reading of the run here.
+ * - `error-call`: the error function is called;
+ * - `failed-assert`: an `assert()` fails;
+ * - `signed-overflow`: the sanitizer reports a signed overflow (`+ - *`, a
+ *   negation, `INT_MIN / -1`, a signed `<<`);
+ * - `division-by-zero`: the sanitizer reports an integer division by zero
+ *   (signed arithmetic wraps);
+ * - `endless-run`: with the cycle's values repeated (`cycleStart`) the run
+ *   is still going at the time limit, without signed overflow;
+ * - `data-race`: a run under a schedule shows it (`replaySchedule`,
+ *   threads.ts); a run without one confirms none;
+ * - memory (memory.ts): an invalid access or free, a lost block or one
+ *   still allocated at exit, or any of the first three.
+ */
+export type Symptom = 'error-call' | 'failed-assert' | 'signed-overflow' | 'division-by-zero' | 'endless-run' | 'data-race' | MemorySymptom;
 
 export type { DataModel };
 
 export interface ReplayOptions {
-  property: ReplayProperty;
+  /** What the run must show (the property table's replay of the violated property or goal). */
+  symptom: Symptom;
   dataModel: DataModel;
-  /** Error function of unreach-call (default `reach_error`). */
+  /** The error function whose call is `error-call` (default `reach_error`). */
   errorFunction?: string;
   /** Wall-clock limit of the run of the compiled program (default 10 s). */
   timeoutMs?: number;
   /**
-   * Termination: the values from this index on repeat forever after the
+   * `endless-run`: the values from this index on repeat forever after the
    * last one (the cycle of a lasso); the violation is confirmed when the run
    * is still going at the time limit, without signed overflow or division by zero.
    */
@@ -39,7 +56,7 @@ export interface ReplayOptions {
    * The program is a validator's instrumented one: report its waypoint
    * counter at a violation (a sanitizer error, the error function's call)
    * and at exit, and whether its target was passed (`path`). Memory
-   * properties are compiled with -g, so an invalid access or free also gets
+   * replays are compiled with -g, so an invalid access or free also gets
    * its line (`violationLine`).
    */
   tracePath?: boolean;
@@ -69,11 +86,11 @@ export interface ReplayResult {
   reason: string;
   /** gcc's `-m32`/`-m64` that was used. */
   mode?: '-m32' | '-m64';
-  /** For no-overflow and div-by-zero: `line:column` of the overflow or division that the sanitizer reported. */
+  /** `signed-overflow` and `division-by-zero`: `line:column` of the overflow or division that the sanitizer reported. */
   overflowAt?: { line: number; column: number };
-  /** Memory properties: the sub-property the run violated. */
+  /** Memory replays: the sub-property the run violated. */
   violated?: MemoryProperty;
-  /** Memory properties: the program line of an invalid access or free (with `tracePath`, or -g). */
+  /** Memory replays: the program line of an invalid access or free (with `tracePath`, or -g). */
   violationLine?: number;
   path?: ReplayPath;
   exitCode?: number | null;
@@ -131,8 +148,24 @@ export function floatFlags(mode: '-m32' | '-m64'): string[] {
 
 const DIVISION_MESSAGE = /:(\d+):(\d+): runtime error: division by zero/;
 
-/** What the sanitizer checks for no-overflow: the overflows of the model (a signed `<<` is one, as in SV-COMP) and division by zero. */
+/** What the sanitizer checks for `signed-overflow`: the overflows of the model (a signed `<<` is one, as in SV-COMP) and division by zero. */
 const OVERFLOW_SANITIZERS = 'signed-integer-overflow,shift-base,integer-divide-by-zero';
+
+/** The gcc flags that give a run looking for `symptom` the model's semantics and make the symptom visible (`tracePath`: with the lines of memory errors). */
+function symptomFlags(symptom: Symptom, tracePath: boolean): string[] {
+  if (isMemorySymptom(symptom)) return [...memoryFlags(symptom), ...(tracePath ? ['-g'] : [])];
+  switch (symptom) {
+    case 'signed-overflow':
+    case 'endless-run':
+      return [`-fsanitize=${OVERFLOW_SANITIZERS}`, '-fno-sanitize-recover=all'];
+    case 'division-by-zero':
+      // Signed overflow is not what the run looks for: wrap as the model does.
+      return ['-fwrapv', '-fsanitize=integer-divide-by-zero', '-fno-sanitize-recover=all'];
+    default:
+      // An error call, a failed assertion: signed overflow is not what the run looks for; wrap as the model does.
+      return ['-fwrapv'];
+  }
+}
 
 /**
  * Compiles `programPath` with the harness returning `values` in order, runs
@@ -148,24 +181,12 @@ export function replayCounterexample(
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-replay-'));
   try {
     const harness = join(dir, 'tarsier_harness.c');
-    const memory = ([...MEMORY_PROPERTIES, 'valid-memsafety'] as readonly string[]).includes(options.property) ? (options.property as MemoryReplayProperty) : undefined;
+    const symptom = options.symptom;
+    const memory = isMemorySymptom(symptom) ? symptom : undefined;
     const tracePath = options.tracePath === true;
-    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory === 'valid-memcleanup', cycleStart: options.cycleStart, tracePath, assertions: options.property === 'assert' }));
+    writeFileSync(harness, harnessSource(values, options.errorFunction ?? 'reach_error', { countBlocks: memory !== undefined && countsBlocks(memory), cycleStart: options.cycleStart, tracePath, assertions: symptom === 'failed-assert' }));
     const exe = join(dir, 'replay');
-    const flags = ['-O0', '-w', '-fno-builtin', '-fcommon'];
-    if (memory) {
-      flags.push(...memoryFlags(memory));
-      if (tracePath) flags.push('-g');
-    } else if (options.property === 'no-overflow' || options.property === 'termination') {
-      flags.push(`-fsanitize=${OVERFLOW_SANITIZERS}`, '-fno-sanitize-recover=all');
-    } else if (options.property === 'div-by-zero') {
-      // Signed overflow is not the property: wrap as the model does.
-      flags.push('-fwrapv', '-fsanitize=integer-divide-by-zero', '-fno-sanitize-recover=all');
-    } else {
-      // Unreach-call: signed overflow is not the property; wrap as the model does.
-      flags.push('-fwrapv');
-    }
-    flags.push(...(options.extraFlags ?? []));
+    const flags = ['-O0', '-w', '-fno-builtin', '-fcommon', ...symptomFlags(symptom, tracePath), ...(options.extraFlags ?? [])];
     const env = {
       ...process.env,
       UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1',
@@ -214,7 +235,7 @@ export function replayCounterexample(
     const stderr = run.stderr ?? '';
     const base = { mode, exitCode: run.status, stderr: stderr.slice(0, 4000) };
     const timedOut = run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
-    if (options.property === 'termination') {
+    if (symptom === 'endless-run') {
       if (timedOut && !stderr.includes(DIVERGED_MARKER) && !OVERFLOW_MESSAGE.test(stderr)) {
         return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): still running after ${(options.timeoutMs ?? 10000) / 1000} s with the cycle's values repeated` };
       }
@@ -231,23 +252,26 @@ export function replayCounterexample(
       return { ...base, ...memoryVerdict(memory, stderr, mode, run.status ?? run.signal, programPath), ...(tracePath ? { path: pathOf(stderr) } : {}) };
     }
     const path = tracePath ? { path: pathOf(stderr) } : {};
-    if (options.property === 'assert') {
+    if (symptom === 'failed-assert') {
       const failed = new RegExp(`${ASSERTION_MARKER} (.*):(\\d+): (.*)`).exec(stderr);
       if (run.status === HARNESS_EXIT.assertionFailed && failed) {
         return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): assertion '${failed[3]}' failed${failed[2] !== '0' ? ` at line ${failed[2]}` : ''}` };
       }
       return { ...base, status: 'not-confirmed', reason: `replay: no assertion failed (exit ${run.status ?? run.signal})` };
     }
-    if (options.property === 'div-by-zero') {
+    if (symptom === 'division-by-zero') {
       const m = DIVISION_MESSAGE.exec(stderr);
       if (m) return { ...base, status: 'confirmed', overflowAt: { line: Number(m[1]), column: Number(m[2]) }, reason: `replay (gcc ${mode} -fsanitize=integer-divide-by-zero): division by zero at line ${m[1]}` };
       return { ...base, status: 'not-confirmed', reason: `replay: no division by zero happened (exit ${run.status ?? run.signal})` };
     }
-    if (options.property === 'unreach-call') {
+    if (symptom === 'error-call') {
       if (run.status === HARNESS_EXIT.reached && stderr.includes(REACHED_MARKER)) {
         return { ...base, ...path, status: 'confirmed', reason: `replay (gcc ${mode}): ${options.errorFunction ?? 'reach_error'} was called` };
       }
       return { ...base, status: 'not-confirmed', reason: `replay: the error function was not called (exit ${run.status ?? run.signal})` };
+    }
+    if (symptom === 'data-race') {
+      return { ...base, status: 'not-confirmed', reason: `replay: a data race shows only in a run under a schedule (exit ${run.status ?? run.signal})` };
     }
     const m = OVERFLOW_MESSAGE.exec(stderr);
     if (m) {

@@ -18,10 +18,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DIVERGED_MARKER, HARNESS_EXIT, NONDET_FLOAT_TYPES, NONDET_TYPES, REACHED_MARKER, harnessSource, type NondetValue } from './harness.js';
-import { floatFlags, probeGcc, type ReplayResult } from './replay.js';
+import { floatFlags, probeGcc, type ReplayResult, type Symptom } from './replay.js';
 
-/** What a schedule replay must see. */
-export type ThreadReplayProperty = 'unreach-call' | 'no-data-race' | 'no-overflow';
+/** What a schedule replay can look for (replay.ts's symptoms). */
+export type ScheduleSymptom = Extract<Symptom, 'error-call' | 'data-race' | 'signed-overflow'>;
 
 export interface ThreadScheduleStep {
   /** The thread (main is 1, then the numbers the program's creations get, see `created`). */
@@ -31,7 +31,7 @@ export interface ThreadScheduleStep {
 }
 
 export interface ThreadReplayOptions {
-  readonly property: ThreadReplayProperty;
+  readonly symptom: ScheduleSymptom;
   readonly dataModel: 'ILP32' | 'LP64';
   readonly errorFunction?: string;
   readonly steps: readonly ThreadScheduleStep[];
@@ -73,8 +73,8 @@ export function threadRuntimeSource(options: ThreadReplayOptions): string {
     `static const int nsteps = ${steps.length};`,
     `static const int created[] = { ${options.created.join(', ') || '0'} };`,
     `static const int ncreated = ${options.created.length};`,
-    // Races are looked for only when the property is no-data-race (a racy run may still reach the error call).
-    `static const int check_races = ${options.property === 'no-data-race' ? 1 : 0};`,
+    // Races are looked for only when the run looks for one (a racy run may still reach the error call).
+    `static const int check_races = ${options.symptom === 'data-race' ? 1 : 0};`,
     ...WRAPPED.map((f) => realDeclaration(f)),
     'static pthread_mutex_t tm = PTHREAD_MUTEX_INITIALIZER;',
     'static pthread_cond_t tc = PTHREAD_COND_INITIALIZER;',
@@ -212,7 +212,7 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
     writeFileSync(join(dir, 'harness.c'), harnessSource(values, errorFunction));
     writeFileSync(join(dir, 'runtime.c'), threadRuntimeSource(options));
     const common = [mode, ...floatFlags(mode), '-O0', '-w', '-fno-builtin', '-fcommon', '-fno-pie'];
-    const semantics = options.property === 'no-overflow' ? ['-fsanitize=signed-integer-overflow,shift-base,integer-divide-by-zero', '-fno-sanitize-recover=all'] : ['-fwrapv'];
+    const semantics = options.symptom === 'signed-overflow' ? ['-fsanitize=signed-integer-overflow,shift-base,integer-divide-by-zero', '-fno-sanitize-recover=all'] : ['-fwrapv'];
     const run = (args: string[]) => spawnSync(gcc, args, { encoding: 'utf8', timeout: 120000, cwd: dir });
     const steps = [
       run([...common, ...semantics, '-g', '-fsanitize=thread', '-finstrument-functions', '-c', '-x', 'c', resolve(programPath), '-o', 'program.o']),
@@ -221,7 +221,7 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
     ];
     const wraps = [...WRAPPED, ...options.nondetFunctions].map((f) => `-Wl,--wrap=${f}`);
     // Without PIE the return addresses the runtime reports are the ones addr2line reads.
-    const link = [mode, '-no-pie', 'program.o', 'harness.o', 'runtime.o', '-o', 'replay', ...wraps, '-lpthread', '-lm', ...(options.property === 'no-overflow' ? ['-fsanitize=undefined'] : [])];
+    const link = [mode, '-no-pie', 'program.o', 'harness.o', 'runtime.o', '-o', 'replay', ...wraps, '-lpthread', '-lm', ...(options.symptom === 'signed-overflow' ? ['-fsanitize=undefined'] : [])];
     for (const c of [...steps, run(link)]) {
       if (c.error || c.status !== 0) {
         const probe = probeGcc(gcc);
@@ -243,12 +243,12 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
     if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
       return { ...base, status: 'not-confirmed', timedOut: true, reason: 'replay: the scheduled run did not end within the time limit' };
     }
-    if (options.property === 'no-data-race') {
+    if (options.symptom === 'data-race') {
       const line = stderr.split('\n').find((l) => l.startsWith(RACE_MARKER));
       if (r.status === RACE_EXIT && line) {
         return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}, scheduled): ${describeRace(line, join(dir, 'replay'))}` };
       }
-    } else if (options.property === 'unreach-call') {
+    } else if (options.symptom === 'error-call') {
       if (r.status === HARNESS_EXIT.reached && stderr.includes(REACHED_MARKER)) {
         return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}, scheduled): ${errorFunction} was called` };
       }

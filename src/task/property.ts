@@ -163,6 +163,25 @@ export function parsePropertyText(text: string, file: string): Property {
   return { ...base, kind, subproperties: [kind] };
 }
 
+/**
+ * The property a witness's specification names (2.x `task.specification`,
+ * or GraphML's `specification` values, one per line): the lines of a
+ * property file, where a line may also be its formula alone, with or
+ * without `LTL(...)` around it (`G ! call(reach_error())`, as some tools
+ * write it), and one line may hold several `CHECK(...)`. Undefined when the
+ * text is not one property.
+ */
+export function propertyOfSpecification(text: string): Property | undefined {
+  const clauses = text.split(/\n|(?=CHECK\s*\()/).map((c) => c.trim()).filter((c) => c !== '');
+  const lines = clauses.map((c) => (CHECK_RE.test(c) ? c : `CHECK( init(main()), LTL(${/^LTL\s*\((.*)\)$/.exec(c)?.[1] ?? c}) )`));
+  try {
+    return parsePropertyText(lines.join('\n'), 'specification');
+  } catch (e) {
+    if (e instanceof TarsierError) return undefined;
+    throw e;
+  }
+}
+
 /** Reads and recognises an SV-COMP `.prp` file. */
 export function readPropertyFile(path: string): Property {
   const file = resolve(path);
@@ -194,6 +213,11 @@ export function builtInProperty(kind: string): Property | undefined {
   if (!(PROPERTY_KINDS as readonly string[]).includes(kind)) return undefined;
   if (kind === 'default') return defaultProperty();
   return parsePropertyText(BUILT_IN_PROPERTY_TEXT[kind as Exclude<PropertyKind, 'default'>] + '\n', `${kind}.prp`);
+}
+
+/** The property that `fn` is never called from `main` (`G ! call(fn())`): unreach-call with `fn` as its error function. */
+export function errorCallProperty(fn: string): Property {
+  return parsePropertyText(`CHECK( init(main()), LTL(G ! call(${fn}())) )\n`, `${fn}.prp`);
 }
 
 /** `default`: the lines of every check of DEFAULT_CHECKS (no property file says this; it is never read from one). */

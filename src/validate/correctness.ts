@@ -20,9 +20,9 @@ import { parseExpressionAt, type CProgram } from '../c/index.js';
 import { TarsierError } from '../common/errors.js';
 import { cCandidatesFromWitness, selectCInvariants, type CCandidate } from '../invariants/index.js';
 import { lowerProgram } from '../lower/index.js';
-import { passesOf } from '../properties/index.js';
-import { replayCounterexample, type NondetValue } from '../replay/index.js';
-import type { Property } from '../task/index.js';
+import { passesOf, propertyRow } from '../properties/index.js';
+import { replayCounterexample, type NondetValue, type Symptom } from '../replay/index.js';
+import { errorCallProperty } from '../task/index.js';
 import { verify, type Resolved } from '../verify/index.js';
 import { toOneBasedColumn, type Entry, type WitnessDocument, type WitnessPos } from '../witness/model.js';
 import { beforeStatement, ProgramEdits } from './instrument.js';
@@ -104,15 +104,8 @@ function claimsOf(entries: readonly Entry[]): Claim[] {
 /** A decimal integer constant other than 0, optionally parenthesised: true in any state. */
 const NONZERO_CONSTANT = /^\s*(\(\s*)*[1-9][0-9]*[uUlL]{0,3}\s*(\)\s*)*$/;
 
-const UNREACH_CALL: Property = {
-  file: '',
-  kind: 'unreach-call',
-  entryFunction: 'main',
-  errorFunction: 'reach_error',
-  subproperties: ['unreach-call'],
-  specification: 'CHECK( init(main()), LTL(G ! call(reach_error())) )',
-  lines: [],
-};
+/** What the checks of a program with the invariants as checks violate: no call of reach_error. */
+const CHECKS_PROPERTY = errorCallProperty('reach_error');
 
 /** The program with the given invariants as checks (a violated one calls the error function): loop invariants before each evaluation of the loop condition, location invariants before their statement. */
 function withChecks(
@@ -122,7 +115,7 @@ function withChecks(
   errorFunction: string,
   /** Proved loop invariants: assumed at their loop heads (they hold there in every execution), to help the proof of the others. */
   proved: readonly Claim[] = [],
-  /** The program's own calls of an error function (under no-overflow: they end the run; in the checked program they must not count as a failed check). */
+  /** The program's own calls of an error function (under a property they do not violate, such as no-overflow: they end the run; in the checked program they must not count as a failed check). */
   cut: readonly CallPoint[] = [],
 ): { program: string; placed: Claim[] } {
   const edits = new ProgramEdits(text, points.firstDefinition);
@@ -188,7 +181,9 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
     program: extra.program ?? withChecks(ctx.text, points, claims, errorFunction).program,
     ...(extra.inputs ? { inputs: extra.inputs } : {}),
   });
-  if (kind !== 'unreach-call' && kind !== 'no-overflow') return finish('unconfirmed', `property ${kind} is not supported`);
+  // The property table says which properties' correctness witnesses are checked, and how a violation shows.
+  const validation = propertyRow(kind).validation;
+  if (!validation?.correctness) return finish('unconfirmed', `property ${kind} is not supported`);
 
   // 1. Bind the loop invariants to loops; everything else is not checked (yet).
   const unbound = new Set<string>();
@@ -235,7 +230,7 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   }
   const open = claims.filter((cl) => cl.status === undefined && (cl.statement || (cl.candidate && !/^(unsupported|invalid)/.test(cl.reason ?? ''))));
   const houdini = claims.filter((cl) => cl.status === 'confirmed');
-  const checked = await checkClaims(ctx, points, open, houdini, errorFunction);
+  const checked = await checkClaims(ctx, points, open, houdini, errorFunction, { checksAreViolations: validation.violation === 'error-call', replay: validation.replay });
   if (checked.propertyViolation) return finish('refuted', checked.propertyViolation.reason, { inputs: checked.propertyViolation.inputs });
   for (const cl of claims) if (cl.status === undefined) cl.status = 'unconfirmed';
   const refuted = claims.filter((cl) => cl.status === 'refuted');
@@ -278,8 +273,9 @@ async function proveProperty(ctx: CorrectnessContext): Promise<{ verdict: 'true'
  * refutes the witness as a whole); otherwise the invariants whose own check
  * fails on that run are refuted (which refutes the witness: the others are
  * not searched further). A
- * proof confirms every invariant still checked (and, under unreach-call,
- * the property: the checked program contains the original's error calls).
+ * proof confirms every invariant still checked (and, when the checks'
+ * calls are the property's violations, the property: the checked program
+ * contains the original's error calls).
  */
 async function checkClaims(
   ctx: CorrectnessContext,
@@ -287,19 +283,27 @@ async function checkClaims(
   open: Claim[],
   proved: readonly Claim[],
   errorFunction: string,
+  /**
+   * `checksAreViolations`: the property's violations are calls of the error
+   * function, as the checks' are (the table's `error-call`), so the checks
+   * are searched under the property itself; `replay`: what a run violating
+   * the property shows.
+   */
+  property: { readonly checksAreViolations: boolean; readonly replay: Symptom },
 ): Promise<{ propertyViolation?: { reason: string; inputs: readonly NondetValue[] }; propertyProved?: string }> {
   const { resolved } = ctx;
-  const kind = resolved.property.kind as 'unreach-call' | 'no-overflow';
+  const kind = resolved.property.kind;
   if (open.length === 0) return {};
-  // Under no-overflow the checks call reach_error and are searched as unreach-call. The
+  // Unless they are the property's violations, the checks call reach_error
+  // and are searched as calls of it (CHECKS_PROPERTY). The
   // program's own calls of an error function it does not define end the run there (as
-  // they do under no-overflow): the path is cut before them. One it defines is an
+  // they do under the property): the path is cut before them. One it defines is an
   // ordinary function, which the checks cannot tell apart: then nothing is checked.
-  const errorCalls = kind === 'unreach-call' ? [] : points.calls.filter((x) => x.callee === 'reach_error' || x.callee === '__VERIFIER_error');
+  const errorCalls = property.checksAreViolations ? [] : points.calls.filter((x) => x.callee === 'reach_error' || x.callee === '__VERIFIER_error');
   const defined = errorCalls.find((x) => points.functions.some((f) => f.name === x.callee));
-  const searchProperty = kind === 'unreach-call' ? resolved.property : defined ? undefined : UNREACH_CALL;
+  const searchProperty = property.checksAreViolations ? resolved.property : defined ? undefined : CHECKS_PROPERTY;
   if (!searchProperty) {
-    for (const cl of open) cl.reason += `; not checked (the program defines ${defined?.callee} and calls it under no-overflow)`;
+    for (const cl of open) cl.reason += `; not checked (the program defines ${defined?.callee} and calls it under ${kind})`;
     return {};
   }
   const checkFn = searchProperty.errorFunction ?? 'reach_error';
@@ -312,10 +316,11 @@ async function checkClaims(
       writeFileSync(file, program);
       let v;
       try {
-        // Under unreach-call the checked program keeps the original's error
-        // calls: its proof proves the property too, and without it the witness
-        // stays unconfirmed anyway, so it gets the whole budget. Otherwise half:
-        // the property is proved on its own after.
+        // When the checks' calls are the property's violations, the checked
+        // program keeps the original's error calls: its proof proves the
+        // property too, and without it the witness stays unconfirmed anyway,
+        // so it gets the whole budget. Otherwise half: the property is proved
+        // on its own after.
         const share = searchProperty === resolved.property ? 1 : 0.5;
         v = await verify(file, { propertyDetails: searchProperty, dataModel: resolved.dataModel, timeoutS: Math.max(1, ctx.budgetS() * share), witnessPath: null, log: ctx.log });
       } catch (e) {
@@ -337,14 +342,14 @@ async function checkClaims(
         return {};
       }
       const inputs = v.counterexample;
-      const original = replayCounterexample(resolved.program, inputs, { property: kind, dataModel: resolved.dataModel, errorFunction });
+      const original = replayCounterexample(resolved.program, inputs, { symptom: property.replay, dataModel: resolved.dataModel, errorFunction });
       if (original.status === 'confirmed') return { propertyViolation: { reason: `the program violates the property: ${original.reason}`, inputs } };
       let hit = 0;
       for (const cl of placed) {
         const one = withChecks(ctx.text, points, [cl], checkFn, [], errorCalls).program;
         const f = join(dir, `one-${basename(resolved.program)}`);
         writeFileSync(f, one);
-        const r = replayCounterexample(f, inputs, { property: 'unreach-call', dataModel: resolved.dataModel, errorFunction: checkFn });
+        const r = replayCounterexample(f, inputs, { symptom: 'error-call', dataModel: resolved.dataModel, errorFunction: checkFn });
         if (r.status === 'confirmed' && ctx.claimsStronger) {
           cl.reason += `; violated by a replayed execution (${inputs.length} nondet values), which refutes nothing: ${ctx.claimsStronger}`;
           cl.inputs = inputs;

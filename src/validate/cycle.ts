@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { typeToString, type CProgram } from '../c/index.js';
 import { TarsierError } from '../common/errors.js';
+import { propertyRow } from '../properties/index.js';
 import { NONDET_TYPES } from '../replay/harness.js';
 import { verify, type Resolved } from '../verify/index.js';
 import { toOneBasedColumn, type ViolationSequenceEntry, type Waypoint } from '../witness/model.js';
@@ -55,7 +56,8 @@ interface Pin {
 export async function validateCycle(ctx: CycleContext): Promise<CycleValidation> {
   const { resolved } = ctx;
   const unconfirmed = (reason: string): CycleValidation => ({ outcome: 'unconfirmed', reason, program: ctx.text });
-  if (resolved.property.kind !== 'termination') {
+  // The property table says which property's violation witnesses are lassos.
+  if (propertyRow(resolved.property.kind).validation?.violation !== 'cycle') {
     return unconfirmed(`a witness with cycle segments stands for non-termination, not for ${resolved.property.kind}`);
   }
   const points = programPoints(ctx.c, ctx.text);

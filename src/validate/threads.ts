@@ -10,7 +10,8 @@
 // witness unconfirmed.
 import type { CProgram } from '../c/index.js';
 import type { NondetValue, ReplayResult } from '../replay/index.js';
-import { replaySchedule, type ThreadReplayProperty, type ThreadScheduleStep } from '../replay/threads.js';
+import { propertyRow } from '../properties/index.js';
+import { replaySchedule, type ThreadScheduleStep } from '../replay/threads.js';
 import type { Resolved } from '../verify/index.js';
 import { graphmlViolationPath } from '../witness/graphml.js';
 import type { GraphmlEdge, GraphmlWitness } from '../witness/model.js';
@@ -24,16 +25,15 @@ export interface ThreadWitnessValidation {
   readonly replay?: ReplayResult;
 }
 
-const REPLAYED: Partial<Record<string, ThreadReplayProperty>> = { 'unreach-call': 'unreach-call', 'no-data-race': 'no-data-race', 'no-overflow': 'no-overflow' };
-
 /** Whether a GraphML witness speaks of threads (an edge with a `threadId`). */
 export function hasThreadIds(w: GraphmlWitness): boolean {
   return w.edges.some((e) => value(w, e, 'threadId') !== undefined);
 }
 
 export function validateThreadWitness(w: GraphmlWitness, resolved: Resolved, c: CProgram): ThreadWitnessValidation {
-  const property = REPLAYED[resolved.property.kind];
-  if (!property) return { outcome: 'unconfirmed', reason: `${resolved.property.kind} witnesses of programs with threads are not validated` };
+  // The property table's replay of a schedule: the properties decided for programs with threads.
+  const symptom = propertyRow(resolved.property.kind).threaded;
+  if (!symptom) return { outcome: 'unconfirmed', reason: `${resolved.property.kind} witnesses of programs with threads are not validated` };
   const path = graphmlViolationPath(w);
   if (!path || path.length === 0) return { outcome: 'unconfirmed', reason: 'the witness has no path from its entry to a violation node' };
   // Thread numbers: main is MAIN_THREAD, the others count up in the order of their creation.
@@ -61,7 +61,7 @@ export function validateThreadWitness(w: GraphmlWitness, resolved: Resolved, c: 
     else steps.push({ thread: k, operations: ops });
   }
   const replay = replaySchedule(resolved.program, values, {
-    property,
+    symptom,
     dataModel: resolved.dataModel,
     errorFunction: resolved.property.errorFunction ?? 'reach_error',
     steps,

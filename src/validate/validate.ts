@@ -9,7 +9,8 @@ import { basename, join } from 'node:path';
 import { parseCFile } from '../c/index.js';
 import { processTreeCpuMs } from '../smt/index.js';
 import { TarsierError, usageError } from '../common/errors.js';
-import type { PropertyKind, Verdict } from '../task/index.js';
+import { includedProperty, violationNames } from '../properties/index.js';
+import { propertyOfSpecification, type PropertyKind, type Verdict } from '../task/index.js';
 import { resolveInput, type VerifyOptions } from '../verify/index.js';
 import { GRAPHML_CLAIM_NOTE, type Diagnostic, type ViolationSequenceEntry } from '../witness/index.js';
 import { certificatesFor } from './certificates.js';
@@ -68,15 +69,12 @@ export interface ValidateResult {
 function propertyOfWitness(entries: readonly Entry[]): PropertyKind | undefined {
   for (const e of entries) {
     const spec = 'metadata' in e ? e.metadata?.task?.specification : undefined;
-    if (!spec) continue;
-    if (/call\s*\(\s*__assert_fail\s*\(/.test(spec)) return 'assert';
-    if (/call\s*\(/.test(spec)) return 'unreach-call';
-    if (/div-by-zero/.test(spec)) return 'div-by-zero';
-    if (/overflow/.test(spec)) return 'no-overflow';
-    if (/F\s*end/.test(spec)) return 'termination';
-    if (/data-race/.test(spec)) return 'no-data-race';
-    if (/valid-memcleanup/.test(spec)) return 'valid-memcleanup';
-    if (/valid-(free|deref|memtrack)/.test(spec)) return 'valid-memsafety';
+    const p = spec ? propertyOfSpecification(spec) : undefined;
+    if (!p) continue;
+    // A line of a property that the file may include (a memory-safety
+    // specification with a valid-memcleanup line) names that property.
+    const included = includedProperty(p.kind);
+    return included && p.subproperties.some((s) => violationNames(included).includes(s)) ? included : p.kind;
   }
   return undefined;
 }

@@ -5,7 +5,10 @@
 // constrained program (so the waypoints hold in the run) and then on the
 // ORIGINAL program. Only a violation of the original program confirms.
 //
-// Memory safety: the run must show the violation with the sanitizers, as
+// How the run must show the violation is the property table's
+// (`validation`): a call of the error function at the target (`error-call`),
+// a violation the replay locates in the target statement (`at-target`), or
+// memory safety (`memory`): the run must show the violation with the sanitizers, as
 // `verify` replays its own (AddressSanitizer for invalid accesses and
 // frees, LeakSanitizer for lost blocks, a counting allocator for blocks
 // still allocated at exit). The instrumented program is replayed too, so the
@@ -20,12 +23,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { TarsierError } from '../common/errors.js';
 import type { CProgram } from '../c/index.js';
-import { replayCounterexample, type MemoryProperty, type NondetValue, type ReplayResult } from '../replay/index.js';
+import { propertyRow, violationWitnessFormat, type WitnessContext } from '../properties/index.js';
+import { replayCounterexample, shownAtExit, type MemoryProperty, type NondetValue, type ReplayResult, type Symptom } from '../replay/index.js';
+import type { PropertyKind } from '../task/index.js';
 import type { Resolved } from '../verify/index.js';
 import { verify } from '../verify/index.js';
 import type { ViolationSequenceEntry } from '../witness/model.js';
 import { programPoints } from './program-points.js';
-import { bindSequence, type BindProperty, type BoundSequence, type WaypointReading } from './waypoints.js';
+import { bindSequence, type BoundSequence, type WaypointCheck, type WaypointReading } from './waypoints.js';
 
 export type Outcome = 'confirmed' | 'refuted' | 'unconfirmed';
 
@@ -64,28 +69,43 @@ interface RunCheck {
   readonly violated?: MemoryProperty;
 }
 
-const LEAKS: readonly MemoryProperty[] = ['valid-memtrack', 'valid-memcleanup'];
+/** The property's violations as the property table has them: how a witness is checked, and what its runs must show. */
+interface HowChecked {
+  readonly violation: WaypointCheck;
+  readonly replay: Symptom;
+}
+
+/** The rules' witness table for a program without threads (one with threads is validated by threads.ts). */
+const SEQUENTIAL: WitnessContext = { concurrent: false };
+
+/** Whether the rules ask for GraphML 1.0 for a violation of `violated`, a (sub-)property of `kind`. */
+function needsGraphml(kind: PropertyKind, violated: string): boolean {
+  return violationWitnessFormat(kind, violated, SEQUENTIAL).version === '1.0';
+}
 
 export async function validateViolation(ctx: ViolationContext): Promise<ViolationValidation> {
   const { resolved } = ctx;
   const kind = resolved.property.kind;
-  if (kind !== 'unreach-call' && kind !== 'no-overflow' && kind !== 'valid-memsafety' && kind !== 'valid-memcleanup') {
+  const row = propertyRow(kind);
+  const how = row.validation;
+  if (!how || how.violation === 'cycle') {
     return { outcome: 'unconfirmed', reason: `property ${kind} is not supported`, readings: [], program: ctx.text };
   }
-  const memory = kind === 'valid-memsafety' || kind === 'valid-memcleanup';
-  if (kind === 'valid-memcleanup' && ctx.format !== 'graphml') {
-    return { outcome: 'unconfirmed', reason: 'the rules ask for GraphML 1.0 violation witnesses for valid-memcleanup, not 2.x', readings: [], program: ctx.text };
+  const checked: HowChecked = { violation: how.violation, replay: how.replay };
+  const memory = checked.violation === 'memory';
+  if (ctx.format !== 'graphml' && Object.values(row.violations).every((v) => v && needsGraphml(kind, v.name))) {
+    return { outcome: 'unconfirmed', reason: `the rules ask for GraphML 1.0 violation witnesses for ${kind}, not 2.x`, readings: [], program: ctx.text };
   }
   const errorFunction = resolved.property.errorFunction ?? 'reach_error';
   const points = programPoints(ctx.c, ctx.text);
-  const bound = bindSequence(ctx.c, ctx.text, points, ctx.entry, { property: kind, errorFunction });
+  const bound = bindSequence(ctx.c, ctx.text, points, ctx.entry, { violation: checked.violation, errorFunction });
   const base = { readings: bound.readings, program: bound.program };
   if (bound.unsupported) return { ...base, outcome: 'unconfirmed', reason: bound.unsupported };
   if (memory && !bound.target && !bound.targetEndOf) return { ...base, outcome: 'unconfirmed', reason: 'the target is not at a statement of the program' };
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-validate-'));
   const file = join(dir, basename(resolved.program));
-  const traced = tracedProgram(ctx, join(dir, 'traced'));
-  const check = memory ? memoryRun(ctx, bound, traced) : (values: readonly NondetValue[]) => plainRun(ctx, bound, traced, values);
+  const traced = tracedProgram(ctx, checked.violation, join(dir, 'traced'));
+  const check = memory ? memoryRun(ctx, checked, bound, traced) : (values: readonly NondetValue[]) => plainRun(ctx, checked, bound, traced, values);
 
   const search = async (program: string, timeoutS: number) => {
     writeFileSync(file, program);
@@ -114,7 +134,7 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
     try {
       // First with each constraint assumed at the first passing of its place
       // (values fixed early: fast), then matched greedily (the over-approximation).
-      const strict = bindSequence(ctx.c, ctx.text, points, ctx.entry, { property: kind, errorFunction, strict: true });
+      const strict = bindSequence(ctx.c, ctx.text, points, ctx.entry, { violation: checked.violation, errorFunction, strict: true });
       const s = await search(strict.program, ctx.budgetS() / 2);
       ctx.log(`search (strict reading): ${s.verdict.kind}: ${s.reason}`);
       const sc = s.verdict.kind === 'false' && s.counterexample ? check(s.counterexample) : undefined;
@@ -145,9 +165,8 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
 }
 
 /** The program instrumented to tell, when replayed, how far along the waypoints a run got (`tracePath`); its file. */
-function tracedProgram(ctx: ViolationContext, dir: string): string {
-  const kind = ctx.resolved.property.kind as BindProperty;
-  const traced = bindSequence(ctx.c, ctx.text, programPoints(ctx.c, ctx.text), ctx.entry, { property: kind, errorFunction: ctx.resolved.property.errorFunction ?? 'reach_error', tracePath: true });
+function tracedProgram(ctx: ViolationContext, violation: WaypointCheck, dir: string): string {
+  const traced = bindSequence(ctx.c, ctx.text, programPoints(ctx.c, ctx.text), ctx.entry, { violation, errorFunction: ctx.resolved.property.errorFunction ?? 'reach_error', tracePath: true });
   mkdirSync(dir, { recursive: true });
   const file = join(dir, basename(ctx.resolved.program));
   writeFileSync(file, traced.program);
@@ -155,27 +174,27 @@ function tracedProgram(ctx: ViolationContext, dir: string): string {
 }
 
 /**
- * unreach-call and no-overflow: the instrumented program, run with the
+ * `error-call` and `at-target`: the instrumented program, run with the
  * values, passes every waypoint at its place and in its order and then
  * violates the property at the target (an error call not at the target is
- * cut off; an overflow must come after the target was passed); then the
- * original program, run with them, violates it too (an overflow on the
- * target statement's lines).
+ * cut off; an `at-target` violation, such as an overflow, must come after
+ * the target was passed); then the original program, run with them,
+ * violates it too (`at-target`: on the target statement's lines).
  */
-function plainRun(ctx: ViolationContext, bound: BoundSequence, tracedFile: string, values: readonly NondetValue[]): RunCheck {
+function plainRun(ctx: ViolationContext, checked: HowChecked, bound: BoundSequence, tracedFile: string, values: readonly NondetValue[]): RunCheck {
   const { resolved } = ctx;
-  const kind = resolved.property.kind as 'unreach-call' | 'no-overflow';
-  const opts = { property: kind, dataModel: resolved.dataModel, errorFunction: resolved.property.errorFunction ?? 'reach_error' };
+  const atTarget = checked.violation === 'at-target';
+  const opts = { symptom: checked.replay, dataModel: resolved.dataModel, errorFunction: resolved.property.errorFunction ?? 'reach_error' };
   const t = bound.target;
   const w = replayCounterexample(tracedFile, values, { ...opts, tracePath: true });
   const fail = (replay: ReplayResult, reason: string): RunCheck => ({ ok: false, replay, reason });
   if (w.status !== 'confirmed') return fail(w, `the run along the waypoints shows no violation at the target: ${w.reason}`);
   if (w.path?.atError !== bound.follows) return fail(w, `${w.path?.atError ?? 'no'} of the ${bound.follows} waypoints were passed at the violation; ${w.reason}`);
-  if (kind === 'no-overflow' && !(t && w.path.targetPassed)) return fail(w, `the overflow does not come after the target was passed (${t ? `line ${t.loc.line}` : 'no target statement'}); ${w.reason}`);
+  if (atTarget && !(t && w.path.targetPassed)) return fail(w, `the overflow does not come after the target was passed (${t ? `line ${t.loc.line}` : 'no target statement'}); ${w.reason}`);
   const r = replayCounterexample(resolved.program, values, opts);
   if (r.status !== 'confirmed') return fail(r, `its replay on the program failed: ${r.reason}`);
   const at = r.overflowAt;
-  if (kind === 'no-overflow' && t && !(at && t.loc.line <= at.line && at.line <= (t.loc.end?.line ?? t.loc.line))) {
+  if (atTarget && t && !(at && t.loc.line <= at.line && at.line <= (t.loc.end?.line ?? t.loc.line))) {
     return fail(r, `the execution overflows at line ${at?.line ?? '?'}, not at the target (line ${t.loc.line})`);
   }
   return { ok: true, replay: r, reason: r.reason };
@@ -186,21 +205,21 @@ function plainRun(ctx: ViolationContext, bound: BoundSequence, tracedFile: strin
  * waypoints and violates a sub-property the witness's format can stand for
  * at its target; then the original program, run with them, violates it too.
  */
-function memoryRun(ctx: ViolationContext, bound: BoundSequence, tracedFile: string): (values: readonly NondetValue[]) => RunCheck {
+function memoryRun(ctx: ViolationContext, checked: HowChecked, bound: BoundSequence, tracedFile: string): (values: readonly NondetValue[]) => RunCheck {
   const { resolved } = ctx;
-  const kind = resolved.property.kind as 'valid-memsafety' | 'valid-memcleanup';
+  const kind = resolved.property.kind;
   const t = bound.target;
   const lines = t ? `line${t.loc.end && t.loc.end.line !== t.loc.line ? `s ${t.loc.line}-${t.loc.end.line}` : ` ${t.loc.line}`}` : `the end of ${bound.targetEndOf}`;
   return (values) => {
-    const opts = { property: kind, dataModel: resolved.dataModel, tracePath: true } as const;
+    const opts = { symptom: checked.replay, dataModel: resolved.dataModel, tracePath: true } as const;
     const r = replayCounterexample(tracedFile, values, opts);
     const fail = (reason: string): RunCheck => ({ ok: false, replay: r, reason });
     if (r.status !== 'confirmed' || !r.violated) return fail(`its replay shows no violation: ${r.reason}`);
     const v = r.violated;
-    if (ctx.format === 'yaml' && LEAKS.includes(v)) return fail(`its replay shows ${v} (${r.reason}), and a 2.x witness stands only for valid-deref or valid-free (the rules ask for GraphML 1.0 for ${v})`);
+    if (ctx.format === 'yaml' && needsGraphml(kind, v)) return fail(`its replay shows ${v} (${r.reason}), and a 2.x witness stands only for valid-deref or valid-free (the rules ask for GraphML 1.0 for ${v})`);
     const path = r.path;
     if (!path?.targetPassed) return fail(`the run never passed the target (${lines}) after the waypoints before it; ${r.reason}`);
-    if (LEAKS.includes(v)) {
+    if (shownAtExit(v)) {
       if (path.atExit !== bound.follows) return fail(`${path.atExit ?? 'no'} of the ${bound.follows} waypoints were passed when the run ended; ${r.reason}`);
     } else {
       if (!t) return fail(`${v} needs a target statement, not the end of ${bound.targetEndOf}`);
@@ -211,7 +230,7 @@ function memoryRun(ctx: ViolationContext, bound: BoundSequence, tracedFile: stri
       if (path.atError !== bound.follows) return fail(`${path.atError ?? 'no'} of the ${bound.follows} waypoints were passed at the violation; ${r.reason}`);
     }
     // The original program, with the same values, violates the same sub-property at the same place.
-    const o = replayCounterexample(resolved.program, values, { ...opts, property: kind === 'valid-memcleanup' ? kind : v });
+    const o = replayCounterexample(resolved.program, values, { ...opts, symptom: v });
     if (o.status !== 'confirmed' || o.violated !== v || o.violationLine !== r.violationLine) {
       return { ok: false, replay: o, reason: `the instrumented program violates ${v}${r.violationLine ? ` at line ${r.violationLine}` : ''}, but the program's own replay does not: ${o.reason}` };
     }

@@ -8,15 +8,17 @@
 // - assumption: before the statement at the location; function_return:
 //   around the call ending at the location, on the returned value;
 //   branching: around the condition of the `if`/loop at the location;
-// - target (unreach-call): before each call of the error function, the
+// - target, by how the property table says a violation is checked:
+//   `error-call` (unreach-call): before each call of the error function, the
 //   counter must have passed every waypoint; a call that is not the target
 //   is cut off (`__VERIFIER_assume(0)`);
-// - target (memory safety): nothing is cut off (the sanitizers decide where
-//   the violation happened); with `tracePath`, the place calls the replay
-//   harness's `__tarsier_target` when every waypoint before the target
-//   statement has been passed. A leak has no statement of its own: a target
-//   on a function's header or closing brace reads as the function's end
-//   (each `return` of it and its closing brace).
+//   `at-target` (an overflow) and `memory` (memory safety): nothing is cut
+//   off (the sanitizers decide where the violation happened); with
+//   `tracePath`, the place calls the replay harness's `__tarsier_target`
+//   when every waypoint before the target statement has been passed. A
+//   leak has no statement of its own: under `memory` a target on a
+//   function's header or closing brace reads as the function's end (each
+//   `return` of it and its closing brace).
 //
 // Readings of real witnesses (documented in docs/validate.md):
 // - an assumption at a statement that assigns a variable the constraint
@@ -28,6 +30,7 @@
 //   (dropping widens the search; a confirmation is still a replayed run).
 
 import { parseExpressionAt, type CProgram, type Expr, typeToString } from '../c/index.js';
+import type { ViolationCheck } from '../properties/index.js';
 import { NONDET_FLOAT_TYPES, NONDET_TYPES, nondetValue } from '../replay/harness.js';
 import { floatValueCondition, pinnedFloat } from '../c/float-literal.js';
 import type { NondetValue } from '../replay/index.js';
@@ -70,7 +73,7 @@ export interface BoundSequence {
    * witness cannot be confirmed (a proof on the wider program still refutes).
    */
   readonly unbound?: string;
-  /** The target statement (for checking where a no-overflow or memory violation happened). */
+  /** The target statement (for checking where an `at-target` or memory violation happened). */
   readonly target?: StatementPoint;
   /** The target read as the end of this function (memory safety: a leak's target outside any statement). */
   readonly targetEndOf?: string;
@@ -137,22 +140,22 @@ export function resultConstraint(text: string): { op: string; value: bigint } | 
   return undefined;
 }
 
-export type BindProperty = 'unreach-call' | 'no-overflow' | 'valid-memsafety' | 'valid-memcleanup';
+/** The checks of violation witnesses that read waypoints (the property table's; a cycle is read by cycle.ts). */
+export type WaypointCheck = Exclude<ViolationCheck, 'cycle'>;
 
 export interface BindOptions {
-  readonly property: BindProperty;
+  /** How the property's violation is checked, which says how the target is read. */
+  readonly violation: WaypointCheck;
   readonly errorFunction: string;
   /** Assume each constraint at the first passing of its place (fixes values early: a faster search, but not an over-approximation). */
   readonly strict?: boolean;
   /**
    * A program to replay, not to verify: call the replay harness's
    * `__tarsier_target` where the target is passed after the waypoints before
-   * it (memory safety, no-overflow), so the run tells where it was.
+   * it (`memory`, `at-target`), so the run tells where it was.
    */
   readonly tracePath?: boolean;
 }
-
-const isMemory = (p: BindProperty) => p === 'valid-memsafety' || p === 'valid-memcleanup';
 
 /** Reads the waypoints against the program and instruments it. */
 export function bindSequence(program: CProgram, text: string, points: ProgramPoints, entry: ViolationSequenceEntry, options: BindOptions): BoundSequence {
@@ -285,14 +288,14 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
         targetSeen = true;
         const fn = functionContaining(points, offset);
         const st = statementAt(points, offset) ?? statementContaining(points, offset);
-        if (fn === options.errorFunction && options.property === 'unreach-call') {
+        if (fn === options.errorFunction && options.violation === 'error-call') {
           targetAnyCall = true;
           // Reaching its body is calling it: the same executions, so this reading keeps refutations sound.
           readings.push({ waypoint: w, reading: 'lenient', note: `inside ${fn}: read as any call of ${fn}` });
-        } else if (st && !(isMemory(options.property) && endOfFunction(points, offset, st))) {
+        } else if (st && !(options.violation === 'memory' && endOfFunction(points, offset, st))) {
           target = st;
           readings.push({ waypoint: w, reading: statementAt(points, offset) ? 'exact' : 'lenient', ...(statementAt(points, offset) ? {} : { note: 'not at a statement start: read as the statement containing it' }) });
-        } else if (isMemory(options.property) && (targetEndOf = endOfFunction(points, offset, st))) {
+        } else if (options.violation === 'memory' && (targetEndOf = endOfFunction(points, offset, st))) {
           readings.push({ waypoint: w, reading: 'lenient', note: `not in a statement of ${targetEndOf.name}: read as the end of ${targetEndOf.name} (where a block still allocated is judged)` });
         } else {
           drop(w, 'no statement at the target location');
@@ -323,14 +326,14 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
   // every error call (in a statement or inside an expression) not at the
   // target is cut off, the one at the target needs every waypoint passed.
   const targetBound = target !== undefined || targetAnyCall || targetEndOf !== undefined;
-  if (options.property === 'unreach-call') {
+  if (options.violation === 'error-call') {
     const errorCalls = points.calls.filter((c) => c.callee === options.errorFunction);
     for (const c of errorCalls) {
       const atTarget = targetAnyCall || (target !== undefined && within(c, target));
       edits.wrap(c.start, c.end, `(__VERIFIER_assume(${atTarget ? `${SEG} == ${follows}u` : '0'}), `, ')');
     }
   }
-  if (options.tracePath && (isMemory(options.property) || options.property === 'no-overflow')) {
+  if (options.tracePath && (options.violation === 'memory' || options.violation === 'at-target')) {
     // The target is passed once the waypoints before its statement are
     // (those inside it, such as a nondet call's return, come during it).
     let before = follows;
@@ -358,9 +361,9 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
 }
 
 /**
- * Whether a proof on the instrumented program refutes the witness. Memory
- * safety and no-overflow cut nothing off (the program keeps all its
- * executions); under unreach-call error calls are cut where the waypoints
+ * Whether a proof on the instrumented program refutes the witness.
+ * `memory` and `at-target` cut nothing off (the program keeps all its
+ * executions); under `error-call` error calls are cut where the waypoints
  * say, which a lenient reading may get wrong.
  */
 function refutation(options: BindOptions, r: { targetSeen: boolean; targetBound: boolean; lenient: boolean; unsupported?: string }): { overApproximates: boolean; notRefuting?: string } {
@@ -370,9 +373,9 @@ function refutation(options: BindOptions, r: { targetSeen: boolean; targetBound:
       ? 'the witness has no target'
       : r.unsupported
         ? r.unsupported
-        : options.property === 'unreach-call' && !r.targetBound
+        : options.violation === 'error-call' && !r.targetBound
           ? 'its target is not bound to the program'
-          : options.property === 'unreach-call' && r.lenient
+          : options.violation === 'error-call' && r.lenient
             ? 'some entries were read leniently'
             : undefined;
   return why ? { overApproximates: false, notRefuting: why } : { overApproximates: true };

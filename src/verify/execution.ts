@@ -143,7 +143,7 @@ export function violationByGccRun(programPath: string, options: GccRunOptions): 
   const cpuS = Math.max(1, Math.ceil(options.timeoutMs / 1000));
   const check = concreteRunOf(options.property);
   const replay = replayCounterexample(programPath, [], {
-    property: check.replay,
+    symptom: check.replay,
     dataModel: options.dataModel,
     errorFunction: options.errorFunction,
     timeoutMs: 10_000 * cpuS,

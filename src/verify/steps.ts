@@ -11,7 +11,7 @@ import { loopsOf } from '../ivl/walk.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
 import { goalRolesOf, violationKinds, violationOf, type StepName } from '../properties/index.js';
 import { replayCounterexample, type ReplayResult } from '../replay/index.js';
-import { endsRunOfAll, executeLowered, executionLimitMs, violationByGccRun } from './execution.js';
+import { endsRunOfAll, executeLowered, executionLimitMs, violationByGccRun, type OnePathOutcome } from './execution.js';
 import { LoweredFamily } from './family.js';
 import { lowerC } from './frontend.js';
 import type { PhaseProfile } from './profile.js';
@@ -73,11 +73,16 @@ function lower(run: VerificationRun): VerifyResult | undefined {
   return undefined;
 }
 
+/** CPU ms the model's run of a program without nondeterminism gets before gcc's run is tried. */
+const FIRST_SLICE_MS = 500;
+
 const STEPS: Readonly<Record<StepName, Step>> = {
   /**
    * A program without nondeterminism: its one execution, run with the
    * model's semantics (execution.ts), decides, if it ends within a third of
-   * the budget. Where it is too long to run, gcc's run may still show a violation.
+   * the budget. A long run first gets a short slice; where that is not
+   * enough, gcc's run (much faster) may show a violation, replayed, before
+   * the model's run starts again with the whole third.
    */
   execution: {
     lowered: true,
@@ -85,27 +90,40 @@ const STEPS: Readonly<Record<StepName, Step>> = {
     async run(run) {
       const { r, family } = run;
       const kind = r.property.kind;
-      const executionEnd = run.deadline() * (2 / 3);
-      const outcome = executeLowered({ first: family!.first, lowerAt: family!.lowerAt, roles: goalRolesOf(kind), deadline: () => run.deadline() - executionEnd, fileName: r.programAsWritten, log: run.log });
-      run.profile.mark('execution');
-      if (outcome.kind === 'holds') return run.proved(`no violation: ${outcome.reason}`, 'execution', null);
+      const share = run.deadline() / 3;
+      const execute = (ms: number) => {
+        const stopAt = run.deadline() - ms;
+        return executeLowered({ first: family!.first, lowerAt: family!.lowerAt, roles: goalRolesOf(kind), deadline: () => run.deadline() - stopAt, fileName: r.programAsWritten, log: run.log });
+      };
       // The table's concrete run: the properties one gcc run can show violated.
       const byGcc = run.row.concreteRun !== undefined;
+      const errorFunction = r.property.errorFunction ?? 'reach_error';
+      const tooLong = (o: OnePathOutcome) => o.kind === 'undecided' && o.tooLong;
+      let outcome = execute(Math.min(share, FIRST_SLICE_MS));
+      run.profile.mark('execution');
       // Behaviour C leaves undefined on the one path: never TRUE. gcc's run
       // may still show a violation after it; for memory safety BMC may.
-      if (outcome.kind === 'undefined' && !byGcc) return undefined;
-      const errorFunction = r.property.errorFunction ?? 'reach_error';
-      const gccRun =
-        (outcome.kind === 'undefined' || (outcome.kind === 'undecided' && outcome.tooLong)) && byGcc
-          ? violationByGccRun(r.program, { property: kind, dataModel: r.dataModel, errorFunction, timeoutMs: executionLimitMs(run.timeoutS * 1000) })
-          : undefined;
-      const goal = outcome.kind === 'violated' ? outcome.goal : gccRun && violatedGoal(family!.first.sourceMap, violationKinds(kind), gccRun);
-      if (!goal) return outcome.kind === 'undefined' ? run.unknown(outcome.reason) : undefined;
+      if (byGcc && (outcome.kind === 'undefined' || tooLong(outcome))) {
+        const gccRun = violationByGccRun(r.program, { property: kind, dataModel: r.dataModel, errorFunction, timeoutMs: executionLimitMs(run.timeoutS * 1000) });
+        run.profile.mark('replay');
+        const goal = gccRun && violatedGoal(family!.first.sourceMap, violationKinds(kind), gccRun);
+        // Too long for the model to run: too long to retrace as well.
+        if (goal) return run.refuted(goal, violationOf(kind, goal.kind)!.name, [], gccRun, 'execution', 'the only execution of a program without nondeterminism');
+        if (outcome.kind === 'undefined') return run.unknown(outcome.reason);
+      }
+      if (tooLong(outcome) && share > FIRST_SLICE_MS) {
+        outcome = execute(share);
+        run.profile.mark('execution');
+      }
+      if (outcome.kind === 'holds') return run.proved(`no violation: ${outcome.reason}`, 'execution', null);
+      if (outcome.kind === 'undefined') return byGcc ? run.unknown(outcome.reason) : undefined;
+      if (outcome.kind !== 'violated') return undefined;
+      const { goal } = outcome;
       const violated = violationOf(kind, goal.kind)!;
-      const replay = gccRun ?? replayCounterexample(r.program, [], { property: violated.replay, dataModel: r.dataModel, errorFunction });
+      const replay = replayCounterexample(r.program, [], { symptom: violated.replay, dataModel: r.dataModel, errorFunction });
       run.profile.mark('replay');
       // Without nondet values the witness is its target alone.
-      const trace = counterexampleTrace(family!.first.imp, [], family!.first.sourceMap, goal);
+      const trace = counterexampleTrace(family!.first.imp, [], family!.first.sourceMap, goal, traceOutOfTime(run));
       if (replay.status === 'confirmed') return run.refuted(goal, violated.name, [], replay, 'execution', 'the only execution of a program without nondeterminism', undefined, trace);
       return run.unknown(`the only execution violates the property at ${formatLocation({ ...goal.loc, file: r.programAsWritten })} (${goal.description}), but the replay does not show it: ${replay.reason}`);
     },
@@ -202,6 +220,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
         roles: goalRolesOf(run.r.property.kind),
         views: new Map(first.sourceMap.variables.map((v) => [v.imp, v.signed ? 's' : 'u'] as const)),
         solver: run.options.solver,
+        candidates: loopCandidatesOf(run, 'horn'),
         log: run.log,
       });
       run.profile.mark('horn');
@@ -250,8 +269,21 @@ function runBmc(run: VerificationRun, left: () => number): Promise<BmcResult> {
     log: run.log,
     solver: run.options.solver,
     // The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants.
-    loopCandidates: candidateSources(profiled(run.profile, 'analysis', analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, run.timeoutS * 50)) })), assertionCandidates()),
+    loopCandidates: loopCandidatesOf(run, 'bmc'),
   });
+}
+
+/** One analysis per run (its facts are cached per program), shared by the steps that use candidates. */
+const analyses = new WeakMap<VerificationRun, LoopCandidateSource>();
+
+/** The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants; analysis time is charged as such, the rest to `during`. */
+function loopCandidatesOf(run: VerificationRun, during: string): LoopCandidateSource {
+  let analysis = analyses.get(run);
+  if (!analysis) {
+    analysis = analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, run.timeoutS * 50)) });
+    analyses.set(run, analysis);
+  }
+  return candidateSources(profiled(run.profile, during, analysis), assertionCandidates());
 }
 
 /** The verdict of BMC's result: TRUE with its witness, FALSE once gcc replays the counterexample, else UNKNOWN with the reason. */
@@ -292,10 +324,16 @@ async function bmcVerdict(run: VerificationRun, result: BmcResult): Promise<Veri
 
 /** The counterexample's trace (trace.ts), or undefined (logged) when the lowered program's run does not retrace it. */
 function traceOf(run: VerificationRun, program: ImpProgram, cex: Counterexample, map: SourceMap, goal: GoalInfo): TraceStep[] | undefined {
-  const trace = counterexampleTrace(program, cex.havocs, map, goal);
+  const trace = counterexampleTrace(program, cex.havocs, map, goal, traceOutOfTime(run));
   run.profile.mark('trace');
-  if (!trace) run.log('trace: the run of the lowered program on the counterexample does not reach the violation');
+  if (!trace) run.log('trace: the run of the lowered program on the counterexample does not reach the violation in the time it may take');
   return trace;
+}
+
+/** The trace (a nicety beside the verdict) may use half of what is left of the engines' time. */
+function traceOutOfTime(run: VerificationRun): () => boolean {
+  const stopAt = run.deadline() / 2;
+  return () => run.deadline() < stopAt;
 }
 
 type Confirmation =
@@ -311,7 +349,7 @@ function confirmedViolation(run: VerificationRun, cex: Counterexample, map: Sour
   if (!goal || !violated) return { kind: 'not-a-violation' };
   const steps = nondetSteps(cex, map);
   const replay = replayCounterexample(r.program, replayValues(steps), {
-    property: violated.replay,
+    symptom: violated.replay,
     dataModel: r.dataModel,
     errorFunction: r.property.errorFunction ?? 'reach_error',
   });
@@ -341,14 +379,14 @@ async function vacuity(run: VerificationRun): Promise<string | undefined> {
   return vacuous;
 }
 
-/** The candidate source, its CPU time charged to `phase`. */
-function profiled(profile: PhaseProfile, phase: string, source: LoopCandidateSource): LoopCandidateSource {
+/** The candidate source, its CPU time charged to `analysis` (what came before to `during`). */
+function profiled(profile: PhaseProfile, during: string, source: LoopCandidateSource): LoopCandidateSource {
   return (loop, program) => {
-    profile.mark('bmc');
+    profile.mark(during);
     try {
       return source(loop, program);
     } finally {
-      profile.mark(phase);
+      profile.mark('analysis');
     }
   };
 }

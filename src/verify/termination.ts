@@ -190,7 +190,7 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap): O
   const stem = nondetStepsOf(lasso.stem, sourceMap);
   const cycle = nondetStepsOf(lasso.cycle, sourceMap);
   const replay = replayCounterexample(t.program, replayValues([...stem, ...cycle]), {
-    property: violation.replay,
+    symptom: violation.replay,
     dataModel: t.dataModel,
     cycleStart: stem.length,
     timeoutMs: 3000,

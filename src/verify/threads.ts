@@ -9,7 +9,7 @@ import type { GoalInfo, LoweredProgram } from '../lower/index.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import { goalOf } from '../lower/index.js';
 import { goalRolesOf, violationKinds, violationOf, violationWitnessFormat } from '../properties/index.js';
-import { replaySchedule, type ThreadReplayProperty } from '../replay/threads.js';
+import { replaySchedule, type ScheduleSymptom } from '../replay/threads.js';
 import type { ReplayResult } from '../replay/index.js';
 import { interleave, InterleaveError, type Interleaved } from '../threads/interleave.js';
 import { replaySteps, scheduleOf, type Schedule, type ScheduleHavoc } from '../threads/schedule.js';
@@ -25,9 +25,9 @@ import { emitWitness, witnessContext, witnessFields, witnessMetadata } from './w
 export async function verifyThreaded(run: VerificationRun): Promise<VerifyResult> {
   const kind = run.r.property.kind;
   // The property table says which properties are decided for programs with threads, and their replay.
-  const replayProperty = run.row.threaded;
+  const replaySymptom = run.row.threaded;
   // Termination and memory safety (a leak when main ends with pthread_exit, ASan beside the schedule's runtime) are not modelled for threads.
-  if (!replayProperty) return run.unknown(`${kind} of a program with threads is not supported`);
+  if (!replaySymptom) return run.unknown(`${kind} of a program with threads is not supported`);
   // The parser reads thread-local storage as ordinary storage: one object all threads would share.
   if (/\b(__thread|_Thread_local)\b/.test(readFileSync(run.r.program, 'utf8'))) return run.unknown('thread-local storage (__thread, _Thread_local) is not modelled');
   const first = run.family!.first;
@@ -75,7 +75,7 @@ export async function verifyThreaded(run: VerificationRun): Promise<VerifyResult
     if (e.verdict === 'true' && !bounded) return run.done({ kind: 'true' }, `no violation in any interleaving (${e.reason})`);
     if (e.verdict === 'false' && e.trace) {
       const goal = goalOf(x.lowered.sourceMap, e.trace.goal);
-      const found = goal && violationKinds(kind).includes(goal.kind) ? confirm(run, replayProperty, x, goal, e.trace.havocs, 'explicit exploration', undefined) : undefined;
+      const found = goal && violationKinds(kind).includes(goal.kind) ? confirm(run, replaySymptom, x, goal, e.trace.havocs, 'explicit exploration', undefined) : undefined;
       if (found?.verdict) return found.verdict;
     }
     // More threads per site matter only when the sites' slots ran out.
@@ -103,14 +103,14 @@ export async function verifyThreaded(run: VerificationRun): Promise<VerifyResult
   if (!goal || !violationKinds(kind).includes(goal.kind)) {
     return run.unknown(`BMC found a failing assertion at ${formatLocation(cex.goal.loc)} that is not a ${violationKinds(kind).join('/')} goal`, { bound: result.bound });
   }
-  const found = confirm(run, replayProperty, used, goal, cex.havocs, `BMC bound ${result.bound}`, result.bound);
+  const found = confirm(run, replaySymptom, used, goal, cex.havocs, `BMC bound ${result.bound}`, result.bound);
   return found.verdict ?? run.unknown(`counterexample at bound ${result.bound} not confirmed: ${found.replay.reason}`, { bound: result.bound, replay: found.replay });
 }
 
 /** Replays a path (its schedule and nondet values) by gcc; FALSE with its witness when the run shows the violation. */
 function confirm(
   run: VerificationRun,
-  property: ThreadReplayProperty,
+  symptom: ScheduleSymptom,
   x: { lowered: LoweredProgram; it: Interleaved },
   goal: GoalInfo,
   havocs: readonly ScheduleHavoc[],
@@ -122,7 +122,7 @@ function confirm(
   const enforced = replaySteps(schedule);
   run.log(`schedule: ${enforced.map((s) => `${s.thread}:${s.operations.map((o) => `${o.kind}@${o.loc.line}`).join(',')}`).join(' ')}`);
   const replay = replaySchedule(run.r.program, replayValues(steps), {
-    property,
+    symptom,
     dataModel: run.r.dataModel,
     errorFunction: run.r.property.errorFunction ?? 'reach_error',
     steps: enforced.map((s) => ({ thread: s.thread, operations: s.operations.length })),

@@ -39,8 +39,13 @@ export interface TraceStep {
 /** Steps a trace may hold: a longer run keeps its first and last steps. */
 const MAX_STEPS = 2000;
 
-/** The trace of the run of `program` (lowered with `map`) whose havocs give the counterexample's `havocs` in order; undefined if it does not reach `goal`. */
-export function counterexampleTrace(program: ImpProgram, havocs: readonly TraceHavoc[], map: SourceMap, goal: GoalInfo): TraceStep[] | undefined {
+/**
+ * The trace of the run of `program` (lowered with `map`) whose havocs give
+ * the counterexample's `havocs` in order; undefined if it does not reach
+ * `goal`, or if `outOfTime` says so first (a run of millions of steps, which
+ * gcc's run showed violating, is no reason to miss the time limit).
+ */
+export function counterexampleTrace(program: ImpProgram, havocs: readonly TraceHavoc[], map: SourceMap, goal: GoalInfo, outOfTime?: () => boolean): TraceStep[] | undefined {
   const proc = program.procedures.find((p) => p.name === 'main') ?? program.procedures[0];
   if (!proc) return undefined;
   const variables = new Map<string, VariableInfo>(map.variables.map((v) => [v.imp, v]));
@@ -59,13 +64,19 @@ export function counterexampleTrace(program: ImpProgram, havocs: readonly TraceH
       steps.push({ kind: 'call', line: loc.line, column: loc.column, function: fn });
     }
   };
+  // Memory stays bounded on long runs: the middle is dropped as the run goes.
+  const keepEnds = () => {
+    if (steps.length > 2 * MAX_STEPS) steps.splice(MAX_STEPS / 4, steps.length - MAX_STEPS / 4 - (MAX_STEPS * 3) / 4);
+  };
   const push = (fn: string, loc: SourceLocation, step: Omit<TraceStep, 'line' | 'column' | 'function'>) => {
     enter(fn, loc);
     steps.push({ ...step, line: loc.line, column: loc.column, function: fn });
+    keepEnds();
   };
   let next = 0;
   const result = executeImp(program, proc.name, {}, {
     maxSteps: 5_000_000,
+    outOfTime,
     havoc(name, type, loc) {
       const h = havocs[next];
       if (!h || h.target !== name || locKey(h.loc) !== locKey(loc)) return zeroValue(type);
@@ -78,7 +89,10 @@ export function counterexampleTrace(program: ImpProgram, havocs: readonly TraceH
     onAssign(target, value, loc) {
       const v = variables.get(target);
       if (v && v.function !== undefined) push(v.function, loc, { kind: 'assign', variable: v.name, value: cText(value, v.signed) });
-      else if (v) steps.push({ kind: 'assign', line: loc.line, column: loc.column, function: stack[stack.length - 1] ?? goal.function, variable: v.name, value: cText(value, v.signed) });
+      else if (v) {
+        steps.push({ kind: 'assign', line: loc.line, column: loc.column, function: stack[stack.length - 1] ?? goal.function, variable: v.name, value: cText(value, v.signed) });
+        keepEnds();
+      }
     },
     onBranch(loc, taken) {
       const b = branchAt(map, loc);

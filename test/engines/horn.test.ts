@@ -6,9 +6,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { proveByHorn } from '../../src/engines/index.js';
-import { toBitVectorForm } from '../../src/engines/chc-model.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/shared.js';
+import { modelDefinitions, readInvariant, toBitVectorForm } from '../../src/engines/chc-model.js';
+import { parseSExprs } from '../../src/smt/index.js';
+import { chcToSmtLib, encodeChc } from '../../src/engines/chc.js';
+import { intSemantics } from '../../src/engines/chc-semantics.js';
 import { parseImp, printExpr } from '../../src/ivl/index.js';
-import type { Expr, ImpProgram, ImpType } from '../../src/ivl/ast.js';
+import type { Expr, ImpProgram, ImpType, WhileStmt } from '../../src/ivl/ast.js';
 import { bvValue, evalExpr, executeImp, type ImpValue } from '../../src/ivl/interp.js';
 import { rng } from '../../src/invariants/random.js';
 import { locKey } from '../../src/lower/index.js';
@@ -156,4 +162,66 @@ test('horn: integer arithmetic goes to 64-bit bit-vectors only where no intermed
   // A 64-bit variable stays an integer (its product would not fit).
   assert.equal(printExpr(toBitVectorForm(first!, (n) => widths.get(n))), printExpr(first!));
   assert.equal(printExpr(toBitVectorForm(second!, (n) => widths.get(n))), 'sle(sext64(a) + 3bv64, zext64(b))');
+});
+
+const fixture = (name: string) => parseImp(readFileSync(join(repoRoot, 'test', 'fixtures', 'horn', name), 'utf8'), name);
+
+test('horn: an outer loop whose model z3 gave with `exists` (predicates inlined eagerly) is read back, and the entry fact reaches the inner loop', async () => {
+  const p = fixture('nested-entry.imp');
+  const end = Date.now() + 10_000;
+  const h = await proveByHorn(p, { left: () => end - Date.now(), semantics: ['int-ideal'] });
+  assert.equal(h.verdict, 'true', h.verdict === 'unknown' ? h.reason : '');
+  // The outer loop's invariant is no longer empty: it carries l > 0 to the inner loop.
+  const outer = h.verdict === 'true' ? h.invariants.find((l) => l.loc.line === 21) : undefined;
+  assert.ok(outer && outer.exprs.some((e) => printExpr(e).includes('sext64(l)')), outer && outer.exprs.map(printExpr).join(' && '));
+});
+
+test('horn: integer invariants that wrap around in bit-vectors are completed by candidates that Houdini keeps where inductive', async () => {
+  const p = fixture('two-counters.imp');
+  // Over integers i <= k suffices; in bit-vectors k + 1 wraps unless k = i (i < n keeps i + 1 in range).
+  const without = Date.now() + 10_000;
+  const h0 = await proveByHorn(p, { left: () => without - Date.now(), semantics: ['int-ideal'] });
+  assert.equal(h0.verdict, 'unknown');
+  const loc = p.procedures[0]!.body![0]!.loc;
+  const v = (name: string): Expr => ({ kind: 'var', name, loc });
+  const equal: Expr = { kind: 'binary', op: '==', left: v('k'), right: v('i'), loc };
+  const wrong: Expr = { kind: 'app', fn: 'sle', args: [v('k'), { kind: 'bv_lit', value: 5n, width: 32, loc }], loc };
+  const end = Date.now() + 10_000;
+  const h = await proveByHorn(p, { left: () => end - Date.now(), semantics: ['int-ideal'], candidates: () => [equal, wrong] });
+  assert.equal(h.verdict, 'true', h.verdict === 'unknown' ? h.reason : '');
+  const all = h.verdict === 'true' ? h.invariants.flatMap((l) => l.exprs.map(printExpr)) : [];
+  assert.ok(all.includes('k == i'), all.join(' && '));
+  assert.ok(!all.includes(printExpr(wrong)), 'a candidate that is not inductive was kept');
+});
+
+test('horn: a hint conjoins the known solution to every clause the predicate is the premise of', () => {
+  const p = fixture('two-counters.imp');
+  const proc = p.procedures[0]!;
+  const types = new Map([...proc.locals].map((d) => [d.name, d.type]));
+  const system = encodeChc(p, intSemantics(types, new Map(), 'check'));
+  const first = system.predicates[0]!;
+  const params = first.vars.map((_, i) => `x!${i}`);
+  const text = chcToSmtLib(system, [], new Map([[first.name, { params, body: ['>=', params[0]!, '0'] }]]));
+  assert.match(text, new RegExp(`\\(define-fun \\|?hint!${first.name}\\|? \\(\\(x!0 Int\\)`));
+  const premises = system.clauses.filter((c) => c.body?.pred === first).length;
+  assert.ok(premises > 0);
+  assert.equal(text.split(`(hint!${first.name} `).length - 1, premises);
+});
+
+test('horn: a linear comparison goes to bit-vectors with every coefficient positive (no negated sums for the bit-blaster)', () => {
+  const widths = new Map([['a', 32], ['b', 32], ['c', 32]]);
+  const p = parseImp('procedure main()\n{\n  var a, b, c: bv32;\n  assume sbv2int(a) - sbv2int(b) + -2 * sbv2int(c) < -2;\n  assume sbv2int(a) - sbv2int(a) == 0;\n}\n', 'positive.imp');
+  const [first, second] = p.procedures[0]!.body!.map((s) => (s.kind === 'assume' ? s.cond : undefined));
+  assert.equal(printExpr(toBitVectorForm(first!, (n) => widths.get(n))), 'slt(sext64(a) + 2bv64, sext64(b) + 2bv64 * sext64(c))');
+  assert.equal(printExpr(toBitVectorForm(second!, (n) => widths.get(n))), '0bv64 == 0bv64');
+});
+
+test('horn: the conjuncts of a model under let (z3 shares sub-terms so) are read one by one', () => {
+  const p = parseImp('procedure main()\n{\n  var x, y: bv32;\n  while (slt(x, y)) { x := x + 1bv32; }\n}\n', 'let.imp');
+  const loop = p.procedures[0]!.body![0] as WhileStmt;
+  const [def] = [...modelDefinitions(parseSExprs('(model (define-fun inv1 ((x!0 Int) (x!1 Int)) Bool (let ((a!1 (<= x!0 x!1))) (and a!1 (>= x!0 0) (exists ((z Int)) (= x!0 z))))))')).values()];
+  const readings = [{ name: 'x', type: { kind: 'bv', width: 32 } as ImpType, view: 's' as const }, { name: 'y', type: { kind: 'bv', width: 32 } as ImpType, view: 's' as const }];
+  const out = readInvariant(def!, { name: 'inv1', loop, vars: ['x', 'y'], sorts: [] }, readings).map(printExpr);
+  // The quantified conjunct is left out; the other two stand alone.
+  assert.deepEqual(out, ['sle(sext64(x), sext64(y))', 'sge(sext64(x), 0bv64)']);
 });

@@ -85,6 +85,31 @@ test('goals, passes and replays per property', () => {
   assert.deepEqual(violationKinds('termination'), []);
 });
 
+test('what validate checks per property, and how', () => {
+  const validation = (k: PropertyKind) => propertyRow(k).validation;
+  // Violation witnesses: unreach-call by its error call, no-overflow where the replay says, memory by the sanitizers, termination as a lasso.
+  assert.deepEqual(
+    Object.fromEntries(PROPERTY_KINDS.flatMap((k) => (validation(k) ? [[k, `${validation(k)!.violation} ${validation(k)!.replay}`]] : []))),
+    {
+      'unreach-call': 'error-call error-call',
+      'no-overflow': 'at-target signed-overflow',
+      'valid-memsafety': 'memory memory-error',
+      'valid-memcleanup': 'memory valid-memcleanup',
+      termination: 'cycle endless-run',
+    },
+  );
+  assert.deepEqual(PROPERTY_KINDS.filter((k) => validation(k)?.correctness), ['unreach-call', 'no-overflow']);
+  // Programs with threads: a GraphML witness's schedule is replayed for the properties decided there.
+  assert.deepEqual(
+    Object.fromEntries(PROPERTY_KINDS.flatMap((k) => (propertyRow(k).threaded ? [[k, propertyRow(k).threaded]] : []))),
+    { 'unreach-call': 'error-call', 'no-overflow': 'signed-overflow', 'no-data-race': 'data-race' },
+  );
+  // A one-goal property's witness runs look for what its one violation shows.
+  for (const k of ['unreach-call', 'no-overflow', 'valid-memcleanup'] as const) {
+    assert.deepEqual(Object.values(propertyRow(k).violations).map((v) => v!.replay), [validation(k)!.replay], k);
+  }
+});
+
 test('the names a FALSE may carry: the violations\' own, and those of an included line', () => {
   assert.deepEqual(violationNames('unreach-call'), ['unreach-call']);
   assert.deepEqual(violationNames('valid-memsafety'), ['valid-deref', 'valid-free', 'valid-memtrack', 'valid-memcleanup']);

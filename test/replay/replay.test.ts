@@ -17,7 +17,7 @@ test('replay confirms a reach_error path and rejects a wrong one', { skip: noGcc
       { function: '__VERIFIER_nondet_int', value: -7n },
       { function: '__VERIFIER_nondet_uchar', value: 200n },
     ],
-    { property: 'unreach-call', dataModel: 'ILP32' },
+    { symptom: 'error-call', dataModel: 'ILP32' },
   );
   assert.equal(good.status, 'confirmed', good.reason);
   const wrong = replayCounterexample(
@@ -26,12 +26,12 @@ test('replay confirms a reach_error path and rejects a wrong one', { skip: noGcc
       { function: '__VERIFIER_nondet_int', value: -7n },
       { function: '__VERIFIER_nondet_uchar', value: 199n },
     ],
-    { property: 'unreach-call', dataModel: 'ILP32' },
+    { symptom: 'error-call', dataModel: 'ILP32' },
   );
   assert.equal(wrong.status, 'not-confirmed');
   // Values for other functions than those called: the run diverges.
   const diverged = replayCounterexample(fixture('reach.c'), [{ function: '__VERIFIER_nondet_uint', value: 1n }], {
-    property: 'unreach-call',
+    symptom: 'error-call',
     dataModel: 'LP64',
   });
   assert.equal(diverged.status, 'not-confirmed');
@@ -40,13 +40,13 @@ test('replay confirms a reach_error path and rejects a wrong one', { skip: noGcc
 
 test('replay detects a signed overflow with its line and column', { skip: noGcc }, () => {
   const r = replayCounterexample(fixture('overflow.c'), [{ function: '__VERIFIER_nondet_int', value: 2147483647n }], {
-    property: 'no-overflow',
+    symptom: 'signed-overflow',
     dataModel: 'ILP32',
   });
   assert.equal(r.status, 'confirmed', r.reason);
   assert.equal(r.overflowAt?.line, 4);
   const ok = replayCounterexample(fixture('overflow.c'), [{ function: '__VERIFIER_nondet_int', value: 5n }], {
-    property: 'no-overflow',
+    symptom: 'signed-overflow',
     dataModel: 'ILP32',
   });
   assert.equal(ok.status, 'not-confirmed');
@@ -54,7 +54,7 @@ test('replay detects a signed overflow with its line and column', { skip: noGcc 
 
 test('replay confirms an overflowing signed left shift (the sanitizer\'s "left shift of" report)', { skip: noGcc }, () => {
   const r = replayCounterexample(fixture('shift.c'), [{ function: '__VERIFIER_nondet_int', value: 1000n }], {
-    property: 'no-overflow',
+    symptom: 'signed-overflow',
     dataModel: 'ILP32',
   });
   assert.equal(r.status, 'confirmed', r.reason);
@@ -62,7 +62,7 @@ test('replay confirms an overflowing signed left shift (the sanitizer\'s "left s
   assert.match(r.reason, /left shift of 1000 by 22 places cannot be represented/);
   // 511 << 22 fits in int: no overflow.
   const ok = replayCounterexample(fixture('shift.c'), [{ function: '__VERIFIER_nondet_int', value: 511n }], {
-    property: 'no-overflow',
+    symptom: 'signed-overflow',
     dataModel: 'ILP32',
   });
   assert.equal(ok.status, 'not-confirmed');
@@ -70,7 +70,7 @@ test('replay confirms an overflowing signed left shift (the sanitizer\'s "left s
 
 test('ILP32 programs using long replay only where -m32 links', { skip: noGcc }, () => {
   const r = replayCounterexample(fixture('long.c'), [{ function: '__VERIFIER_nondet_long', value: 4294967296n }], {
-    property: 'unreach-call',
+    symptom: 'error-call',
     dataModel: 'ILP32',
   });
   if (probeGcc().m32) assert.equal(r.status, 'not-confirmed');
@@ -79,7 +79,7 @@ test('ILP32 programs using long replay only where -m32 links', { skip: noGcc }, 
     assert.match(r.reason, /'long'/);
   }
   const r64 = replayCounterexample(fixture('long.c'), [{ function: '__VERIFIER_nondet_long', value: 4294967296n }], {
-    property: 'unreach-call',
+    symptom: 'error-call',
     dataModel: 'LP64',
   });
   assert.equal(r64.status, 'confirmed', r64.reason);
@@ -108,16 +108,16 @@ test('a replay runs gcc once; gcc is probed only when the compile fails: a gcc t
       { function: '__VERIFIER_nondet_int', value: -7n },
       { function: '__VERIFIER_nondet_uchar', value: 200n },
     ];
-    const once = replayCounterexample(fixture('reach.c'), values, { property: 'unreach-call', dataModel: 'LP64', gcc: counting });
+    const once = replayCounterexample(fixture('reach.c'), values, { symptom: 'error-call', dataModel: 'LP64', gcc: counting });
     assert.equal(once.status, 'confirmed', once.reason);
     assert.equal(readFileSync(join(dir, 'runs'), 'utf8'), 'run\n');
-    const reach = replayCounterexample(fixture('reach.c'), values, { property: 'unreach-call', dataModel: 'ILP32', gcc: fake });
+    const reach = replayCounterexample(fixture('reach.c'), values, { symptom: 'error-call', dataModel: 'ILP32', gcc: fake });
     assert.equal(reach.status, 'confirmed', reach.reason);
     assert.equal(reach.mode, '-m64');
-    const long = replayCounterexample(fixture('long.c'), [{ function: '__VERIFIER_nondet_long', value: 4294967296n }], { property: 'unreach-call', dataModel: 'ILP32', gcc: fake });
+    const long = replayCounterexample(fixture('long.c'), [{ function: '__VERIFIER_nondet_long', value: 4294967296n }], { symptom: 'error-call', dataModel: 'ILP32', gcc: fake });
     assert.equal(long.status, 'unavailable');
     assert.match(long.reason, /cannot link here.*'long'/);
-    const none = replayCounterexample(fixture('reach.c'), [], { property: 'unreach-call', dataModel: 'ILP32', gcc: join(dir, 'no-such-gcc') });
+    const none = replayCounterexample(fixture('reach.c'), [], { symptom: 'error-call', dataModel: 'ILP32', gcc: join(dir, 'no-such-gcc') });
     assert.equal(none.status, 'unavailable');
     assert.match(none.reason, /^cannot replay: gcc not available/);
   } finally {
@@ -131,9 +131,9 @@ test('replay gives float nondet values bit for bit and evaluates in IEEE single/
     { function: '__VERIFIER_nondet_float', value: 0xffc00001n },
   ];
   for (const dataModel of ['ILP32', 'LP64'] as const) {
-    const r = replayCounterexample(fixture('float.c'), values, { property: 'unreach-call', dataModel });
+    const r = replayCounterexample(fixture('float.c'), values, { symptom: 'error-call', dataModel });
     assert.equal(r.status, 'confirmed', `${dataModel}: ${r.reason}`);
   }
-  const notNan = replayCounterexample(fixture('float.c'), [values[0]!, { function: '__VERIFIER_nondet_float', value: 0x3f800000n }], { property: 'unreach-call', dataModel: 'ILP32' });
+  const notNan = replayCounterexample(fixture('float.c'), [values[0]!, { function: '__VERIFIER_nondet_float', value: 0x3f800000n }], { symptom: 'error-call', dataModel: 'ILP32' });
   assert.equal(notNan.status, 'not-confirmed');
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTaskFile, readPropertyFile, parsePropertyText } from '../../src/task/index.js';
+import { readTaskFile, readPropertyFile, parsePropertyText, propertyOfSpecification, errorCallProperty } from '../../src/task/index.js';
 import { TarsierError } from '../../src/common/errors.js';
 import { sharedPath, skipWithoutShared } from '../helpers/shared.js';
 
@@ -47,6 +47,31 @@ test('property files: every SV-COMP property is recognised with its specificatio
   const legacy = parsePropertyText('CHECK( init(start()), LTL(G ! call(__VERIFIER_error())) )', 'l');
   assert.equal(legacy.entryFunction, 'start');
   assert.equal(legacy.errorFunction, '__VERIFIER_error');
+});
+
+test("witnesses' specifications: property files' lines, or their formulas alone, name the property", () => {
+  const kind = (spec: string) => propertyOfSpecification(spec)?.kind;
+  assert.equal(kind(UNREACH), 'unreach-call');
+  // Some tools write the formula alone, or in LTL(...).
+  assert.equal(kind('G ! call(reach_error())'), 'unreach-call');
+  assert.equal(propertyOfSpecification('LTL(G ! call(__VERIFIER_error()))')?.errorFunction, '__VERIFIER_error');
+  assert.equal(kind('G ! call(__assert_fail())'), 'assert');
+  assert.equal(kind('G ! overflow'), 'no-overflow');
+  assert.equal(kind('  CHECK(init(main()),LTL(F end))\r\n'), 'termination');
+  // GraphML: one value per line, or several CHECKs in one value.
+  assert.deepEqual(propertyOfSpecification(MEMSAFETY)?.subproperties, ['valid-free', 'valid-deref', 'valid-memtrack']);
+  assert.equal(kind(MEMSAFETY.replace(/\n/g, ' ')), 'valid-memsafety');
+  assert.equal(kind('G valid-deref'), 'valid-memsafety');
+  assert.equal(kind('G valid-memcleanup'), 'valid-memcleanup');
+  // Not one property: none.
+  for (const spec of ['', 'unreach-call', 'G ! label(ERROR)', UNREACH + 'CHECK( init(main()), LTL(G ! overflow) )']) assert.equal(kind(spec), undefined, spec);
+});
+
+test('the property that a function is never called is unreach-call with that error function', () => {
+  const p = errorCallProperty('check_failed');
+  assert.equal(p.kind, 'unreach-call');
+  assert.equal(p.errorFunction, 'check_failed');
+  assert.equal(p.specification, 'CHECK( init(main()), LTL(G ! call(check_failed())) )');
 });
 
 test('property files: unsupported or malformed lines are errors with their position', () => {

