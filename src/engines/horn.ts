@@ -61,11 +61,16 @@ export type HornResult =
  * from) and with the generalisation of lemmas by implied equalities (which
  * finds `k = i` in two counters; without it z3 4.8.12 diverges there).
  */
-export function hornBackend(name = 'auto'): { name: string; options: string[] } {
+export function hornBackend(name = 'auto'): { name: string; options: string[]; wasm: boolean } {
   if (name === 'auto') name = findExecutable('z3') ? 'z3' : 'z3-wasm';
   const wasm = name === 'z3-wasm' || name === 'wasm';
   const common = ['(set-option :fp.xform.inline_eager false)', '(set-option :fp.spacer.use_euf_gen true)'];
-  return { name, options: wasm ? ['(set-option :fp.spacer.global true)', ...common] : common };
+  return { name, options: wasm ? ['(set-option :fp.spacer.global true)', ...common] : common, wasm };
+}
+
+/** The semantics tried in turn (chc-semantics.ts). The WebAssembly z3's Spacer spends seconds to minutes on the exact-integer clauses of even a small loop (examples/mult.c), so without a z3 process that one is left out. */
+function semanticsOrder(wasm: boolean): readonly HornSemantics[] {
+  return wasm ? ['int-ideal', 'int-check', 'bv'] : ['int-ideal', 'int-check', 'int-exact', 'bv'];
 }
 
 /** Variables whose view is not known take that of a variable copied into or from them, else signed. */
@@ -116,7 +121,9 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
   let extra: Map<WhileStmt, readonly Expr[]> | undefined;
   // A solution over unbounded integers holds in every execution of `check` (the same until a wrap-around, which fails there).
   let ideal: { hints: Map<string, ChcHint>; invariants: Map<WhileStmt, Expr[]> } | undefined;
-  for (const sem of options.semantics ?? ['int-ideal', 'int-check', 'int-exact', 'bv']) {
+  const backend = hornBackend(options.hornSolver);
+  const order = options.semantics ?? semanticsOrder(backend.wasm);
+  for (const sem of order) {
     if (options.left() < 200) break;
     let semantics: ChcSemantics;
     let system: ChcSystem;
@@ -130,11 +137,10 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
       log(`horn: ${sem}: not encodable: ${e.message}`);
       continue;
     }
-    const backend = hornBackend(options.hornSolver);
     const hinted = sem === 'int-check' ? ideal : undefined;
     const script = chcToSmtLib(system, backend.options, hinted?.hints);
     // Half of what is left for each semantics but the last (the re-check needs little).
-    const share = sem === (options.semantics ?? ['bv']).at(-1) ? options.left() : options.left() / 2;
+    const share = sem === order.at(-1) ? options.left() : options.left() / 2;
     const run = runZ3Script(backend.name, script, Math.max(100, wall(share)));
     if (!run) return { verdict: 'unknown', reason: 'no Horn solver (z3) available' };
     const reply = await run;
