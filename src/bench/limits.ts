@@ -135,11 +135,13 @@ export function runLimited(command: string, args: readonly string[], limits: Lim
       }
       // A process that vanished while its parent was outside the tree (an
       // orphan adopted by init) was not reaped by the tree, so its time
-      // reaches no tree member's cutime: keep it. A process whose parent was in
-      // the tree was reaped by it; its time moved up. The wrapper shell is
-      // reaped by this process: its time is the report's (never added twice).
+      // reaches no tree member's cutime: keep it. A process whose parent was
+      // ever in the tree was reaped by it, even if the parent's own stat was
+      // not read at the last poll; its time moved up (counting it here too
+      // counted it twice). The wrapper shell is reaped by this process: its
+      // time is the report's (never added twice).
       for (const [p, info] of lastSeen) {
-        if (!now.has(p) && p !== pid && !lastSeen.has(info.ppid)) orphanTicks += info.ticks;
+        if (!now.has(p) && p !== pid && info.ppid !== pid && !everSeen.has(info.ppid)) orphanTicks += info.ticks;
       }
       lastSeen = now;
       liveTicks = ticks;
