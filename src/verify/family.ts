@@ -17,7 +17,7 @@ export class LoweredFamily {
   private readonly programs: Map<number, ImpProgram>;
   private readonly sizes: Map<number, number>;
   private last: SourceMap;
-  // BMC asks for the bounds in increasing order: asking for a larger one means the last one showed no violation.
+  // The largest bound BMC asked for (checkedAt).
   private checking = 0;
   private established_ = 0;
 
@@ -47,13 +47,24 @@ export class LoweredFamily {
     return this.last;
   }
 
-  /** The program at BMC's bound (recursion inlined that deep); EncodeError when it would grow too large or change nothing. */
-  programAt(bound: number): ImpProgram {
+  /**
+   * The program for BMC's check at `bound`. BMC asks for the bounds in
+   * increasing order and goes on only when a bound showed no violation, so
+   * asking for a larger one establishes the last. Only BMC's search may ask
+   * here (a use that checks no error goal, as the vacuity check, asks
+   * `programAt`): the bmc step resumes after `established`.
+   */
+  checkedAt(bound: number): ImpProgram {
     if (bound > this.checking) {
       this.established_ = this.checking;
       this.checking = bound;
       if (this.established_ > 0) this.onBound?.(this.established_);
     }
+    return this.programAt(bound);
+  }
+
+  /** The program at a bound (recursion inlined that deep); EncodeError when it would grow too large or change nothing. */
+  programAt(bound: number): ImpProgram {
     if (!this.recursive) return this.first.imp;
     let p = this.programs.get(bound);
     if (p) return p;

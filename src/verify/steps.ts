@@ -259,7 +259,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
 /** BMC (with k-induction) until `left` ms are spent; its solver calls get the share of their usual limit that `left` is of the budget. */
 function runBmc(run: VerificationRun, left: () => number, startBound = 1): Promise<BmcResult> {
   const family = run.family!;
-  return bmc((bound) => family.programAt(bound), {
+  return bmc((bound) => family.checkedAt(bound), {
     startBound,
     nextBound: (bound) => family.nextBound(bound),
     // A block lost in a run that never ends is a violation no goal sees
