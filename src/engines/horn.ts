@@ -61,17 +61,15 @@ export type HornResult =
  * from) and with the generalisation of lemmas by implied equalities (which
  * finds `k = i` in two counters; without it z3 4.8.12 diverges there).
  */
-export function hornBackend(name = 'auto'): { name: string; options: string[]; wasm: boolean } {
+export function hornBackend(name = 'auto'): { name: string; options: string[] } {
   if (name === 'auto') name = findExecutable('z3') ? 'z3' : 'z3-wasm';
   const wasm = name === 'z3-wasm' || name === 'wasm';
   const common = ['(set-option :fp.xform.inline_eager false)', '(set-option :fp.spacer.use_euf_gen true)'];
-  return { name, options: wasm ? ['(set-option :fp.spacer.global true)', ...common] : common, wasm };
+  return { name, options: wasm ? ['(set-option :fp.spacer.global true)', ...common] : common };
 }
 
-/** The semantics tried in turn (chc-semantics.ts). The WebAssembly z3's Spacer spends seconds to minutes on the exact-integer clauses of even a small loop (examples/mult.c), so without a z3 process that one is left out. */
-function semanticsOrder(wasm: boolean): readonly HornSemantics[] {
-  return wasm ? ['int-ideal', 'int-check', 'bv'] : ['int-ideal', 'int-check', 'int-exact', 'bv'];
-}
+/** The semantics tried in turn (chc-semantics.ts). */
+const SEMANTICS_ORDER: readonly HornSemantics[] = ['int-ideal', 'int-check', 'int-exact', 'bv'];
 
 /** Variables whose view is not known take that of a variable copied into or from them, else signed. */
 export function inferViews(proc: Procedure, program: ImpProgram, known: ReadonlyMap<string, View>): Map<string, View> {
@@ -122,7 +120,7 @@ export async function proveByHorn(program: ImpProgram, options: HornOptions): Pr
   // A solution over unbounded integers holds in every execution of `check` (the same until a wrap-around, which fails there).
   let ideal: { hints: Map<string, ChcHint>; invariants: Map<WhileStmt, Expr[]> } | undefined;
   const backend = hornBackend(options.hornSolver);
-  const order = options.semantics ?? semanticsOrder(backend.wasm);
+  const order = options.semantics ?? SEMANTICS_ORDER;
   for (const sem of order) {
     if (options.left() < 200) break;
     let semantics: ChcSemantics;

@@ -60,10 +60,10 @@ export function createZ3WasmSolver(): Solver {
   return new SmtLibSolver('z3-wasm', new BrowserZ3Channel(), z3Dialect);
 }
 
-/** Runs one whole SMT-LIB script on a fresh context (the deadline is the script's own timeout here: a call cannot be killed). */
-export function runZ3WasmScript(script: string, _deadlineMs: number): Promise<ChannelReply> {
+/** Runs one whole SMT-LIB script on a fresh context. A call cannot be killed here: the deadline becomes Z3's own timeout, set before the script. */
+export function runZ3WasmScript(script: string, deadlineMs: number): Promise<ChannelReply> {
   const channel = new BrowserZ3Channel();
-  return channel.exec(() => script).finally(() => channel.dispose());
+  return channel.exec(() => `${z3Dialect.timeoutOption!(Math.max(1, Math.ceil(deadlineMs)))}\n${script}`).finally(() => channel.dispose());
 }
 
 export async function shutdownZ3Wasm(): Promise<void> {}
