@@ -76,6 +76,7 @@ export class CallLowering {
     // Inside the entry of a measure check, calls of measured functions are summarised.
     const measured = this.entryArgs !== undefined && this.frames.length > 0 && this.options.summaries?.measures?.has(fn.name) === true;
     if (measured || active >= this.depth || (active > 0 && this.instances >= MAX_INSTANCES)) {
+      if (!measured && active < this.depth) this.inliningBudgetSpent = true;
       return this.notInlined(fn, args, loc, cutLoc, measured, `depth ${this.depth}, ${MAX_INSTANCES} inlined bodies at most`);
     }
     this.instances++;

@@ -57,6 +57,7 @@ export class Lowerer {
   readonly suffix = new Map<string, number>();
   /** Function bodies inlined so far (recursive calls are cut beyond MAX_INSTANCES). */
   instances = 0;
+  inliningBudgetSpent = false;
   /** The arguments of the entry function of a summary check (see RecursionSummaries). */
   entryArgs: readonly Val[] | undefined;
   readonly globals = new Map<number, Root>();
@@ -476,6 +477,7 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
       ...(l.allocates ? { allocates: true } : {}),
       ...(l.threads ? { threads: l.threads.slots.map((t) => ({ index: t.index, function: t.fn.name, createLoc: t.loc, parent: t.parent })) } : {}),
       assumptions: l.assumptions,
+      ...(l.inliningBudgetSpent ? { inliningBudgetSpent: true } : {}),
     };
   } catch (err) {
     if (err instanceof UnsupportedError) {

@@ -129,6 +129,8 @@ export interface LoweredProgram {
   readonly threads?: readonly ThreadInfo[];
   /** Every `assume` statement the lowering added, with what guarantees it (absent when the lowering failed). */
   readonly assumptions?: ReadonlyMap<Stmt, AssumptionReason>;
+  /** A recursive call was cut by the budget of inlined bodies, not by the depth: a deeper lowering cuts as early. */
+  readonly inliningBudgetSpent?: boolean;
 }
 
 /**

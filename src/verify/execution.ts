@@ -42,13 +42,22 @@ export type OnePathOutcome =
   /** `tooLong`: the one execution may be deterministic but longer than the model could run (time, recursion beyond the lowering's budget). */
   | { readonly kind: 'undecided'; readonly reason: string; readonly tooLong: boolean };
 
-/** The recursion depths the execution asks the lowering for after 1: a shallow one, then the deepest (the lowering's budget of inlined bodies caps the program's size anyway). */
-const SHALLOW = 64;
+/**
+ * The deepest recursion the execution asks the lowering for. The depth
+ * doubles from 1 while the run reaches a cut. A recursion that branches
+ * (fib) spends the lowering's budget of inlined bodies along its first
+ * chain of calls when inlined far deeper than it recurses; from a depth
+ * that spends it, the depth is bisected down toward the last one that did
+ * not. Each step costs at most one lowering of that depth.
+ */
 const DEEPEST = 4096;
 
 /** Runs the one execution of the lowered program, lowering recursion deeper while the run reaches a recursion cut. */
 export function executeLowered(input: OnePathInput): OnePathOutcome {
   let lowered = input.first;
+  // The deepest lowering whose run was cut, and the shallowest that spent the budget of inlined bodies.
+  let cutAt = 0;
+  let spentAt: number | undefined;
   for (let depth = 1; ; ) {
     const map = lowered.sourceMap;
     const run = executeOnePath(lowered.imp, {
@@ -76,8 +85,12 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
         const inexact = run.bound?.goal?.kind === 'memory-unknown' ? goalOf(map, run.bound.goal) : undefined;
         if (inexact) return { kind: 'undefined', reason: `the only execution reaches ${inexact.description} at ${where(inexact.targetLoc, input.fileName)}` };
         const cut = run.bound?.goal?.kind === 'recursion';
-        if (!cut || depth >= DEEPEST) return { kind: 'undecided', reason: run.reason, tooLong: cut || run.reason.startsWith('time limit') };
-        depth = depth < SHALLOW ? SHALLOW : DEEPEST;
+        if (cut && lowered.inliningBudgetSpent) spentAt = depth;
+        else if (cut) cutAt = depth;
+        const next = spentAt === undefined ? depth * 2 : Math.floor((cutAt + spentAt) / 2);
+        if (!cut || next <= cutAt || next > DEEPEST) return { kind: 'undecided', reason: run.reason, tooLong: cut || run.reason.startsWith('time limit') };
+        if (input.deadline() <= 0) return { kind: 'undecided', reason: `time limit reached before recursion ${next} deep was lowered`, tooLong: true };
+        depth = next;
         try {
           lowered = input.lowerAt(depth);
         } catch (e) {

@@ -15,6 +15,7 @@ export class LoweredFamily {
   /** Whether the lowering cut recursion at depth 1: deeper inlining changes the program. */
   readonly recursive: boolean;
   private readonly programs: Map<number, ImpProgram>;
+  private readonly byDepth: Map<number, LoweredProgram>;
   private readonly sizes: Map<number, number>;
   private last: SourceMap;
   // The largest bound BMC asked for (checkedAt).
@@ -27,11 +28,12 @@ export class LoweredFamily {
     readonly lowerAt: (depth: number) => LoweredProgram,
     /** Called with the largest bound up to which no violation exists, each time it grows. */
     private readonly onBound: ((bound: number) => void) | undefined,
-    /** Called around each lowering (to charge its CPU time). */
-    private readonly lowering: (during: () => LoweredProgram) => LoweredProgram,
+    /** Called around each lowering (to charge its CPU time; the time before it to `phase`). */
+    private readonly lowering: (during: () => LoweredProgram, phase: string) => LoweredProgram,
   ) {
     this.lowerings = new Map([[first.imp, first]]);
     this.programs = new Map([[1, first.imp]]);
+    this.byDepth = new Map([[1, first]]);
     this.sizes = new Map([[1, programSize(first.imp)]]);
     this.last = first.sourceMap;
     this.recursive = first.sourceMap.goals.some((g) => g.kind === 'recursion');
@@ -76,7 +78,7 @@ export class LoweredFamily {
     if (last * Math.max(1, last / Math.max(1, prev)) > MAX_PROGRAM_SIZE) {
       throw new EncodeError(`inlining recursion deeper than ${known[known.length - 1]} makes the program too large`);
     }
-    const l = this.lowering(() => this.lowerAt(bound));
+    const l = this.loweringAt(bound, 'bmc');
     if (l.unsupported) throw new EncodeError(`unsupported at recursion depth ${bound}: ${l.unsupported.construct}`);
     p = l.imp;
     this.sizes.set(bound, programSize(p));
@@ -90,6 +92,16 @@ export class LoweredFamily {
     this.programs.set(bound, p);
     this.lowerings.set(p, l);
     return p;
+  }
+
+  /** The program lowered with recursion inlined `depth` deep, made once; the time before it is charged to `phase`. */
+  loweringAt(depth: number, phase: string): LoweredProgram {
+    let l = this.byDepth.get(depth);
+    if (!l) {
+      l = this.lowering(() => this.lowerAt(depth), phase);
+      this.byDepth.set(depth, l);
+    }
+    return l;
   }
 
   /**

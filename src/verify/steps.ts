@@ -64,8 +64,8 @@ function lower(run: VerificationRun): VerifyResult | undefined {
   run.profile.mark('lower');
   if (first.notes?.length) run.notes = ` (${first.notes.join('; ')})`;
   if (first.unsupported) return run.unknown(`unsupported: ${first.unsupported.construct} at ${formatLocation(first.unsupported.loc)}`);
-  run.family = new LoweredFamily(first, lowerAt, run.options.onBound, (during) => {
-    run.profile.mark('bmc');
+  run.family = new LoweredFamily(first, lowerAt, run.options.onBound, (during, phase) => {
+    run.profile.mark(phase);
     const l = during();
     run.profile.mark('lower');
     return l;
@@ -93,7 +93,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const share = run.deadline() / 3;
       const execute = (ms: number) => {
         const stopAt = run.deadline() - ms;
-        return executeLowered({ first: family!.first, lowerAt: family!.lowerAt, roles: goalRolesOf(kind), deadline: () => run.deadline() - stopAt, fileName: r.programAsWritten, log: run.log });
+        return executeLowered({ first: family!.first, lowerAt: (depth) => family!.loweringAt(depth, 'execution'), roles: goalRolesOf(kind), deadline: () => run.deadline() - stopAt, fileName: r.programAsWritten, log: run.log });
       };
       // The table's concrete run: the properties one gcc run can show violated.
       const byGcc = run.row.concreteRun !== undefined;

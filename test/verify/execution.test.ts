@@ -102,6 +102,16 @@ test('recursion deeper than the lowering inlines: UNKNOWN or an answer, never a 
   assert.equal(verdictOf(unsafe), 'false(unreach-call)', unsafe.reason);
 });
 
+test('recursion that branches: the one execution is lowered only as deep as it recurses, safe or not', { skip: noGcc }, async () => {
+  for (const property of ['unreach-call', 'termination'] as const) {
+    const r = await verify(fx('branching-recursion.c'), { property, timeoutS: 10, witnessPath: null });
+    assert.equal(r.verdict.kind, 'true', r.reason);
+    assert.match(r.reason, /only execution ends/);
+  }
+  const unsafe = await verify(fx('branching-recursion-unsafe.c'), { property: 'unreach-call', timeoutS: 10, witnessPath: null });
+  assert.equal(verdictOf(unsafe), 'false(unreach-call)', unsafe.reason);
+});
+
 test('a run longer than its share of the time decides nothing', { skip: noGcc }, async () => {
   const r = await verify(fx('long-run.c'), { property: 'unreach-call', timeoutS: 3, witnessPath: null });
   assert.equal(r.verdict.kind, 'unknown', r.reason);
