@@ -8,7 +8,8 @@
 // before every assert (any goal, an unwinding assertion of recursion) and
 // before every assumption that ends a run where C ends it (`abort`, `exit`,
 // `__VERIFIER_assume`). An execution reaches one of them, unless the model
-// cut every path before: BMC with iterative deepening searches for one (at
+// cut every path before: runs of the model on sampled nondet values (the
+// IMP interpreter), then BMC with iterative deepening, search for one (at
 // the first bound, usually); a complete unrolling without one is vacuity.
 // Where the search runs out of time, the program is not shown vacuous.
 
@@ -17,9 +18,13 @@ import type { AssertStmt, AssumeStmt, ImpProgram, Stmt } from '../ivl/ast.js';
 import { rewriteStmts } from '../ivl/walk.js';
 import type { Solver } from '../smt/index.js';
 import { bmc } from './bmc.js';
+import { sampleViolation } from './sample.js';
 
 /** The goal kind of the reach goals (no producer uses it). */
 const REACH = 'vacuity-reach';
+/** The runs on sampled values first: at most this long, each at most this many statements. */
+const SAMPLING_MS = 150;
+const SAMPLED_STEPS = 50_000;
 
 export interface VacuityOptions {
   /** The bound to start from (loops unrolled, recursion inlined that deep), and the program at each bound. */
@@ -52,6 +57,22 @@ export async function vacuityOf(program: ImpProgram | ((bound: number) => ImpPro
     }
     return q;
   };
+  // One run of the model that reaches a goal or the end settles it; most
+  // programs have one on the first sampled values, far cheaper than BMC.
+  if (entry === 'main') {
+    const start = Date.now();
+    const stop = start + Math.min(SAMPLING_MS, options.deadline() / 10);
+    const sampled = sampleViolation(withReachGoals(typeof program === 'function' ? program(options.bound) : program), {
+      deadline: () => Math.min(stop - Date.now(), options.deadline()),
+      roles: { error: [REACH], bound: [] },
+      maxSteps: SAMPLED_STEPS,
+    });
+    if (sampled.counterexample?.goal.goal?.kind === REACH) {
+      options.log?.(`vacuity: run ${sampled.runs} of the model on sampled values reaches a goal or the end (${Date.now() - start} ms)`);
+      return undefined;
+    }
+    options.log?.(`vacuity: ${sampled.runs} runs of the model on sampled values reach no goal and not the end`);
+  }
   const r = await bmc((bound) => withReachGoals(typeof program === 'function' ? program(bound) : program), {
     deadline: options.deadline,
     startBound: options.bound,

@@ -371,6 +371,41 @@ export function evalExpr(e: Expr, state: ImpState, oldState: ImpState = state): 
 
 const truth = (v: ImpValue): boolean => v.kind === 'bool' && v.value;
 
+/** The variables of a running procedure (its frame before the globals), read live: what `evalExpr` reads. */
+class LiveScope implements ImpState {
+  constructor(
+    private readonly frame: ReadonlyMap<string, ImpValue>,
+    private readonly globals: ReadonlyMap<string, ImpValue>,
+  ) {}
+  get(name: string): ImpValue | undefined {
+    return this.frame.get(name) ?? this.globals.get(name);
+  }
+  has(name: string): boolean {
+    return this.frame.has(name) || this.globals.has(name);
+  }
+  private merged(): Map<string, ImpValue> {
+    return new Map([...this.globals, ...this.frame]);
+  }
+  get size(): number {
+    return this.merged().size;
+  }
+  forEach(f: (value: ImpValue, key: string, map: ReadonlyMap<string, ImpValue>) => void): void {
+    this.merged().forEach((v, k) => f(v, k, this));
+  }
+  entries(): MapIterator<[string, ImpValue]> {
+    return this.merged().entries();
+  }
+  keys(): MapIterator<string> {
+    return this.merged().keys();
+  }
+  values(): MapIterator<ImpValue> {
+    return this.merged().values();
+  }
+  [Symbol.iterator](): MapIterator<[string, ImpValue]> {
+    return this.merged()[Symbol.iterator]();
+  }
+}
+
 /** Runs a procedure on concrete inputs (parameters and globals by name). */
 export function executeImp(
   program: ImpProgram,
@@ -391,7 +426,11 @@ export function executeImp(
   // One frame: the procedure's own variables; globals are shared.
   type Frame = Map<string, ImpValue>;
   let topLive: Frame | undefined;
+  // A copy of the variables in scope (the state handed out), and a live
+  // view of them to evaluate in (a copy at every statement cost more than
+  // the evaluation on programs with many variables).
   const view = (f: Frame): Map<string, ImpValue> => new Map([...globals, ...f]);
+  const live = (f: Frame): ImpState => new LiveScope(f, globals);
   const setVar = (f: Frame, name: string, v: ImpValue) => {
     if (f.has(name)) f.set(name, v);
     else globals.set(name, v);
@@ -425,6 +464,7 @@ export function executeImp(
       }
       return { frame, results: p.returns.map((d) => frame.get(d.name)!) };
     }
+    const scope = live(frame);
     const exec = (ss: readonly Stmt[]): void => {
       for (const s of ss) stmt(s);
     };
@@ -434,7 +474,7 @@ export function executeImp(
         case 'skip':
           return;
         case 'assign': {
-          const v = evalExpr(s.value, view(frame), old);
+          const v = evalExpr(s.value, scope, old);
           setVar(frame, s.target, v);
           options.onAssign?.(s.target, v, s.loc);
           return;
@@ -443,37 +483,36 @@ export function executeImp(
           setVar(frame, s.target, havoc(s.target, typeOfVar(p, s.target), s.loc));
           return;
         case 'assume':
-          if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assume-failed', s.loc, 'assumption is false');
+          if (!truth(evalExpr(s.cond, scope, old))) throw new Stop('assume-failed', s.loc, 'assumption is false');
           return;
         case 'assert':
-          if (!truth(evalExpr(s.cond, view(frame), old))) throw new Stop('assertion-failed', s.loc, 'assertion is false', s.goal);
+          if (!truth(evalExpr(s.cond, scope, old))) throw new Stop('assertion-failed', s.loc, 'assertion is false', s.goal);
           return;
         case 'block':
           exec(s.body);
           return;
         case 'if': {
-          const taken = truth(evalExpr(s.cond, view(frame), old));
+          const taken = truth(evalExpr(s.cond, scope, old));
           options.onBranch?.(s.loc, taken);
           exec(taken ? s.then : s.else);
           return;
         }
         case 'while':
           for (let iteration = 0; ; iteration++) {
-            const st = view(frame);
-            options.onLoopHead?.(s.loc, st, iteration);
+            if (options.onLoopHead) options.onLoopHead(s.loc, view(frame), iteration);
             if (checkInvariants) {
               for (const inv of s.invariants) {
-                if (!truth(evalExpr(inv, st, old))) throw new Stop('assertion-failed', inv.loc, 'loop invariant is false');
+                if (!truth(evalExpr(inv, scope, old))) throw new Stop('assertion-failed', inv.loc, 'loop invariant is false');
               }
             }
-            if (!truth(evalExpr(s.cond, st, old))) return;
+            if (!truth(evalExpr(s.cond, scope, old))) return;
             exec(s.body);
             tick(s.loc);
           }
         case 'call': {
           const callee = findProcedure(program, s.proc);
           if (!callee) throw new Stop('error', s.loc, `unknown procedure '${s.proc}'`);
-          const args = s.args.map((a) => evalExpr(a, view(frame), old));
+          const args = s.args.map((a) => evalExpr(a, scope, old));
           const r = runProc(callee, args, s.loc, false);
           s.targets.forEach((t, k) => setVar(frame, t, r.results[k]));
           return;
