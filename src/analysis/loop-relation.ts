@@ -221,8 +221,13 @@ class Builder {
     for (const p of paths) {
       for (const conj of d) out.push({ constraints: [...p.constraints, ...conj], env: new Map(p.env) });
     }
-    if (out.length > this.maxPaths) throw new TooManyPaths();
-    return out;
+    return this.bounded(out);
+  }
+
+  /** The paths, unless there are more than the limit (each `if` in sequence doubles them). */
+  private bounded(paths: PathState[]): PathState[] {
+    if (paths.length > this.maxPaths) throw new TooManyPaths();
+    return paths;
   }
 
   stmts(ss: readonly Stmt[], paths: PathState[]): PathState[] {
@@ -249,8 +254,7 @@ class Builder {
               }
             }
           }
-          if (out.length > this.maxPaths) throw new TooManyPaths();
-          return out;
+          return this.bounded(out);
         }
         const signed = this.readings.get(s.target) !== 'unsigned';
         for (const p of paths) p.env.set(s.target, this.value(s.value, p.env, signed));
@@ -262,19 +266,21 @@ class Builder {
       case 'assume':
       case 'assert':
         // A failing assert ends the execution (reach_error): only the paths where it holds go on.
-        return paths.flatMap((p) => this.split([p], this.cond(s.cond, p.env, true)));
+        return this.bounded(paths.flatMap((p) => this.split([p], this.cond(s.cond, p.env, true))));
       case 'block':
         return this.stmts(s.body, paths);
       case 'if':
-        return paths.flatMap((p) => [
-          ...this.stmts(s.then, this.split([p], this.cond(s.cond, p.env, true))),
-          ...this.stmts(s.else, this.split([p], this.cond(s.cond, p.env, false))),
-        ]);
+        return this.bounded(
+          paths.flatMap((p) => [
+            ...this.stmts(s.then, this.split([p], this.cond(s.cond, p.env, true))),
+            ...this.stmts(s.else, this.split([p], this.cond(s.cond, p.env, false))),
+          ]),
+        );
       case 'while': {
         // An inner loop (proved to end separately): its variables get arbitrary values, and its condition is false.
         const assigned = assignedVars(s.body);
         for (const p of paths) for (const v of assigned) if (p.env.has(v)) p.env.set(v, this.fresh());
-        return paths.flatMap((p) => this.split([p], this.cond(s.cond, p.env, false)));
+        return this.bounded(paths.flatMap((p) => this.split([p], this.cond(s.cond, p.env, false))));
       }
       case 'call':
         for (const p of paths) for (const t of s.targets) if (p.env.has(t)) p.env.set(t, this.fresh());

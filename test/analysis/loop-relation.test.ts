@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseImp } from '../../src/ivl/parser.js';
+import type { ImpType, WhileStmt } from '../../src/ivl/ast.js';
+import { loopsOf } from '../../src/ivl/walk.js';
+import { loopRelation } from '../../src/analysis/loop-relation.js';
+
+/** A loop whose body tests `flags` flags one after the other (2^flags paths), as ControlFlow's locks programs do. */
+function loopWithFlags(flags: number): { loop: WhileStmt; types: Map<string, ImpType> } {
+  const names = Array.from({ length: flags }, (_, k) => `p${k}`);
+  const text = `procedure main() {
+  var c: bv32; var ${names.join(', ')}: bv32;
+  while (c != 0bv32) {
+    ${names.map((p) => `if (${p} != 0bv32) { ${p} := ${p} + 1bv32; } else { }`).join('\n    ')}
+    c := c - 1bv32;
+  }
+}`;
+  const proc = parseImp(text, 'flags.imp').procedures[0]!;
+  const types = new Map<string, ImpType>(proc.locals.map((d) => [d.name, d.type]));
+  return { loop: loopsOf(proc.body!)[0] as WhileStmt, types };
+}
+
+test('a loop body with few paths gives one constraint system per path', () => {
+  const { loop, types } = loopWithFlags(3);
+  const rel = loopRelation(loop, types);
+  assert.ok(!('error' in rel));
+  // Over the integers `x != 0` is `x < 0 or x > 0`: the loop's condition
+  // two ways, each flag three (negative, positive, zero).
+  assert.equal(rel.paths.length, 2 * 3 ** 3);
+});
+
+test('paths that multiply along a sequence of ifs stop at the limit instead of exploding', () => {
+  // 2^22 paths: before the limit was checked after each if, this ran out of memory.
+  const { loop, types } = loopWithFlags(22);
+  const rel = loopRelation(loop, types, 256);
+  assert.ok('error' in rel);
+  assert.match(rel.error, /more than 256 paths/);
+});
