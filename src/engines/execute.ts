@@ -25,7 +25,7 @@
 
 import type { SourceLocation } from '../common/location.js';
 import type { AssertStmt, AssumeStmt, Expr, Goal, HavocStmt, ImpProgram, Stmt } from '../ivl/ast.js';
-import { evalExpr, ImpStop, type ImpValue } from '../ivl/interp.js';
+import { evalExpr, ImpStop, valuesEqual, type ImpValue } from '../ivl/interp.js';
 import { roleOf, type GoalRoles } from './unroll.js';
 
 export interface ExecuteOptions {
@@ -46,6 +46,12 @@ export type ExecutionVerdict =
   | { readonly kind: 'violated'; readonly loc: SourceLocation; readonly goal?: Goal; readonly steps: number }
   /** The model cuts the one path at `loc` on behaviour C leaves undefined: no answer but UNKNOWN. */
   | { readonly kind: 'cut'; readonly loc: SourceLocation; readonly steps: number }
+  /**
+   * The run came back to the head of the loop at `loc` in a state it had
+   * there before: the program is deterministic, so it repeats that cycle
+   * forever, and every goal on it held.
+   */
+  | { readonly kind: 'repeats'; readonly loc: SourceLocation; readonly steps: number }
   /** Nothing decided: the program is not deterministic, the model's bound was reached (`bound`: the assert of role `bound` that failed), or the time ran out. */
   | { readonly kind: 'undecided'; readonly reason: string; readonly bound?: AssertStmt; readonly steps: number };
 
@@ -103,6 +109,7 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
     throw new Stop({ kind: 'undecided', reason: loc ? `${reason} at ${loc.line}:${loc.column}` : reason, steps });
   };
   const ev = new Evaluator(state);
+  const cycles = new CycleDetector(state);
   const decide = (e: Expr, what: string): boolean => {
     const v = ev.eval(e);
     if (v === INDET) return undecided(`${what} depends on a value the program does not determine`, e.loc);
@@ -141,7 +148,9 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
         run(decide(s.cond, 'a branch') ? s.then : s.else);
         return;
       case 'while':
-        while (decide(s.cond, 'a loop condition')) {
+        for (;;) {
+          if (cycles.seenAgain(s)) throw new Stop({ kind: 'repeats', loc: s.loc, steps });
+          if (!decide(s.cond, 'a loop condition')) break;
           run(s.body);
           if (++steps % CHECK_EVERY === 0 && options.deadline() <= 0) undecided(`time limit reached after ${steps} steps of the one execution`);
         }
@@ -166,6 +175,83 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
 }
 
 class Unsupported extends Error {}
+
+/** Beyond this many values in the state (map elements included), the run looks for no cycle: each comparison would cost more than it may save. */
+const MAX_COMPARED_VALUES = 4096;
+
+/**
+ * Brent's cycle detection over the run's loop-head configurations: the
+ * configuration at every visit is compared with one saved at the visits
+ * numbered by powers of two, so a cycle is found within a few times its
+ * start and length. A loop head and the state make the whole
+ * configuration: the program is one procedure without calls, so where the
+ * run goes on from a statement depends on that statement alone.
+ */
+class CycleDetector {
+  private saved: { loop: Stmt; state: Map<string, Val> } | undefined;
+  private visits = 0;
+  private nextSave = 1;
+  private off = false;
+  // The variable that differed last time: usually a counter, so usually the first to differ again.
+  private lastDifference: string | undefined;
+
+  constructor(private readonly state: Map<string, Val>) {}
+
+  seenAgain(loop: Stmt): boolean {
+    if (this.off) return false;
+    const saved = this.saved;
+    if (saved && saved.loop === loop && this.sameAsSaved(saved.state)) return true;
+    if (++this.visits === this.nextSave) {
+      const copy = snapshot(this.state);
+      if (copy === undefined) this.off = true;
+      else this.saved = { loop, state: copy };
+      this.nextSave *= 2;
+    }
+    return false;
+  }
+
+  private sameAsSaved(saved: Map<string, Val>): boolean {
+    const first = this.lastDifference;
+    if (first !== undefined && !sameVal(saved.get(first)!, this.state.get(first)!)) return false;
+    for (const [name, v] of this.state) {
+      if (!sameVal(saved.get(name)!, v)) {
+        this.lastDifference = name;
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
+/** A deep copy of the state (maps are updated in place), or undefined when it holds too many values to compare. */
+function snapshot(state: Map<string, Val>): Map<string, Val> | undefined {
+  let count = 0;
+  const copy = (v: Val): Val => {
+    count++;
+    if (!(v instanceof MapVal)) return v;
+    const entries = new Map<Key, Val>();
+    for (const [k, e] of v.entries) entries.set(k, copy(e));
+    return new MapVal(copy(v.fallback), entries);
+  };
+  const out = new Map<string, Val>();
+  for (const [name, v] of state) out.set(name, copy(v));
+  return count > MAX_COMPARED_VALUES ? undefined : out;
+}
+
+function sameVal(a: Val, b: Val): boolean {
+  if (a === b) return true;
+  if (a === INDET || b === INDET) return false;
+  if (a instanceof MapVal || b instanceof MapVal) {
+    if (!(a instanceof MapVal && b instanceof MapVal) || a.entries.size !== b.entries.size || !sameVal(a.fallback, b.fallback)) return false;
+    for (const [k, e] of a.entries) {
+      const f = b.entries.get(k);
+      if (f === undefined || !sameVal(e, f)) return false;
+    }
+    return true;
+  }
+  if ((a.kind === 'bv' && b.kind === 'bv') || (a.kind === 'int' && b.kind === 'int') || (a.kind === 'bool' && b.kind === 'bool')) return a.value === b.value;
+  return valuesEqual(a, b);
+}
 
 /** Evaluates IMP expressions over values that may be indeterminate; the operators' semantics are the IMP interpreter's. */
 class Evaluator {

@@ -34,6 +34,8 @@ export interface OnePathInput {
 export type OnePathOutcome =
   /** The one execution ends without violating the property. */
   | { readonly kind: 'holds'; readonly reason: string }
+  /** The one execution comes back to the loop at `loc` in a state it had there, so it runs forever, every goal holding. */
+  | { readonly kind: 'runs-forever'; readonly loc: SourceLocation; readonly reason: string }
   /** The one execution violates `goal` (of `lowered`'s source map); it still has to be replayed. */
   | { readonly kind: 'violated'; readonly goal: GoalInfo; readonly lowered: LoweredProgram }
   /** The one execution reaches behaviour C leaves undefined, or a place the model does not know exactly: never TRUE. */
@@ -72,6 +74,12 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
         return {
           kind: 'holds',
           reason: `the program has no nondeterminism and its only execution ${run.end === 'exit' ? 'stops at a call that ends the program' : 'ends'} without a violation (run with Tarsier's semantics of C, ${run.steps} steps)`,
+        };
+      case 'repeats':
+        return {
+          kind: 'runs-forever',
+          loc: run.loc,
+          reason: `the program has no nondeterminism and its only execution comes back to the loop at ${where(run.loc, input.fileName)} in a state it had there, so it repeats that cycle forever without a violation (run with Tarsier's semantics of C, ${run.steps} steps)`,
         };
       case 'violated': {
         const goal = goalOf(map, run.goal);

@@ -116,6 +116,11 @@ const STEPS: Readonly<Record<StepName, Step>> = {
         run.profile.mark('execution');
       }
       if (outcome.kind === 'holds') return run.proved(`no violation: ${outcome.reason}`, 'execution', null);
+      if (outcome.kind === 'runs-forever') {
+        // A block lost before a run that never ends is a violation no goal sees (as for k-induction, valid-memtrack).
+        if (run.row.induction === 'without-heap' && family!.first.allocates) return undefined;
+        return run.proved(`no violation: ${outcome.reason}`, 'execution', null);
+      }
       if (outcome.kind === 'undefined') return byGcc ? run.unknown(outcome.reason) : undefined;
       if (outcome.kind !== 'violated') return undefined;
       const { goal } = outcome;

@@ -100,6 +100,8 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
     const executionEnd = deadline() * 0.75;
     const run = checked.unsupported ? undefined : executeLowered({ first: checked, lowerAt: lowerChecked, roles: { error: [], bound: ['recursion', 'memory-unknown'] }, deadline: () => deadline() - executionEnd, fileName: t.programAsWritten, log: t.log });
     if (run?.kind === 'holds') return { verdict: { kind: 'true' }, reason: `every execution ends: ${run.reason}` };
+    // The one execution repeats a cycle: no nondet value on the stem or in the cycle (gcc's run confirms it, as any lasso).
+    if (run?.kind === 'runs-forever') return lassoVerdict(t, { loopLoc: run.loc, stem: [], cycle: [], proof: 'the only execution comes back to the loop head in a state it had there' }, checked.sourceMap);
   }
 
   if (!cutsByAssume) {

@@ -79,3 +79,24 @@ test('a failing assert of role bound (a recursion cut) is undecided with its loc
   assert.equal(t.kind, 'undecided');
   assert.match(t.kind === 'undecided' ? t.reason : '', /^time limit reached/);
 });
+
+test('a run that comes back to a loop head in a state it had there repeats forever: found after each goal on the cycle held', () => {
+  // x cycles through 0..4; the goal on the cycle holds every time round.
+  const r = run('x: bv32, y: bv32', '  x := 0bv32;\n  y := 7bv32;\n  while (true) { assert x != 9bv32; x := urem(x + 1bv32, 5bv32); }\n  assert {:goal err 1} false;');
+  assert.equal(r.kind, 'repeats');
+  assert.equal(r.kind === 'repeats' && r.loc.line, 5);
+  // A goal that fails on the cycle, only on its fourth time round, is found first.
+  const v = run('x: bv32', '  x := 0bv32;\n  while (true) { assert {:goal err 1} x != 3bv32; x := urem(x + 1bv32, 5bv32); }');
+  assert.equal(v.kind, 'violated');
+  // A map that changes every time round is part of the state: no repeat while it does (here until the time is up).
+  let calls = 0;
+  const m = run('a: [bv32]bv32, i: bv32', '  i := 0bv32;\n  while (true) { a := a[i := i]; i := i + 1bv32; }', { deadline: () => (++calls > 50 ? 0 : 1000) });
+  assert.equal(m.kind, 'undecided');
+  // The same map written with the same values again repeats.
+  const same = run('a: [bv32]bv32, i: bv32', '  i := 0bv32;\n  while (true) { a := a[i := 1bv32]; i := urem(i + 1bv32, 3bv32); }');
+  assert.equal(same.kind, 'repeats');
+});
+
+test('a long loop whose state never repeats runs to its end', () => {
+  assert.equal(run('x: bv32', '  x := 0bv32;\n  while (ult(x, 100000bv32)) { x := x + 1bv32; }\n  assert x == 100000bv32;').kind, 'holds');
+});

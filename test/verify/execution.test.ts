@@ -112,6 +112,17 @@ test('recursion that branches: the one execution is lowered only as deep as it r
   assert.equal(verdictOf(unsafe), 'false(unreach-call)', unsafe.reason);
 });
 
+test('an execution that comes back to a loop head in a state it had there: TRUE for safety, a replayed FALSE for termination; never TRUE past a lost block', { skip: noGcc }, async () => {
+  const safe = await verify(fx('cycle.c'), { property: 'unreach-call', timeoutS: 10, witnessPath: null });
+  assert.equal(safe.verdict.kind, 'true', safe.reason);
+  assert.match(safe.reason, /only execution comes back to the loop at cycle\.c:6:/);
+  const forever = await verify(fx('cycle.c'), { property: 'termination', timeoutS: 10, witnessPath: null });
+  assert.equal(verdictOf(forever), 'false(termination)', forever.reason);
+  assert.match(forever.reason, /only execution comes back to the loop head/);
+  const leak = await verify(fx('cycle-leak.c'), { property: 'valid-memsafety', timeoutS: 10, witnessPath: null });
+  assert.notEqual(leak.verdict.kind, 'true', leak.reason);
+});
+
 test('a run longer than its share of the time decides nothing', { skip: noGcc }, async () => {
   const r = await verify(fx('long-run.c'), { property: 'unreach-call', timeoutS: 3, witnessPath: null });
   assert.equal(r.verdict.kind, 'unknown', r.reason);
