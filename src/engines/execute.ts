@@ -348,6 +348,8 @@ class Evaluator {
     const values = args.map((a) => this.eval(a));
     if (values.some((v) => v === INDET)) return INDET;
     if (values.some((v) => v instanceof MapVal)) throw new Unsupported(`'${e.kind === 'app' ? e.fn : e.op}' on maps`);
+    const direct = bitVectorOp(e, values as ImpValue[]);
+    if (direct !== undefined) return direct;
     const lits = (values as ImpValue[]).map((v) => literal(v, e.loc));
     const node: Expr =
       e.kind === 'binary' ? { ...e, left: lits[0]!, right: lits[1]! } : e.kind === 'unary' ? { ...e, arg: lits[0]! } : { ...e, args: lits };
@@ -364,6 +366,65 @@ class Evaluator {
 
 const EMPTY: ReadonlyMap<string, ImpValue> = new Map();
 const TRUE: ImpValue = { kind: 'bool', value: true };
+const FALSE: ImpValue = { kind: 'bool', value: false };
+
+/**
+ * The most frequent operators on two bit-vectors, computed directly with
+ * the interpreter's semantics (test/engines/execute.test.ts compares the
+ * two); undefined for every other operator, which goes through literal
+ * nodes and `evalExpr` (building those dominated the run's time).
+ */
+function bitVectorOp(e: Expr & { kind: 'binary' | 'unary' | 'app' }, values: readonly ImpValue[]): ImpValue | undefined {
+  if (values.length !== 2) return undefined;
+  const [a, b] = values as [ImpValue, ImpValue];
+  if (a.kind !== 'bv' || b.kind !== 'bv' || a.width !== b.width) return undefined;
+  const w = a.width;
+  const bv = (v: bigint): ImpValue => ({ kind: 'bv', value: BigInt.asUintN(w, v), width: w });
+  const bool = (c: boolean): ImpValue => (c ? TRUE : FALSE);
+  if (e.kind === 'binary') {
+    switch (e.op) {
+      case '+':
+        return bv(a.value + b.value);
+      case '-':
+        return bv(a.value - b.value);
+      case '*':
+        return bv(a.value * b.value);
+      case '&':
+        return bv(a.value & b.value);
+      case '|':
+        return bv(a.value | b.value);
+      case '^':
+        return bv(a.value ^ b.value);
+      case '==':
+        return bool(a.value === b.value);
+      case '!=':
+        return bool(a.value !== b.value);
+      default:
+        return undefined;
+    }
+  }
+  if (e.kind !== 'app') return undefined;
+  switch (e.fn) {
+    case 'ult':
+      return bool(a.value < b.value);
+    case 'ule':
+      return bool(a.value <= b.value);
+    case 'ugt':
+      return bool(a.value > b.value);
+    case 'uge':
+      return bool(a.value >= b.value);
+    case 'slt':
+      return bool(BigInt.asIntN(w, a.value) < BigInt.asIntN(w, b.value));
+    case 'sle':
+      return bool(BigInt.asIntN(w, a.value) <= BigInt.asIntN(w, b.value));
+    case 'sgt':
+      return bool(BigInt.asIntN(w, a.value) > BigInt.asIntN(w, b.value));
+    case 'sge':
+      return bool(BigInt.asIntN(w, a.value) >= BigInt.asIntN(w, b.value));
+    default:
+      return undefined;
+  }
+}
 
 function sameScalar(a: ImpValue, b: ImpValue): boolean {
   return a.kind === b.kind && (a as { value: unknown }).value === (b as { value: unknown }).value;

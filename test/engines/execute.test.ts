@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseImp } from '../../src/ivl/index.js';
+import { parseImp, parseImpExpr } from '../../src/ivl/index.js';
+import { evalExpr } from '../../src/ivl/interp.js';
 import { executeOnePath, type ExecutionVerdict } from '../../src/engines/index.js';
 
 /** Runs `body` (statements of main over the declared variables); `nondet`/`ends`: line numbers of nondet havocs and run-ending assumes. Asserts of goal kind `cut` are unwinding assertions. */
@@ -99,4 +100,30 @@ test('a run that comes back to a loop head in a state it had there repeats forev
 
 test('a long loop whose state never repeats runs to its end', () => {
   assert.equal(run('x: bv32', '  x := 0bv32;\n  while (ult(x, 100000bv32)) { x := x + 1bv32; }\n  assert x == 100000bv32;').kind, 'holds');
+});
+
+test('the bit-vector operators computed directly agree with the interpreter on edge and random values', () => {
+  const ops = ['+', '-', '*', '&', '|', '^'];
+  const comparisons = ['ult', 'ule', 'ugt', 'uge', 'slt', 'sle', 'sgt', 'sge'];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  for (const w of [8, 32, 64]) {
+    const m = 1n << BigInt(w);
+    const edges = [0n, 1n, m - 1n, m >> 1n, (m >> 1n) - 1n, 2n];
+    const values = [...edges, ...Array.from({ length: 4 }, () => (BigInt(next()) * BigInt(next()) * BigInt(next())) % m)];
+    const lit = (v: bigint) => `${v}bv${w}`;
+    for (const a of values) {
+      for (const b of values) {
+        const exprs = [...ops.map((op) => `${lit(a)} ${op} ${lit(b)}`), ...comparisons.map((fn) => `${fn}(${lit(a)}, ${lit(b)})`), `${lit(a)} == ${lit(b)}`, `${lit(a)} != ${lit(b)}`];
+        for (const text of exprs) {
+          const expected = evalExpr(parseImpExpr(text, 'e.imp'), new Map());
+          const decl = expected.kind === 'bv' ? `x: bv${w}` : 'x: bool';
+          const want = expected.kind === 'bv' ? lit(expected.value) : String(expected.kind === 'bool' && expected.value);
+          // The direct result must equal the interpreter's, and differ from anything else.
+          assert.equal(run(decl, `  x := ${text};\n  assert {:goal err 1} x == ${want};`).kind, 'holds', `${text} = ${want}`);
+          assert.equal(run(decl, `  x := ${text};\n  assert {:goal err 1} x != ${want};`).kind, 'violated', `${text} != ${want}`);
+        }
+      }
+    }
+  }
 });
