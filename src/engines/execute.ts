@@ -25,7 +25,7 @@
 
 import type { SourceLocation } from '../common/location.js';
 import type { AssertStmt, AssumeStmt, Expr, Goal, HavocStmt, ImpProgram, Stmt } from '../ivl/ast.js';
-import { evalExpr, ImpStop, valuesEqual, type ImpValue } from '../ivl/interp.js';
+import { compareBitVectors, evalExpr, ImpStop, valuesEqual, type ImpValue } from '../ivl/interp.js';
 import { roleOf, type GoalRoles } from './unroll.js';
 
 export interface ExecuteOptions {
@@ -404,26 +404,8 @@ function bitVectorOp(e: Expr & { kind: 'binary' | 'unary' | 'app' }, values: rea
     }
   }
   if (e.kind !== 'app') return undefined;
-  switch (e.fn) {
-    case 'ult':
-      return bool(a.value < b.value);
-    case 'ule':
-      return bool(a.value <= b.value);
-    case 'ugt':
-      return bool(a.value > b.value);
-    case 'uge':
-      return bool(a.value >= b.value);
-    case 'slt':
-      return bool(BigInt.asIntN(w, a.value) < BigInt.asIntN(w, b.value));
-    case 'sle':
-      return bool(BigInt.asIntN(w, a.value) <= BigInt.asIntN(w, b.value));
-    case 'sgt':
-      return bool(BigInt.asIntN(w, a.value) > BigInt.asIntN(w, b.value));
-    case 'sge':
-      return bool(BigInt.asIntN(w, a.value) >= BigInt.asIntN(w, b.value));
-    default:
-      return undefined;
-  }
+  const compared = compareBitVectors(e.fn, a.value, b.value, w);
+  return compared === undefined ? undefined : bool(compared);
 }
 
 function sameScalar(a: ImpValue, b: ImpValue): boolean {

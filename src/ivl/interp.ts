@@ -329,24 +329,9 @@ export function evalExpr(e: Expr, state: ImpState, oldState: ImpState = state): 
           return bvValue(y.value >= BigInt(w) ? (sx < 0n ? -1n : 0n) : sx >> y.value, w);
         case 'lshr':
           return y.value >= BigInt(w) ? bvValue(0, w) : bvValue(x.value >> y.value, w);
-        case 'slt':
-          return boolValue(sx < sy);
-        case 'sle':
-          return boolValue(sx <= sy);
-        case 'sgt':
-          return boolValue(sx > sy);
-        case 'sge':
-          return boolValue(sx >= sy);
-        case 'ult':
-          return boolValue(x.value < y.value);
-        case 'ule':
-          return boolValue(x.value <= y.value);
-        case 'ugt':
-          return boolValue(x.value > y.value);
-        case 'uge':
-          return boolValue(x.value >= y.value);
       }
-      return fail(`unknown function '${e.fn}'`);
+      const compared = compareBitVectors(e.fn, x.value, y.value, w);
+      return compared === undefined ? fail(`unknown function '${e.fn}'`) : boolValue(compared);
     }
     case 'ite': {
       const c = ev(e.cond) as { value: boolean };
@@ -370,6 +355,30 @@ export function evalExpr(e: Expr, state: ImpState, oldState: ImpState = state): 
 }
 
 const truth = (v: ImpValue): boolean => v.kind === 'bool' && v.value;
+
+/** The bit-vector comparison `fn` (slt, sle, sgt, sge, ult, ule, ugt, uge) of two values of width `w`; undefined for any other name. */
+export function compareBitVectors(fn: string, x: bigint, y: bigint, w: number): boolean | undefined {
+  switch (fn) {
+    case 'slt':
+      return BigInt.asIntN(w, x) < BigInt.asIntN(w, y);
+    case 'sle':
+      return BigInt.asIntN(w, x) <= BigInt.asIntN(w, y);
+    case 'sgt':
+      return BigInt.asIntN(w, x) > BigInt.asIntN(w, y);
+    case 'sge':
+      return BigInt.asIntN(w, x) >= BigInt.asIntN(w, y);
+    case 'ult':
+      return x < y;
+    case 'ule':
+      return x <= y;
+    case 'ugt':
+      return x > y;
+    case 'uge':
+      return x >= y;
+    default:
+      return undefined;
+  }
+}
 
 /** The variables of a running procedure (its frame before the globals), read live: what `evalExpr` reads. */
 class LiveScope implements ImpState {
