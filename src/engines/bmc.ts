@@ -15,6 +15,7 @@ import { printExpr } from '../ivl/printer.js';
 import { someStmt } from '../ivl/walk.js';
 import { createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
 import { encodeProcedure, type EncodedGoal, type ProcedureEncoding } from '../vc/encode.js';
+import { productsAsUnknowns } from '../vc/polynomial.js';
 import { checkOneByOne, loopCandidates, whilesOf, type LoopCandidateSource } from './candidates.js';
 import { EncodeError, unrollProgram, type GoalRoles, type GoalTag, type LoopCandidate, type Unrolled, type UnrollOptions } from './unroll.js';
 
@@ -224,10 +225,33 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
       const attemptLeft = () => (end - used()) * wallPerBudget();
       const callMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), attemptLeft());
-      const opts = set === 'caller' ? { ...options, candidates: false } : set === 'built-in' ? { ...options, loopCandidates: undefined } : options;
+      const opts =
+        set === 'none'
+          ? { ...options, candidates: false, loopCandidates: undefined }
+          : set === 'caller'
+            ? { ...options, candidates: false }
+            : set === 'built-in'
+              ? { ...options, loopCandidates: undefined }
+              : options;
       return inductionStep(solver, p, k, opts, callMs, attemptLeft, log, survivors, set);
     };
     const proof = (r: Attempt): BmcResult | undefined => (r.kind === 'proved' ? { verdict: 'true', bound: k, method: 'k-induction', invariants: r.invariants, program: p } : undefined);
+    // Plain k-induction first: where the program's own assertions are
+    // inductive no candidate is needed, and a Houdini round over many
+    // candidates (a model of the whole encoding each) can cost far more,
+    // above all with nonlinear arithmetic. A refuted check is quick; one
+    // that is hard gets up to a tenth of what is left, and is tried again
+    // only with twice the time it had.
+    const plainMs = Math.max(allowance / 2, Math.min(1000, left() / 10));
+    if (survivors.plainRefutedAt !== k && plainMs >= 2 * (survivors.plainSpentMs ?? 0)) {
+      const plain = await attempt('none', plainMs);
+      if (plain.kind === 'proved') {
+        inductionMs += used() - u3;
+        return proof(plain);
+      }
+      if (plain.kind === 'refuted') survivors.plainRefutedAt = k;
+      else survivors.plainSpentMs = plainMs;
+    }
     const hasCaller = options.loopCandidates !== undefined;
     // A set that was too hard for one check is tried again once an attempt has twice the time that check had.
     const timeFor = (tooHardMs: number | undefined) => allowance >= 2 * (tooHardMs ?? 0);
@@ -351,11 +375,16 @@ function unrollsAlike(p: ImpProgram): boolean {
 /** The least time (ms) one k-induction attempt may take, however little BMC has taken. */
 const INDUCTION_FLOOR_MS = 300;
 
-/** Which candidates an attempt starts from: the caller's alone, the caller's and the built-in ones, or the built-in ones alone. */
-type CandidateSet = 'caller' | 'all' | 'built-in';
+/** Which candidates an attempt starts from: none, the caller's alone, the caller's and the built-in ones, or the built-in ones alone. */
+type CandidateSet = 'none' | 'caller' | 'all' | 'built-in';
 
 /** Candidates that survived Houdini so far, by loop location and text, per candidate set. */
 interface Survivors {
+  none?: Set<string>;
+  /** The depth at which plain k-induction (no candidates) was refuted. */
+  plainRefutedAt?: number;
+  /** The time of the last plain attempt that ran out of it. */
+  plainSpentMs?: number;
   caller?: Set<string>;
   all?: Set<string>;
   'built-in'?: Set<string>;
@@ -444,6 +473,9 @@ async function inductionStep(
     log(`k-induction: depth ${depth}: the attempt's time ran out in ${what}`);
     return { kind: 'spent' };
   };
+  if (cands.length === 0 && others.length > 0 && (await holdsWithoutProducts(solver, e, others, solverMs(), log, depth))) {
+    return { kind: 'proved', invariants: invariantsOf(p, entry, cands, new Set()) };
+  }
   await load(solver, e);
   try {
     let active = new Set(cands.map((c) => c.id));
@@ -496,6 +528,28 @@ async function inductionStep(
     if (r.status === 'unsat') return { kind: 'proved', invariants: invariantsOf(p, entry, cands, active) };
     if (r.status === 'unknown' && (capped || solverMs() < 1)) return spent('the check of the goals');
     return { kind: 'refuted' };
+  } finally {
+    await solver.pop();
+  }
+}
+
+/**
+ * Whether the goals hold with every nonlinear product an unknown of its
+ * own (see `productsAsUnknowns`): an over-approximation, so unsat proves
+ * them, and it is decided without bit-blasting a multiplier. An induction
+ * step whose goal is its hypothesis in polynomial normal form (or follows
+ * from the hypotheses by a lemma of the encoding) is proved so at once.
+ */
+async function holdsWithoutProducts(solver: Solver, e: Encoded, goals: readonly EncodedGoal[], ms: number, log: (m: string) => void, depth: number): Promise<boolean> {
+  const abstracted = productsAsUnknowns(e.enc.assertions);
+  if (!abstracted || ms < 1) return false;
+  const t = Date.now();
+  await solver.push();
+  try {
+    for (const a of abstracted) await solver.assert(a);
+    const r = await check(solver, [], goals, ms);
+    log(`k-induction: depth ${depth}: ${goals.length} goals ${r.status} with products as unknowns (${Date.now() - t} ms)`);
+    return r.status === 'unsat';
   } finally {
     await solver.pop();
   }

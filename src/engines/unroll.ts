@@ -260,6 +260,12 @@ class Unroller {
     for (const v of [...this.assigned(s.body)].sort()) {
       out.push({ kind: 'havoc', target: f.rename.get(v) ?? v, loc: s.loc });
     }
+    // The arbitrary state starts an iteration that runs. A run that leaves
+    // the loop after T > bound iterations is this part from the start of
+    // iteration T - bound + 1; one with T <= bound is the checked copies
+    // above. Without this, the loop could be left from the arbitrary state
+    // itself, where no assumed iteration has established anything.
+    out.push({ kind: 'assume', cond, loc: s.loc });
     const cands = this.candidatesOf(s);
     for (const c of cands) {
       const act: Expr = { kind: 'var', name: this.activation.get(c.id)!, loc: s.loc };

@@ -10,6 +10,7 @@ import { printExpr } from '../ivl/printer.js';
 import { assignedVars, stmtBodies, stmtTargets, visitStmts } from '../ivl/walk.js';
 import { BoolSort, FALSE, TRUE, mkAnd, mkConst, mkEq, mkIte, mkNot, mkOr, type Term } from '../smt/terms.js';
 import { sortOf, translateExpr, type TranslateEnv } from './translate.js';
+import { PolynomialReader } from './polynomial.js';
 
 export type GoalKind = 'assert' | 'precondition' | 'postcondition' | 'invariant-entry' | 'invariant-preserved';
 
@@ -161,6 +162,12 @@ class Encoder {
   private readonly assignedIn = new WeakMap<readonly Stmt[], Set<string>>();
   /** The term each Boolean name made by `name` stands for. */
   private readonly defs = new Map<Term, Term>();
+  /** The value each constant an assignment made stands for (the encoding asserts their equality). */
+  private readonly values = new Map<Term, Term>();
+  private readonly polynomials = new PolynomialReader(
+    (c) => this.values.get(c),
+    (lemma) => this.assertions.push(lemma),
+  );
   /**
    * Per branch side being encoded (innermost last): the variables whose value
    * a known equality replaced there, with the value they had before. They
@@ -239,7 +246,7 @@ class Encoder {
   }
 
   private tr(e: Expr, st: State): Term {
-    return translateExpr(e, this.tenv(st.env, this.entry));
+    return this.polynomials.rewrite(translateExpr(e, this.tenv(st.env, this.entry)));
   }
 
   private goal(kind: GoalKind, loc: SourceLocation, pc: Term, cond: Term, text: () => string, clauseLoc?: SourceLocation, stmt?: Stmt): void {
@@ -299,7 +306,10 @@ class Encoder {
       case 'assign': {
         const v = this.tr(s.value, st);
         const x = v.op === 'const' || v.args.length === 0 ? v : this.fresh(s.target);
-        if (x !== v) this.assertions.push(mkEq(x, v));
+        if (x !== v) {
+          this.assertions.push(mkEq(x, v));
+          this.values.set(x, v);
+        }
         // A state's env is owned by whoever holds the state: update in place.
         st.env.set(s.target, x);
         this.trace.push({ loc: s.loc, what: 'assign', reached: st.pc, updates: [{ name: s.target, value: x }] });
@@ -404,6 +414,7 @@ class Encoder {
       else {
         const x = this.fresh(n);
         this.assertions.push(mkEq(x, merged));
+        this.values.set(x, merged);
         env.set(n, x);
       }
     });

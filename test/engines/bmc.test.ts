@@ -14,7 +14,7 @@ function load(name: string) {
 const soon = () => Date.now() + 600_000;
 
 test('a loop with a constant bound is proved by complete unrolling', async () => {
-  const r = await bmc(load('count-safe.imp'), { deadline: soon() });
+  const r = await bmc(load('count-safe.imp'), { deadline: soon(), induction: false });
   assert.equal(r.verdict, 'true');
   // 10 iterations need bound 16 in the sequence 1, 2, 4, 8, 16.
   assert.equal(r.bound, 16);
@@ -89,12 +89,13 @@ test('a program the encoding cannot take is UNKNOWN with the reason', async () =
 });
 
 test('candidate invariants (Houdini) make a relational property k-inductive', async () => {
-  // After the loop i == n needs the invariant i <= n (a candidate; n is not assigned in the loop).
+  // After the loop j == n needs the invariant i == j (a candidate): the
+  // loop's condition bounds i, and nothing else relates j to n.
   const p = parseImp(
-    `procedure main() { var i: bv32, n: bv32;
-       n := havoc; assume sle(0bv32, n); assume sle(n, 1000bv32); i := 0bv32;
-       while (slt(i, n)) { i := i + 1bv32; }
-       assert i == n; }`,
+    `procedure main() { var i: bv32, j: bv32, n: bv32;
+       n := havoc; assume sle(0bv32, n); assume sle(n, 1000bv32); i := 0bv32; j := 0bv32;
+       while (slt(i, n)) { i := i + 1bv32; j := j + 1bv32; }
+       assert j == n; }`,
     'h.imp',
   );
   assert.equal((await bmc(p, { deadline: soon(), maxBound: 4, candidates: false })).verdict, 'unknown');
@@ -196,27 +197,28 @@ test("caller candidates undecided in one check (a loaded machine) are tried agai
 });
 
 test('a survivor holds on every arrival: a candidate true at entry but broken by an iteration is dropped', async () => {
-  // i <= 3 holds at entry and is preserved only while i < 3; the loop runs to 10.
+  // j <= 3 holds at entry and is preserved only while j < 3; the loop runs to 10.
   const p = parseImp(
-    `procedure main() { var i: bv32;
-       i := 0bv32;
-       while (ult(i, 10bv32)) { i := i + 1bv32; }
-       assert ule(i, 10bv32); }`,
+    `procedure main() { var i: bv32, j: bv32;
+       i := 0bv32; j := 0bv32;
+       while (ult(i, 10bv32)) { i := i + 1bv32; j := j + 1bv32; }
+       assert j == 10bv32; }`,
     's.imp',
   );
-  const r = await bmc(p, { deadline: soon(), maxBound: 1, candidates: false, loopCandidates: () => [parseImpExpr('ule(i, 3bv32)', 'cand'), parseImpExpr('ule(i, 10bv32)', 'cand')] });
+  const r = await bmc(p, { deadline: soon(), maxBound: 1, candidates: false, loopCandidates: () => [parseImpExpr('ule(j, 3bv32)', 'cand'), parseImpExpr('i == j', 'cand')] });
   assert.equal(r.verdict, 'true');
   if (r.verdict !== 'true') return;
   assert.equal(r.method, 'k-induction');
   assert.deepEqual(r.invariants[0]!.exprs.map((e) => JSON.stringify(e, (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v))), [
-    JSON.stringify(parseImpExpr('ule(i, 10bv32)', 'cand'), (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v)),
+    JSON.stringify(parseImpExpr('i == j', 'cand'), (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v)),
   ]);
 });
 
 test('every solver back end present gives the same verdicts and bounds', async () => {
   const backends = ['z3-wasm', ...['z3', 'cvc5'].filter((s) => findExecutable(s) !== undefined)];
   const cases: Array<[string, string, number]> = [
-    ['count-safe.imp', 'true', 16],
+    // One iteration from any state below 10 that leaves the loop leaves it at 10: 1-induction.
+    ['count-safe.imp', 'true', 1],
     ['count-bug.imp', 'false', 8],
     ['unbounded.imp', 'true', 1],
     ['calls.imp', 'false', 1],
@@ -251,4 +253,37 @@ test("the program's own asserted condition, read through the lowering's temporar
   const r = await bmc(p, { deadline: soon(), maxBound: 2, candidates: false, loopCandidates: source });
   assert.equal(r.verdict, 'true');
   if (r.verdict === 'true') assert.equal(r.method, 'k-induction');
+});
+
+test('a polynomial invariant asserted at the top of a loop left by a break proves itself and what follows the loop (1-induction, 64-bit)', async () => {
+  const program = (poly: string) =>
+    parseImp(
+      `procedure main() { var y: bv64, x: bv64, c: bv64, k: bv64, go: bool;
+         k := havoc; y := 0bv64; x := 0bv64; c := 0bv64; go := true;
+         while (go) {
+           assert ${poly} == 0bv64;
+           if (!slt(c, k)) { go := false; } else { c := c + 1bv64; y := y + 1bv64; x := y + x; }
+         }
+         assert ${poly} == 0bv64; }`,
+      'ps2.imp',
+    );
+  const r = await bmc(program('y * y - 2bv64 * x + y'), { deadline: soon(), maxBound: 2, candidates: false });
+  assert.equal(r.verdict, 'true');
+  if (r.verdict === 'true') assert.equal(r.method, 'k-induction');
+  // Not an invariant (fails at y = 1): found, never proved.
+  const wrong = await bmc(program('y * y - 2bv64 * x - y'), { deadline: soon(), maxBound: 4, candidates: false });
+  assert.equal(wrong.verdict, 'false');
+});
+
+test('k-induction starts the arbitrary state at an iteration that runs: a loop left after more iterations than the depth still fails its check', async () => {
+  // The assert after the loop fails only when the loop ran 40 times; no proof at any depth up to 16.
+  const p = parseImp(
+    `procedure main() { var i: bv32, go: bool;
+       i := 0bv32; go := true;
+       while (go) { i := i + 1bv32; if (i == 40bv32) { go := false; } }
+       assert i != 40bv32; }`,
+    'exit.imp',
+  );
+  assert.notEqual((await bmc(p, { deadline: soon(), maxBound: 16, candidates: false })).verdict, 'true');
+  assert.equal((await bmc(p, { deadline: soon(), maxBound: 64, candidates: false })).verdict, 'false');
 });

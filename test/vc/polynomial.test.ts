@@ -1,0 +1,144 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BitVecSort, mkApp, mkBv, mkConst, mkEq, mkImplies, mkIte, type Term } from '../../src/smt/terms.js';
+import { PolynomialReader, productsAsUnknowns } from '../../src/vc/polynomial.js';
+
+const W = 8;
+const bv = (name: string) => mkConst(name, BitVecSort(W));
+const add = (a: Term, b: Term) => mkApp('bvadd', a, b);
+const sub = (a: Term, b: Term) => mkApp('bvsub', a, b);
+const mul = (a: Term, b: Term) => mkApp('bvmul', a, b);
+const lit = (v: number) => mkBv(v, W);
+
+/** The value of a term over bit-vector constants (the operators these tests build). */
+function value(t: Term, env: ReadonlyMap<string, bigint>): bigint | boolean {
+  const m = (x: bigint) => BigInt.asUintN(W, x);
+  const args = t.args.map((a) => value(a, env));
+  switch (t.op) {
+    case 'const':
+      return env.get(t.name!)!;
+    case 'bv':
+      return t.value!;
+    case 'true':
+      return true;
+    case 'false':
+      return false;
+    case 'bvadd':
+      return m((args as bigint[]).reduce((s, x) => s + x, 0n));
+    case 'bvsub':
+      return m((args[0] as bigint) - (args[1] as bigint));
+    case 'bvneg':
+      return m(-(args[0] as bigint));
+    case 'bvmul':
+      return m((args as bigint[]).reduce((s, x) => s * x, 1n));
+    case 'bvshl':
+      return m((args[0] as bigint) << (args[1] as bigint));
+    case 'ite':
+      return args[0] ? args[1]! : args[2]!;
+    case '=':
+      return args[0] === args[1];
+    case 'not':
+      return !args[0];
+    case 'and':
+      return args.every((x) => x === true);
+    case '=>':
+      return !args[0] || args[1] === true;
+    default:
+      throw new Error(`no value for ${t.op}`);
+  }
+}
+
+/** A random polynomial term over the given atoms. */
+function randomTerm(rand: () => number, atoms: readonly Term[], depth: number): Term {
+  if (depth === 0 || rand() < 0.25) return rand() < 0.3 ? lit(Math.floor(rand() * 256)) : atoms[Math.floor(rand() * atoms.length)]!;
+  const a = randomTerm(rand, atoms, depth - 1);
+  const b = randomTerm(rand, atoms, depth - 1);
+  const k = rand();
+  if (k < 0.3) return add(a, b);
+  if (k < 0.5) return sub(a, b);
+  if (k < 0.6) return mkApp('bvneg', a);
+  if (k < 0.7) return mkApp('bvshl', a, lit(Math.floor(rand() * 3)));
+  return mul(a, b);
+}
+
+function lcg(seed: number): () => number {
+  let s = seed;
+  return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+}
+
+test("an induction step's goal is its hypothesis in normal form (ps2: y*y - 2x + y = 0)", () => {
+  const [x, y, y1, x1] = ['x', 'y', 'y1', 'x1'].map(bv) as [Term, Term, Term, Term];
+  const values = new Map<Term, Term>([
+    [y1, add(y, lit(1))],
+    [x1, add(y1, x)],
+  ]);
+  const reader = new PolynomialReader((c) => values.get(c));
+  const p = (a: Term, b: Term) => mkEq(add(sub(mul(a, a), mul(lit(2), b)), a), lit(0));
+  const hyp = reader.rewrite(p(y, x));
+  const goal = reader.rewrite(p(y1, x1));
+  assert.equal(goal, hyp);
+  // Written the other way round (2x - y*y - y = 0), the same equality.
+  assert.equal(reader.rewrite(mkEq(mul(lit(2), x), add(mul(y, y), y))), hyp);
+  // A linear equality is left as it was.
+  const linear = mkEq(x1, add(x, lit(3)));
+  assert.equal(reader.rewrite(linear), linear);
+});
+
+test('an equality through a branch is split on its condition, each side normalised', () => {
+  const [x, y, c, y1] = ['x', 'y', 'c', 'y1'].map(bv) as [Term, Term, Term, Term];
+  const cond = mkEq(c, lit(0));
+  // y1 is the merge of a branch: y + x where c = 0, else y.
+  const values = new Map<Term, Term>([[y1, mkIte(cond, add(y, x), y)]]);
+  const reader = new PolynomialReader((t) => values.get(t));
+  const eq = mkEq(mul(y1, y1), mul(x, y));
+  const t = reader.rewrite(eq);
+  assert.equal(t.op, 'ite');
+  assert.equal(t.args[0], cond);
+  assert.equal(t.args[2], reader.rewrite(mkEq(mul(y, y), mul(x, y))));
+  const rand = lcg(3);
+  for (let k = 0; k < 50; k++) {
+    const env = new Map(['x', 'y', 'c'].map((n) => [n, BigInt(Math.floor(rand() * 4))]));
+    env.set('y1', value(values.get(y1)!, env) as bigint);
+    assert.equal(value(t, env), value(eq, env));
+  }
+});
+
+test('normalised equalities and derived lemmas agree with evaluation on random polynomials', () => {
+  const rand = lcg(7);
+  const atoms = ['a', 'b', 'c'].map(bv);
+  for (let round = 0; round < 200; round++) {
+    const lemmas: Term[] = [];
+    const reader = new PolynomialReader(() => undefined, (l) => lemmas.push(l));
+    const eqs = Array.from({ length: 3 }, () => mkEq(randomTerm(rand, atoms, 3), randomTerm(rand, atoms, 3)));
+    // A multiple of the first equality's difference, so that division has something to find.
+    const [l, r] = eqs[0]!.args.length === 2 ? (eqs[0]!.args as [Term, Term]) : [lit(0), lit(0)];
+    eqs.push(mkEq(mul(sub(l, r), atoms[0]!), lit(0)));
+    const rewritten = eqs.map((e) => reader.rewrite(e));
+    for (let k = 0; k < 20; k++) {
+      const env = new Map(['a', 'b', 'c'].map((n) => [n, BigInt(Math.floor(rand() * 256))]));
+      eqs.forEach((e, i) => assert.equal(value(rewritten[i]!, env), value(e, env), `equality ${i} of round ${round}`));
+      for (const lemma of lemmas) assert.equal(value(lemma, env), true, `lemma of round ${round}`);
+    }
+  }
+});
+
+test('a goal that is a multiple of a hypothesis gets the lemma hypothesis => goal (geo2)', () => {
+  const [x, y, z] = ['x', 'y', 'z'].map(bv) as [Term, Term, Term];
+  const lemmas: Term[] = [];
+  const reader = new PolynomialReader(() => undefined, (l) => lemmas.push(l));
+  // 1 + x*z - x - z*y = 0, and the same after x := x*z + 1, y := y*z.
+  const p = (a: Term, b: Term) => mkEq(sub(sub(add(lit(1), mul(a, z)), a), mul(z, b)), lit(0));
+  const hyp = reader.rewrite(p(x, y));
+  const goal = reader.rewrite(p(add(mul(x, z), lit(1)), mul(y, z)));
+  assert.notEqual(goal, hyp);
+  assert.deepEqual(lemmas, [mkImplies(hyp, goal)]);
+});
+
+test('products of two non-literals become unknowns; linear terms stay', () => {
+  const [x, y] = ['x', 'y'].map(bv) as [Term, Term];
+  const out = productsAsUnknowns([mkEq(mul(x, y), lit(1)), mkEq(mul(lit(3), x), y)]);
+  assert.ok(out);
+  assert.equal(out![0]!.args[0]!.op, 'const');
+  assert.equal(out![1], mkEq(mul(lit(3), x), y));
+  assert.equal(productsAsUnknowns([mkEq(mul(lit(3), x), y)]), undefined);
+});
