@@ -12,7 +12,7 @@
 import type { SourceLocation } from '../common/location.js';
 import type { Expr, Goal, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
-import { someStmt } from '../ivl/walk.js';
+import { someStmt, visitExpr, visitStmtExprs } from '../ivl/walk.js';
 import { createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
 import { encodeProcedure, type EncodedGoal, type ProcedureEncoding } from '../vc/encode.js';
 import { productsAsUnknowns } from '../vc/polynomial.js';
@@ -430,6 +430,54 @@ async function inductionStep(
   survivors: Survivors,
   set: CandidateSet,
 ): Promise<Attempt> {
+  // First with every nonlinear product an unknown (see `productsAsUnknowns`):
+  // a proof there is a proof, found without bit-blasting a multiplier (an
+  // induction step whose goal is its hypothesis in polynomial normal form).
+  // The survivors it would drop are kept: its models may be spurious.
+  const candidates = [...loopCandidates(p, options.entry ?? 'main', options.candidates !== false, options.loopCandidates).values()].flat();
+  if (multipliesVariables(p) || candidates.some((c) => multiplies(c.expr))) {
+    const abstract = await inductionAttempt(solver, p, depth, options, solverMs, attemptLeft, log, { ...survivors }, set, 'unknowns');
+    if (abstract.kind === 'proved') return abstract;
+  }
+  return inductionAttempt(solver, p, depth, options, solverMs, attemptLeft, log, survivors, set, 'exact');
+}
+
+/** Whether an expression multiplies two terms neither of which is a literal. */
+function multiplies(e: Expr): boolean {
+  const literal = (x: Expr) => x.kind === 'bv_lit' || x.kind === 'int_lit';
+  let out = false;
+  visitExpr(e, (x) => void (x.kind === 'binary' && x.op === '*' && !literal(x.left) && !literal(x.right) && (out = true)));
+  return out;
+}
+
+const multipliesIn = new WeakMap<ImpProgram, boolean>();
+
+/** Whether the program multiplies two terms neither of which is a literal. */
+function multipliesVariables(p: ImpProgram): boolean {
+  let out = multipliesIn.get(p);
+  if (out === undefined) {
+    out = false;
+    for (const proc of p.procedures) visitStmtExprs(proc.body ?? [], (e) => void (multiplies(e) && (out = true)), false);
+    multipliesIn.set(p, out);
+  }
+  return out;
+}
+
+/** How an attempt reads nonlinear products: exactly, or each as an unknown value of its own (an over-approximation). */
+type Products = 'exact' | 'unknowns';
+
+async function inductionAttempt(
+  solver: Solver,
+  p: ImpProgram,
+  depth: number,
+  options: BmcOptions,
+  solverMs: () => number,
+  attemptLeft: () => number,
+  log: (m: string) => void,
+  survivors: Survivors,
+  set: CandidateSet,
+  products: Products,
+): Promise<Attempt> {
   const entry = options.entry ?? 'main';
   const all = loopCandidates(p, entry, options.candidates !== false, options.loopCandidates);
   // Start from the survivors of the last attempt: Houdini re-checks them here anyway.
@@ -473,10 +521,12 @@ async function inductionStep(
     log(`k-induction: depth ${depth}: the attempt's time ran out in ${what}`);
     return { kind: 'spent' };
   };
-  if (cands.length === 0 && others.length > 0 && (await holdsWithoutProducts(solver, e, others, solverMs(), log, depth))) {
-    return { kind: 'proved', invariants: invariantsOf(p, entry, cands, new Set()) };
-  }
-  await load(solver, e);
+  const assertions = products === 'exact' ? e.enc.assertions : productsAsUnknowns(e.enc.assertions);
+  // Nothing to read as unknowns: the exact attempt decides.
+  if (!assertions) return { kind: 'refuted' };
+  const mode = products === 'exact' ? '' : ' (products as unknowns)';
+  await solver.push();
+  for (const a of assertions) await solver.assert(a);
   try {
     let active = new Set(cands.map((c) => c.id));
     const literals = () => cands.map((c) => (active.has(c.id) ? activation(c) : mkNot(activation(c))));
@@ -488,8 +538,10 @@ async function inductionStep(
       if (ms < 1) return spent(`Houdini round ${round}`);
       const capped = attemptLeft() <= ms;
       const r = await check(solver, literals(), goals, ms);
-      log(`k-induction: depth ${depth}: Houdini round ${round}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
+      log(`k-induction: depth ${depth}: Houdini round ${round}${mode}: ${active.size} candidates, ${r.status} (${Date.now() - t} ms)`);
       if (r.status === 'unsat') break;
+      // Undecided over the over-approximation: the exact attempt takes over.
+      if (r.status === 'unknown' && products === 'unknowns') return { kind: 'spent' };
       if (r.status === 'unknown' && set !== 'all' && !capped && solverMs() >= 1) {
         // One candidate set alone, undecided but not out of time: one candidate at a time before giving up.
         const ids = [...active];
@@ -524,32 +576,10 @@ async function inductionStep(
     if (ms < 1) return spent('the check of the goals');
     const capped = attemptLeft() <= ms;
     const r = await check(solver, literals(), others, ms);
-    log(`k-induction: depth ${depth}: ${others.length} goals ${r.status} with ${active.size} invariants (${Date.now() - t} ms)`);
+    log(`k-induction: depth ${depth}: ${others.length} goals ${r.status} with ${active.size} invariants${mode} (${Date.now() - t} ms)`);
     if (r.status === 'unsat') return { kind: 'proved', invariants: invariantsOf(p, entry, cands, active) };
     if (r.status === 'unknown' && (capped || solverMs() < 1)) return spent('the check of the goals');
     return { kind: 'refuted' };
-  } finally {
-    await solver.pop();
-  }
-}
-
-/**
- * Whether the goals hold with every nonlinear product an unknown of its
- * own (see `productsAsUnknowns`): an over-approximation, so unsat proves
- * them, and it is decided without bit-blasting a multiplier. An induction
- * step whose goal is its hypothesis in polynomial normal form (or follows
- * from the hypotheses by a lemma of the encoding) is proved so at once.
- */
-async function holdsWithoutProducts(solver: Solver, e: Encoded, goals: readonly EncodedGoal[], ms: number, log: (m: string) => void, depth: number): Promise<boolean> {
-  const abstracted = productsAsUnknowns(e.enc.assertions);
-  if (!abstracted || ms < 1) return false;
-  const t = Date.now();
-  await solver.push();
-  try {
-    for (const a of abstracted) await solver.assert(a);
-    const r = await check(solver, [], goals, ms);
-    log(`k-induction: depth ${depth}: ${goals.length} goals ${r.status} with products as unknowns (${Date.now() - t} ms)`);
-    return r.status === 'unsat';
   } finally {
     await solver.pop();
   }

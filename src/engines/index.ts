@@ -20,6 +20,7 @@ export { EncodeError, unrollProgram } from './unroll.js';
 export type { AssertRole, GoalRoles, GoalTag, LoopCandidate, UnrollOptions, Unrolled } from './unroll.js';
 export { roleOf } from './unroll.js';
 export { assertionCandidates, candidateSources } from './candidates.js';
+export { polynomialCandidates } from './polynomial-candidates.js';
 export { sampleViolation, type SampleOptions, type SampleResult } from './sample.js';
 export { proveByIntervals, type IntervalProof, type IntervalProofOptions } from './intervals.js';
 export type { LoopCandidateSource } from './candidates.js';

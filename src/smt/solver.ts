@@ -96,7 +96,8 @@ export const z3Dialect: SmtLibDialect = {
   // qfbv's AIG step (it runs on every problem that fits in memory) spends
   // seconds compressing 64-bit multipliers: an induction step on y*y that
   // took 3.3 s is decided in 0.2 s by the same steps without it.
-  nonlinearTactic: '(or-else (then simplify propagate-values solve-eqs elim-uncnstr max-bv-sharing bit-blast sat) smt)',
+  // Only on pure bit-vector problems (floating point goes through qfbv or smt as usual).
+  nonlinearTactic: '(or-else (if is-qfbv (then simplify propagate-values solve-eqs elim-uncnstr max-bv-sharing bit-blast sat) qfbv) smt)',
   // A push makes z3 hand everything asserted so far to that incremental
   // core, which preprocesses and internalizes it: unused work as costly as
   // the tactic's own (measured: 0.3 of 0.7 s on a loop-free program of 6000

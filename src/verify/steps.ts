@@ -5,7 +5,7 @@
 
 import { formatLocation } from '../common/location.js';
 import { analysisCandidates } from '../analysis/index.js';
-import { assertionCandidates, bmc, candidateSources, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
+import { assertionCandidates, bmc, candidateSources, polynomialCandidates, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import { loopsOf } from '../ivl/walk.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
@@ -283,6 +283,8 @@ function runBmc(run: VerificationRun, left: () => number, startBound = 1): Promi
 
 /** One analysis per run (its facts are cached per program), shared by the steps that use candidates. */
 const analyses = new WeakMap<VerificationRun, LoopCandidateSource>();
+/** The same for the polynomial equalities guessed from runs. */
+const polynomialSources = new WeakMap<VerificationRun, LoopCandidateSource>();
 
 /** The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants; analysis time is charged as such, the rest to `during`. */
 function loopCandidatesOf(run: VerificationRun, during: string): LoopCandidateSource {
@@ -291,7 +293,9 @@ function loopCandidatesOf(run: VerificationRun, during: string): LoopCandidateSo
     analysis = analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, run.timeoutS * 50)) });
     analyses.set(run, analysis);
   }
-  return candidateSources(profiled(run.profile, during, analysis), assertionCandidates());
+  let polynomials = polynomialSources.get(run);
+  if (!polynomials) polynomialSources.set(run, (polynomials = polynomialCandidates()));
+  return candidateSources(profiled(run.profile, during, analysis), assertionCandidates(), profiled(run.profile, during, polynomials));
 }
 
 /** The verdict of BMC's result: TRUE with its witness, FALSE once gcc replays the counterexample, else UNKNOWN with the reason. */

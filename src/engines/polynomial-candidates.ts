@@ -1,0 +1,206 @@
+// Polynomial equalities guessed from runs, as DIG does: the program is run
+// on small random inputs, the states at each loop head are collected, and
+// the equalities of degree 2 that every one of them satisfies (the null
+// space of the matrix of monomial values) become candidate invariants.
+// Guesses only: k-induction keeps those Houdini proves, with the polynomial
+// normal form of vc/ deciding their induction steps.
+import type { BuiltinName, BvWidth, Expr, ImpProgram, ImpType, WhileStmt } from '../ivl/ast.js';
+import { executeImp, type ImpState, type ImpValue } from '../ivl/interp.js';
+import { mentionedVars, someStmt } from '../ivl/walk.js';
+import { rng } from '../common/random.js';
+import type { LoopCandidateSource } from './candidates.js';
+
+const RUNS = 24;
+const STEPS_PER_RUN = 10_000;
+const SAMPLES_PER_LOOP = 150;
+const MAX_VARS = 6;
+const MAX_PER_LOOP = 4;
+const MAX_COEFFICIENT = 1000n;
+
+type Sample = ReadonlyMap<string, bigint>;
+
+/** The signed value of a bit-vector (the reading of C's signed integers). */
+function signedOf(v: ImpValue | undefined): bigint | undefined {
+  if (v?.kind !== 'bv') return undefined;
+  return BigInt.asIntN(v.width, v.value);
+}
+
+/** States at loop heads after at least one iteration (where a variable's initial value no longer shows). */
+const later = new WeakSet<Sample>();
+
+/** Loop-head states of runs on small random inputs, per loop (by location). */
+function sampleLoopHeads(program: ImpProgram, seed: number): Map<string, Sample[]> {
+  const out = new Map<string, Sample[]>();
+  const seen = new Set<string>();
+  const r = rng(seed);
+  const havoc = (_n: string, t: ImpType): ImpValue => {
+    if (t.kind === 'bool') return { kind: 'bool', value: r() < 0.9 };
+    if (t.kind !== 'bv') return { kind: 'int', value: BigInt(Math.floor(r() * 40) - 8) };
+    const v = r() < 0.5 ? Math.floor(r() * 12) - 2 : Math.floor(r() * 60);
+    return { kind: 'bv', width: t.width, value: BigInt.asUintN(t.width, BigInt(v)) };
+  };
+  for (let run = 0; run < RUNS; run++) {
+    executeImp(program, 'main', {}, {
+      maxSteps: STEPS_PER_RUN,
+      checkInvariants: false,
+      havoc,
+      onLoopHead: (loc, state: ImpState, iteration) => {
+        const key = `${loc.line}:${loc.column}:${loc.offset}`;
+        const samples = out.get(key) ?? [];
+        if (samples.length >= SAMPLES_PER_LOOP) return;
+        const sample: Sample = new Map<string, bigint>();
+        if (iteration > 0) later.add(sample);
+        for (const [name, v] of state) {
+          const s = signedOf(v);
+          if (s !== undefined) (sample as Map<string, bigint>).set(name, s);
+        }
+        const text = `${key}|${[...sample.values()].join(',')}`;
+        if (seen.has(text)) return;
+        seen.add(text);
+        samples.push(sample);
+        out.set(key, samples);
+      },
+    });
+  }
+  return out;
+}
+
+type Fraction = { n: bigint; d: bigint };
+const gcd = (a: bigint, b: bigint): bigint => {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b) [a, b] = [b, a % b];
+  return a;
+};
+function frac(n: bigint, d = 1n): Fraction {
+  if (d < 0n) [n, d] = [-n, -d];
+  const g = gcd(n, d) || 1n;
+  return { n: n / g, d: d / g };
+}
+const sub = (a: Fraction, b: Fraction): Fraction => frac(a.n * b.d - b.n * a.d, a.d * b.d);
+const mul = (a: Fraction, b: Fraction): Fraction => frac(a.n * b.n, a.d * b.d);
+const div = (a: Fraction, b: Fraction): Fraction => frac(a.n * b.d, a.d * b.n);
+
+/** A basis of the integer vectors x with M·x = 0 (each scaled to coprime integers). */
+export function nullSpace(rows: readonly (readonly bigint[])[], columns: number): bigint[][] {
+  const m = rows.map((row) => row.map((v) => frac(v)));
+  const pivots: number[] = [];
+  let r = 0;
+  for (let c = 0; c < columns && r < m.length; c++) {
+    const p = m.findIndex((row, i) => i >= r && row[c]!.n !== 0n);
+    if (p < 0) continue;
+    [m[r], m[p]] = [m[p]!, m[r]!];
+    const pivot = m[r]![c]!;
+    m[r] = m[r]!.map((v) => div(v, pivot));
+    for (let i = 0; i < m.length; i++) {
+      if (i === r || m[i]![c]!.n === 0n) continue;
+      const f = m[i]![c]!;
+      m[i] = m[i]!.map((v, j) => sub(v, mul(f, m[r]![j]!)));
+    }
+    pivots.push(c);
+    r++;
+  }
+  const basis: bigint[][] = [];
+  for (let free = 0; free < columns; free++) {
+    if (pivots.includes(free)) continue;
+    const v: Fraction[] = Array.from({ length: columns }, () => frac(0n));
+    v[free] = frac(1n);
+    pivots.forEach((pc, i) => (v[pc] = frac(-m[i]![free]!.n, m[i]![free]!.d)));
+    const lcm = v.reduce((acc, x) => (acc * x.d) / gcd(acc, x.d), 1n);
+    const ints = v.map((x) => (x.n * lcm) / x.d);
+    const g = ints.reduce((acc, x) => gcd(acc, x), 0n) || 1n;
+    basis.push(ints.map((x) => x / g));
+  }
+  return basis;
+}
+
+/** Monomials of degree at most `degree` over `vars` (lists of variable indexes; [] is 1). */
+function monomials(count: number, degree: number): number[][] {
+  const out: number[][] = [[]];
+  for (let i = 0; i < count; i++) out.push([i]);
+  if (degree >= 2) for (let i = 0; i < count; i++) for (let j = i; j < count; j++) out.push([i, j]);
+  return out;
+}
+
+function valueOf(mono: readonly number[], vars: readonly string[], s: Sample): bigint {
+  return mono.reduce((acc, i) => acc * s.get(vars[i]!)!, 1n);
+}
+
+/**
+ * The loop's variables to relate: bit-vectors it mentions that vary over
+ * the samples, without any that is a linear combination of the others
+ * (their products would give equalities that only restate a linear one).
+ */
+function independentVars(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, samples: readonly Sample[]): string[] {
+  let vars = [...mentionedVars([loop], false)]
+    // The lowering's temporaries ($t…) and flags (values 0 and 1) only restate conditions.
+    .filter((v) => !v.startsWith('$') && types.get(v)?.kind === 'bv' && samples.every((s) => s.has(v)))
+    .filter((v) => new Set(samples.map((s) => s.get(v))).size > 1 && samples.some((s) => later.has(s) && (s.get(v)! < 0n || s.get(v)! > 1n)))
+    .sort()
+    .slice(0, MAX_VARS);
+  for (;;) {
+    const linear = monomials(vars.length, 1);
+    const basis = nullSpace(samples.map((s) => linear.map((m) => valueOf(m, vars, s))), linear.length);
+    if (basis.length === 0) return vars;
+    // Drop the last variable the first linear relation involves.
+    let last = basis[0]!.length - 1;
+    while (last > 0 && basis[0]![last] === 0n) last--;
+    if (last === 0) return vars;
+    vars = vars.filter((_, i) => i !== last - 1);
+  }
+}
+
+function polynomialExpr(coefs: readonly bigint[], monos: readonly number[][], vars: readonly string[], types: ReadonlyMap<string, ImpType>, loop: WhileStmt): Expr | undefined {
+  const loc = loop.loc;
+  const used = new Set(monos.flatMap((m, k) => (coefs[k] !== 0n ? m : [])));
+  const width = Math.max(...[...used].map((i) => (types.get(vars[i]!) as { width: number }).width)) as BvWidth;
+  const variable = (i: number): Expr => {
+    const w = (types.get(vars[i]!) as { width: number }).width;
+    const v: Expr = { kind: 'var', name: vars[i]!, loc };
+    return w === width ? v : { kind: 'app', fn: `sext${width}` as BuiltinName, args: [v], loc };
+  };
+  let sum: Expr | undefined;
+  monos.forEach((m, k) => {
+    if (coefs[k] === 0n) return;
+    let term: Expr = { kind: 'bv_lit', value: BigInt.asUintN(width, coefs[k]!), width, loc };
+    for (const i of m) term = { kind: 'binary', op: '*', left: term, right: variable(i), loc };
+    sum = sum ? { kind: 'binary', op: '+', left: sum, right: term, loc } : term;
+  });
+  return sum && { kind: 'binary', op: '==', left: sum, right: { kind: 'bv_lit', value: 0n, width, loc }, loc };
+}
+
+/**
+ * Candidate polynomial equalities (degree 2, with a product of variables)
+ * at each loop, from runs of the program (at most RUNS × STEPS_PER_RUN
+ * statements, once per program).
+ */
+export function polynomialCandidates(seed = 1): LoopCandidateSource {
+  const cache = new WeakMap<ImpProgram, Map<string, Sample[]> | null>();
+  return (loop, program) => {
+    if (loop.kind !== 'while') return [];
+    let samples = cache.get(program);
+    if (samples === undefined) {
+      const loops = program.procedures.some((p) => someStmt(p.body ?? [], (s) => s.kind === 'while'));
+      samples = loops ? sampleLoopHeads(program, seed) : null;
+      cache.set(program, samples);
+    }
+    const here = samples?.get(`${loop.loc.line}:${loop.loc.column}:${loop.loc.offset}`) ?? [];
+    const main = program.procedures.find((p) => p.name === 'main');
+    if (here.length === 0 || !main) return [];
+    const types = new Map<string, ImpType>([...program.globals, ...main.params, ...main.returns, ...main.locals].map((d) => [d.name, d.type]));
+    const vars = independentVars(loop, types, here);
+    const monos = monomials(vars.length, 2);
+    // Too few states to pin the equalities down: they would be accidents of the sample.
+    if (here.length < monos.length + 4) return [];
+    const basis = nullSpace(here.map((s) => monos.map((m) => valueOf(m, vars, s))), monos.length);
+    const out: Expr[] = [];
+    for (const coefs of basis) {
+      // Large coefficients fit the sample by accident (invariants of programs have small ones).
+      if (!monos.some((m, k) => m.length === 2 && coefs[k] !== 0n) || coefs.some((c) => c > MAX_COEFFICIENT || c < -MAX_COEFFICIENT)) continue;
+      const e = polynomialExpr(coefs, monos, vars, types, loop);
+      if (e) out.push(e);
+      if (out.length >= MAX_PER_LOOP) break;
+    }
+    return out;
+  };
+}
