@@ -220,7 +220,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   const induction = async (p: ImpProgram, allowance: number): Promise<BmcResult | undefined> => {
     const u3 = used();
     const k = inductionDepth;
-    const attempt = (set: CandidateSet, allowanceMs: number) => {
+    const attemptWith = (set: CandidateSet, allowanceMs: number, products: Products, surviving: Survivors) => {
       const end = used() + allowanceMs;
       // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
       const attemptLeft = () => (end - used()) * wallPerBudget();
@@ -233,7 +233,21 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
             : set === 'built-in'
               ? { ...options, loopCandidates: undefined }
               : options;
-      return inductionStep(solver, p, k, opts, callMs, attemptLeft, log, survivors, set);
+      return inductionStep(solver, p, k, opts, callMs, attemptLeft, log, surviving, set, products);
+    };
+    // On a program that multiplies variables (or whose candidates do), each
+    // attempt is first made with the products as unknowns (see
+    // `productsAsUnknowns`), with half its time and a copy of the survivors
+    // (its models may be spurious, so what it drops is kept): a proof there
+    // is a proof, found without bit-blasting a multiplier. The exact attempt
+    // then has its own time.
+    const nonlinear = multipliesVariables(p) || [...loopCandidates(p, options.entry ?? 'main', options.candidates !== false, options.loopCandidates).values()].flat().some((c) => multiplies(c.expr));
+    const attempt = async (set: CandidateSet, allowanceMs: number): Promise<Attempt> => {
+      if (nonlinear) {
+        const abstract = await attemptWith(set, allowanceMs / 2, 'unknowns', { ...survivors });
+        if (abstract.kind === 'proved') return abstract;
+      }
+      return attemptWith(set, allowanceMs, 'exact', survivors);
     };
     const proof = (r: Attempt): BmcResult | undefined => (r.kind === 'proved' ? { verdict: 'true', bound: k, method: 'k-induction', invariants: r.invariants, program: p } : undefined);
     // Plain k-induction first: where the program's own assertions are
@@ -242,7 +256,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     // above all with nonlinear arithmetic. A refuted check is quick; one
     // that is hard gets up to a tenth of what is left, and is tried again
     // only with twice the time it had.
-    const plainMs = Math.max(allowance / 2, Math.min(1000, left() / 10));
+    const plainMs = Math.max(allowance / 4, Math.min(500, left() / 20));
     if (survivors.plainRefutedAt !== k && plainMs >= 2 * (survivors.plainSpentMs ?? 0)) {
       const plain = await attempt('none', plainMs);
       if (plain.kind === 'proved') {
@@ -252,6 +266,8 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       if (plain.kind === 'refuted') survivors.plainRefutedAt = k;
       else survivors.plainSpentMs = plainMs;
     }
+    // The candidates' attempts have their time whatever the plain one took.
+    const u4 = used();
     const hasCaller = options.loopCandidates !== undefined;
     // A set that was too hard for one check is tried again once an attempt has twice the time that check had.
     const timeFor = (tooHardMs: number | undefined) => allowance >= 2 * (tooHardMs ?? 0);
@@ -266,7 +282,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
         return proof(alone);
       }
     }
-    const rest = () => Math.max(INDUCTION_FLOOR_MS, allowance - (used() - u3));
+    const rest = () => Math.max(INDUCTION_FLOOR_MS, allowance - (used() - u4));
     let r = await attempt(withCaller ? 'all' : 'built-in', rest());
     if (r.kind === 'caller-too-hard') {
       // The caller's candidates made a check undecidable in its time: the built-in ones alone until an attempt has twice that time.
@@ -409,39 +425,6 @@ function candidateKey(c: LoopCandidate): string {
   return `${l.file}:${l.line}:${l.column}:${l.offset}|${printExpr(c.expr)}`;
 }
 
-/**
- * The k-induction check at depth `depth`. Houdini first: candidates that
- * fail at a loop arrival or are not kept by one iteration from a state
- * satisfying all active ones are switched off (activation literals: one
- * encoding for every round), until the rest are inductive; then every error
- * and bound goal is checked with them assumed. Any failure to decide is
- * just "not proved"; `solverMs` below 1 means the attempt's time is spent,
- * and so does an undecided check whose time limit was what the attempt had
- * left (`attemptLeft`).
- */
-async function inductionStep(
-  solver: Solver,
-  p: ImpProgram,
-  depth: number,
-  options: BmcOptions,
-  solverMs: () => number,
-  attemptLeft: () => number,
-  log: (m: string) => void,
-  survivors: Survivors,
-  set: CandidateSet,
-): Promise<Attempt> {
-  // First with every nonlinear product an unknown (see `productsAsUnknowns`):
-  // a proof there is a proof, found without bit-blasting a multiplier (an
-  // induction step whose goal is its hypothesis in polynomial normal form).
-  // The survivors it would drop are kept: its models may be spurious.
-  const candidates = [...loopCandidates(p, options.entry ?? 'main', options.candidates !== false, options.loopCandidates).values()].flat();
-  if (multipliesVariables(p) || candidates.some((c) => multiplies(c.expr))) {
-    const abstract = await inductionAttempt(solver, p, depth, options, solverMs, attemptLeft, log, { ...survivors }, set, 'unknowns');
-    if (abstract.kind === 'proved') return abstract;
-  }
-  return inductionAttempt(solver, p, depth, options, solverMs, attemptLeft, log, survivors, set, 'exact');
-}
-
 /** Whether an expression multiplies two terms neither of which is a literal. */
 function multiplies(e: Expr): boolean {
   const literal = (x: Expr) => x.kind === 'bv_lit' || x.kind === 'int_lit';
@@ -466,7 +449,17 @@ function multipliesVariables(p: ImpProgram): boolean {
 /** How an attempt reads nonlinear products: exactly, or each as an unknown value of its own (an over-approximation). */
 type Products = 'exact' | 'unknowns';
 
-async function inductionAttempt(
+/**
+ * The k-induction check at depth `depth`. Houdini first: candidates that
+ * fail at a loop arrival or are not kept by one iteration from a state
+ * satisfying all active ones are switched off (activation literals: one
+ * encoding for every round), until the rest are inductive; then every error
+ * and bound goal is checked with them assumed. Any failure to decide is
+ * just "not proved"; `solverMs` below 1 means the attempt's time is spent,
+ * and so does an undecided check whose time limit was what the attempt had
+ * left (`attemptLeft`).
+ */
+async function inductionStep(
   solver: Solver,
   p: ImpProgram,
   depth: number,

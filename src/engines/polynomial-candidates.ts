@@ -6,13 +6,15 @@
 // normal form of vc/ deciding their induction steps.
 import type { BuiltinName, BvWidth, Expr, ImpProgram, ImpType, WhileStmt } from '../ivl/ast.js';
 import { executeImp, type ImpState, type ImpValue } from '../ivl/interp.js';
-import { mentionedVars, someStmt } from '../ivl/walk.js';
+import { assignedVars, mentionedVars, someStmt, visitStmts } from '../ivl/walk.js';
 import { rng } from '../common/random.js';
 import type { LoopCandidateSource } from './candidates.js';
 
 const RUNS = 24;
 const STEPS_PER_RUN = 10_000;
-const SAMPLES_PER_LOOP = 150;
+const SAMPLES_PER_LOOP = 80;
+/** Rows beyond the number of monomials that a fit uses (more only cost time). */
+const EXTRA_ROWS = 16;
 const MAX_VARS = 6;
 const MAX_PER_LOOP = 4;
 const MAX_COEFFICIENT = 1000n;
@@ -126,21 +128,46 @@ function valueOf(mono: readonly number[], vars: readonly string[], s: Sample): b
   return mono.reduce((acc, i) => acc * s.get(vars[i]!)!, 1n);
 }
 
+/** Variables the loop body sets to a nondet value (directly, or copied from one). */
+function freshEachIteration(loop: WhileStmt): Set<string> {
+  const out = new Set<string>();
+  visitStmts(loop.body, (x) => {
+    if (x.kind === 'havoc') out.add(x.target);
+    else if (x.kind === 'assign' && x.value.kind === 'var' && out.has(x.value.name)) out.add(x.target);
+  });
+  return out;
+}
+
+/** The distinct rows of monomial values the samples give (as many as a fit needs). */
+function rowsOf(samples: readonly Sample[], monos: readonly number[][], vars: readonly string[]): bigint[][] {
+  const rows = new Map<string, bigint[]>();
+  for (const s of samples) {
+    if (rows.size >= monos.length + EXTRA_ROWS) break;
+    const row = monos.map((m) => valueOf(m, vars, s));
+    rows.set(row.join(','), row);
+  }
+  return [...rows.values()];
+}
+
 /**
  * The loop's variables to relate: bit-vectors it mentions that vary over
  * the samples, without any that is a linear combination of the others
  * (their products would give equalities that only restate a linear one).
  */
 function independentVars(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, samples: readonly Sample[]): string[] {
+  const assigned = assignedVars(loop.body);
+  const fresh = freshEachIteration(loop);
   let vars = [...mentionedVars([loop], false)]
-    // The lowering's temporaries ($t…) and flags (values 0 and 1) only restate conditions.
-    .filter((v) => !v.startsWith('$') && types.get(v)?.kind === 'bv' && samples.every((s) => s.has(v)))
+    // The lowering's temporaries ($t…), inputs read in each iteration and
+    // flags (values 0 and 1) only restate conditions.
+    .filter((v) => !v.startsWith('$') && !fresh.has(v) && types.get(v)?.kind === 'bv' && samples.every((s) => s.has(v)))
     .filter((v) => new Set(samples.map((s) => s.get(v))).size > 1 && samples.some((s) => later.has(s) && (s.get(v)! < 0n || s.get(v)! > 1n)))
-    .sort()
+    // The variables the loop assigns first: they carry its invariants.
+    .sort((a, b) => Number(assigned.has(b)) - Number(assigned.has(a)) || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, MAX_VARS);
   for (;;) {
     const linear = monomials(vars.length, 1);
-    const basis = nullSpace(samples.map((s) => linear.map((m) => valueOf(m, vars, s))), linear.length);
+    const basis = nullSpace(rowsOf(samples, linear, vars), linear.length);
     if (basis.length === 0) return vars;
     // Drop the last variable the first linear relation involves.
     let last = basis[0]!.length - 1;
@@ -190,9 +217,10 @@ export function polynomialCandidates(seed = 1): LoopCandidateSource {
     const types = new Map<string, ImpType>([...program.globals, ...main.params, ...main.returns, ...main.locals].map((d) => [d.name, d.type]));
     const vars = independentVars(loop, types, here);
     const monos = monomials(vars.length, 2);
+    const rows = rowsOf(here, monos, vars);
     // Too few states to pin the equalities down: they would be accidents of the sample.
-    if (here.length < monos.length + 4) return [];
-    const basis = nullSpace(here.map((s) => monos.map((m) => valueOf(m, vars, s))), monos.length);
+    if (rows.length < monos.length + 4) return [];
+    const basis = nullSpace(rows, monos.length);
     const out: Expr[] = [];
     for (const coefs of basis) {
       // Large coefficients fit the sample by accident (invariants of programs have small ones).

@@ -196,7 +196,11 @@ export function exprToC(e: Expr, vars: ReadonlyMap<string, CVar>): string | unde
     if (plain !== undefined) return plain;
     const a = arithToC(e.left, vars);
     const b = a && arithToC(e.right, vars);
-    return a && b ? `${a.text} ${e.op} ${b.text}` : undefined;
+    if (a && b) return `${a.text} ${e.op} ${b.text}`;
+    // Polynomials modulo 2^32 or 2^64 (the polynomial candidates): C's unsigned arithmetic wraps the same way.
+    const ma = modularToC(e.left, vars);
+    const mb = ma && modularToC(e.right, vars);
+    return ma && mb && ma.width === mb.width ? `${ma.text} ${e.op} ${mb.text}` : undefined;
   }
   // sbv2int(a) - sbv2int(b) <= c (ubv2int alike)
   if (e.kind === 'binary' && e.op === '<=' && e.left.kind === 'binary' && e.left.op === '-') {
@@ -210,6 +214,38 @@ export function exprToC(e: Expr, vars: ReadonlyMap<string, CVar>): string | unde
     return factToC({ kind: 'difference', a: a.name, b: b.name, view: a.view, bound: c }, vars, []);
   }
   return undefined;
+}
+
+/**
+ * A 32- or 64-bit IMP term of `+`, `-`, `*`, literals and variables of that
+ * width (or narrower signed ones sign-extended to 64 bits) as C arithmetic
+ * in `unsigned int` or `unsigned long long`, which wraps modulo 2^32 or
+ * 2^64 exactly as the bit-vector operations do.
+ */
+function modularToC(e: Expr, vars: ReadonlyMap<string, CVar>): { text: string; width: 32 | 64 } | undefined {
+  const type = (w: 32 | 64) => (w === 32 ? 'unsigned int' : 'unsigned long long');
+  switch (e.kind) {
+    case 'bv_lit':
+      return e.width === 32 || e.width === 64 ? { text: `${e.value}${e.width === 32 ? 'U' : 'ULL'}`, width: e.width } : undefined;
+    case 'var': {
+      const v = vars.get(e.name);
+      return v && (v.width === 32 || v.width === 64) ? { text: `((${type(v.width)})${v.name})`, width: v.width } : undefined;
+    }
+    case 'app': {
+      const x = e.args[0];
+      const v = x?.kind === 'var' ? vars.get(x.name) : undefined;
+      if (e.fn !== 'sext64' || !v || !v.signed || v.width >= 64) return undefined;
+      return { text: `((unsigned long long)(long long)${v.name})`, width: 64 };
+    }
+    case 'binary': {
+      if (e.op !== '+' && e.op !== '-' && e.op !== '*') return undefined;
+      const a = modularToC(e.left, vars);
+      const b = a && modularToC(e.right, vars);
+      return a && b && a.width === b.width ? { text: `(${a.text} ${e.op} ${b.text})`, width: a.width } : undefined;
+    }
+    default:
+      return undefined;
+  }
 }
 
 const LL_MIN = -(1n << 63n);
