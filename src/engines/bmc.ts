@@ -12,7 +12,7 @@
 import type { SourceLocation } from '../common/location.js';
 import type { Expr, Goal, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
-import { someStmt, visitExpr, visitStmtExprs } from '../ivl/walk.js';
+import { someStmt, visitStmtExprs } from '../ivl/walk.js';
 import { createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
 import { encodeProcedure, type EncodedGoal, type ProcedureEncoding } from '../vc/encode.js';
 import { productsAsUnknowns } from '../vc/polynomial.js';
@@ -235,13 +235,12 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
               : options;
       return inductionStep(solver, p, k, opts, callMs, attemptLeft, log, surviving, set, products);
     };
-    // On a program that multiplies variables (or whose candidates do), each
-    // attempt is first made with the products as unknowns (see
-    // `productsAsUnknowns`), with half its time and a copy of the survivors
-    // (its models may be spurious, so what it drops is kept): a proof there
-    // is a proof, found without bit-blasting a multiplier. The exact attempt
-    // then has its own time.
-    const nonlinear = multipliesVariables(p) || [...loopCandidates(p, options.entry ?? 'main', options.candidates !== false, options.loopCandidates).values()].flat().some((c) => multiplies(c.expr));
+    // On a program that multiplies variables, each attempt is first made
+    // with the products as unknowns (see `productsAsUnknowns`), with half its
+    // time and a copy of the survivors (its models may be spurious, so what
+    // it drops is kept): a proof there is a proof, found without
+    // bit-blasting a multiplier. The exact attempt then has its own time.
+    const nonlinear = multipliesVariables(p);
     const attempt = async (set: CandidateSet, allowanceMs: number): Promise<Attempt> => {
       if (nonlinear) {
         const abstract = await attemptWith(set, allowanceMs / 2, 'unknowns', { ...survivors });
@@ -254,9 +253,9 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     // inductive no candidate is needed, and a Houdini round over many
     // candidates (a model of the whole encoding each) can cost far more,
     // above all with nonlinear arithmetic. A refuted check is quick; one
-    // that is hard gets up to a tenth of what is left, and is tried again
-    // only with twice the time it had.
-    const plainMs = Math.max(allowance / 4, Math.min(500, left() / 20));
+    // that is hard gets half the allowance or a tenth of what is left (up to
+    // 1 s), and is tried again only with twice the time it had.
+    const plainMs = Math.max(allowance / 2, Math.min(1000, left() / 10));
     if (survivors.plainRefutedAt !== k && plainMs >= 2 * (survivors.plainSpentMs ?? 0)) {
       const plain = await attempt('none', plainMs);
       if (plain.kind === 'proved') {
@@ -266,8 +265,6 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       if (plain.kind === 'refuted') survivors.plainRefutedAt = k;
       else survivors.plainSpentMs = plainMs;
     }
-    // The candidates' attempts have their time whatever the plain one took.
-    const u4 = used();
     const hasCaller = options.loopCandidates !== undefined;
     // A set that was too hard for one check is tried again once an attempt has twice the time that check had.
     const timeFor = (tooHardMs: number | undefined) => allowance >= 2 * (tooHardMs ?? 0);
@@ -282,7 +279,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
         return proof(alone);
       }
     }
-    const rest = () => Math.max(INDUCTION_FLOOR_MS, allowance - (used() - u4));
+    const rest = () => Math.max(INDUCTION_FLOOR_MS, allowance - (used() - u3));
     let r = await attempt(withCaller ? 'all' : 'built-in', rest());
     if (r.kind === 'caller-too-hard') {
       // The caller's candidates made a check undecidable in its time: the built-in ones alone until an attempt has twice that time.
@@ -425,12 +422,10 @@ function candidateKey(c: LoopCandidate): string {
   return `${l.file}:${l.line}:${l.column}:${l.offset}|${printExpr(c.expr)}`;
 }
 
-/** Whether an expression multiplies two terms neither of which is a literal. */
-function multiplies(e: Expr): boolean {
-  const literal = (x: Expr) => x.kind === 'bv_lit' || x.kind === 'int_lit';
-  let out = false;
-  visitExpr(e, (x) => void (x.kind === 'binary' && x.op === '*' && !literal(x.left) && !literal(x.right) && (out = true)));
-  return out;
+/** Whether an expression node multiplies two terms neither of which is a literal. */
+function isProduct(x: Expr): boolean {
+  const literal = (y: Expr) => y.kind === 'bv_lit' || y.kind === 'int_lit';
+  return x.kind === 'binary' && x.op === '*' && !literal(x.left) && !literal(x.right);
 }
 
 const multipliesIn = new WeakMap<ImpProgram, boolean>();
@@ -440,7 +435,7 @@ function multipliesVariables(p: ImpProgram): boolean {
   let out = multipliesIn.get(p);
   if (out === undefined) {
     out = false;
-    for (const proc of p.procedures) visitStmtExprs(proc.body ?? [], (e) => void (multiplies(e) && (out = true)), false);
+    for (const proc of p.procedures) visitStmtExprs(proc.body ?? [], (e) => void (isProduct(e) && (out = true)), false);
     multipliesIn.set(p, out);
   }
   return out;

@@ -18,6 +18,7 @@ const EXTRA_ROWS = 16;
 const MAX_VARS = 6;
 const MAX_PER_LOOP = 4;
 const MAX_COEFFICIENT = 1000n;
+const MIN_VALUES = 4;
 
 type Sample = ReadonlyMap<string, bigint>;
 
@@ -161,7 +162,8 @@ function independentVars(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, s
     // The lowering's temporaries ($t…), inputs read in each iteration and
     // flags (values 0 and 1) only restate conditions.
     .filter((v) => !v.startsWith('$') && !fresh.has(v) && types.get(v)?.kind === 'bv' && samples.every((s) => s.has(v)))
-    .filter((v) => new Set(samples.map((s) => s.get(v))).size > 1 && samples.some((s) => later.has(s) && (s.get(v)! < 0n || s.get(v)! > 1n)))
+    // A variable with few values fits any polynomial of that degree in it.
+    .filter((v) => new Set(samples.map((s) => s.get(v))).size >= MIN_VALUES && samples.some((s) => later.has(s) && (s.get(v)! < 0n || s.get(v)! > 1n)))
     // The variables the loop assigns first: they carry its invariants.
     .sort((a, b) => Number(assigned.has(b)) - Number(assigned.has(a)) || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, MAX_VARS);
@@ -225,6 +227,8 @@ export function polynomialCandidates(seed = 1): LoopCandidateSource {
     for (const coefs of basis) {
       // Large coefficients fit the sample by accident (invariants of programs have small ones).
       if (!monos.some((m, k) => m.length === 2 && coefs[k] !== 0n) || coefs.some((c) => c > MAX_COEFFICIENT || c < -MAX_COEFFICIENT)) continue;
+      // An invariant relates variables: one in a single variable only says which values it took.
+      if (new Set(monos.flatMap((m, k) => (coefs[k] !== 0n ? m : []))).size < 2) continue;
       const e = polynomialExpr(coefs, monos, vars, types, loop);
       if (e) out.push(e);
       if (out.length >= MAX_PER_LOOP) break;
