@@ -286,13 +286,19 @@ const analyses = new WeakMap<VerificationRun, LoopCandidateSource>();
 /** The same for the polynomial equalities guessed from runs. */
 const polynomialSources = new WeakMap<VerificationRun, LoopCandidateSource>();
 
-/** The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants; analysis time is charged as such, the rest to `during`. */
-function loopCandidatesOf(run: VerificationRun, during: string): LoopCandidateSource {
+/**
+ * The abstract interpreter's loop-head facts and the program's own asserted
+ * conditions as candidate invariants (for k-induction also the polynomial
+ * equalities guessed from runs: the Horn re-check, which has little time,
+ * does without them); analysis time is charged as such, the rest to `during`.
+ */
+function loopCandidatesOf(run: VerificationRun, during: 'bmc' | 'horn'): LoopCandidateSource {
   let analysis = analyses.get(run);
   if (!analysis) {
     analysis = analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, run.timeoutS * 50)) });
     analyses.set(run, analysis);
   }
+  if (during === 'horn') return candidateSources(profiled(run.profile, during, analysis), assertionCandidates());
   let polynomials = polynomialSources.get(run);
   if (!polynomials) polynomialSources.set(run, (polynomials = polynomialCandidates()));
   return candidateSources(profiled(run.profile, during, analysis), assertionCandidates(), profiled(run.profile, during, polynomials));
