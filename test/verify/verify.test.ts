@@ -29,7 +29,8 @@ test('the example task with a bounded loop is TRUE', async () => {
   const r = await verify(ex('sum.yml'), { timeoutS: 60, witnessPath: null });
   assert.deepEqual(r.verdict, { kind: 'true' });
   assert.equal(r.property, 'unreach-call');
-  assert.match(r.reason, /complete unrolling/);
+  // Which proof comes first depends on how busy the machine is: both are proofs.
+  assert.match(r.reason, /complete unrolling|proved by 1-induction/);
 });
 
 test('the example FALSE task gives a witness that lints clean and replays', { skip: noGcc }, async () => {
