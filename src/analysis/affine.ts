@@ -114,6 +114,17 @@ function nullSpace(a: Affine, columns: number): bigint[][] {
 }
 
 /**
+ * A basis of the integer vectors v (`columns` entries) with row·v = 0 for
+ * every given row (each with `columns` entries): the linear relations every
+ * row satisfies, e.g. the equalities among monomials that hold at every
+ * sampled state when each row is one state's monomial values.
+ */
+export function kernel(rows: readonly Row[], columns: number): bigint[][] {
+  const system = canonical(columns, rows.map((r) => [...r, 0n]));
+  return system ? nullSpace(system, columns) : [];
+}
+
+/**
  * The smallest affine space containing both (the affine hull of their
  * union): in homogeneous coordinates the sum of the two null spaces, whose
  * equations are the vectors orthogonal to the generators of both.

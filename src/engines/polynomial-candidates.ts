@@ -8,6 +8,7 @@ import type { BuiltinName, BvWidth, Expr, ImpProgram, ImpType, WhileStmt } from 
 import { executeImp, type ImpState, type ImpValue } from '../ivl/interp.js';
 import { assignedVars, mentionedVars, someStmt, visitStmts } from '../ivl/walk.js';
 import { rng } from '../common/random.js';
+import { kernel } from '../analysis/affine.js';
 import type { LoopCandidateSource } from './candidates.js';
 
 const RUNS = 24;
@@ -68,55 +69,6 @@ function sampleLoopHeads(program: ImpProgram, seed: number): Map<string, Sample[
   return out;
 }
 
-type Fraction = { n: bigint; d: bigint };
-const gcd = (a: bigint, b: bigint): bigint => {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  while (b) [a, b] = [b, a % b];
-  return a;
-};
-function frac(n: bigint, d = 1n): Fraction {
-  if (d < 0n) [n, d] = [-n, -d];
-  const g = gcd(n, d) || 1n;
-  return { n: n / g, d: d / g };
-}
-const sub = (a: Fraction, b: Fraction): Fraction => frac(a.n * b.d - b.n * a.d, a.d * b.d);
-const mul = (a: Fraction, b: Fraction): Fraction => frac(a.n * b.n, a.d * b.d);
-const div = (a: Fraction, b: Fraction): Fraction => frac(a.n * b.d, a.d * b.n);
-
-/** A basis of the integer vectors x with M·x = 0 (each scaled to coprime integers). */
-export function nullSpace(rows: readonly (readonly bigint[])[], columns: number): bigint[][] {
-  const m = rows.map((row) => row.map((v) => frac(v)));
-  const pivots: number[] = [];
-  let r = 0;
-  for (let c = 0; c < columns && r < m.length; c++) {
-    const p = m.findIndex((row, i) => i >= r && row[c]!.n !== 0n);
-    if (p < 0) continue;
-    [m[r], m[p]] = [m[p]!, m[r]!];
-    const pivot = m[r]![c]!;
-    m[r] = m[r]!.map((v) => div(v, pivot));
-    for (let i = 0; i < m.length; i++) {
-      if (i === r || m[i]![c]!.n === 0n) continue;
-      const f = m[i]![c]!;
-      m[i] = m[i]!.map((v, j) => sub(v, mul(f, m[r]![j]!)));
-    }
-    pivots.push(c);
-    r++;
-  }
-  const basis: bigint[][] = [];
-  for (let free = 0; free < columns; free++) {
-    if (pivots.includes(free)) continue;
-    const v: Fraction[] = Array.from({ length: columns }, () => frac(0n));
-    v[free] = frac(1n);
-    pivots.forEach((pc, i) => (v[pc] = frac(-m[i]![free]!.n, m[i]![free]!.d)));
-    const lcm = v.reduce((acc, x) => (acc * x.d) / gcd(acc, x.d), 1n);
-    const ints = v.map((x) => (x.n * lcm) / x.d);
-    const g = ints.reduce((acc, x) => gcd(acc, x), 0n) || 1n;
-    basis.push(ints.map((x) => x / g));
-  }
-  return basis;
-}
-
 /** Monomials of degree at most `degree` over `vars` (lists of variable indexes; [] is 1). */
 function monomials(count: number, degree: number): number[][] {
   const out: number[][] = [[]];
@@ -169,7 +121,7 @@ function independentVars(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, s
     .slice(0, MAX_VARS);
   for (;;) {
     const linear = monomials(vars.length, 1);
-    const basis = nullSpace(rowsOf(samples, linear, vars), linear.length);
+    const basis = kernel(rowsOf(samples, linear, vars), linear.length);
     if (basis.length === 0) return vars;
     // Drop the last variable the first linear relation involves.
     let last = basis[0]!.length - 1;
@@ -209,7 +161,9 @@ export function polynomialCandidates(seed = 1): LoopCandidateSource {
     if (loop.kind !== 'while') return [];
     let samples = cache.get(program);
     if (samples === undefined) {
-      const loops = program.procedures.some((p) => someStmt(p.body ?? [], (s) => s.kind === 'while'));
+      // The runs start at `main` (the lowering's entry; without one, no runs).
+      const main = program.procedures.find((p) => p.name === 'main')?.body;
+      const loops = main !== undefined && program.procedures.some((p) => someStmt(p.body ?? [], (s) => s.kind === 'while'));
       samples = loops ? sampleLoopHeads(program, seed) : null;
       cache.set(program, samples);
     }
@@ -222,7 +176,7 @@ export function polynomialCandidates(seed = 1): LoopCandidateSource {
     const rows = rowsOf(here, monos, vars);
     // Too few states to pin the equalities down: they would be accidents of the sample.
     if (rows.length < monos.length + 4) return [];
-    const basis = nullSpace(rows, monos.length);
+    const basis = kernel(rows, monos.length);
     const out: Expr[] = [];
     for (const coefs of basis) {
       // Large coefficients fit the sample by accident (invariants of programs have small ones).

@@ -260,12 +260,14 @@ class Unroller {
     for (const v of [...this.assigned(s.body)].sort()) {
       out.push({ kind: 'havoc', target: f.rename.get(v) ?? v, loc: s.loc });
     }
-    // The arbitrary state starts an iteration that runs. A run that leaves
-    // the loop after T > bound iterations is this part from the start of
-    // iteration T - bound + 1; one with T <= bound is the checked copies
-    // above. Without this, the loop could be left from the arbitrary state
-    // itself, where no assumed iteration has established anything.
-    out.push({ kind: 'assume', cond, loc: s.loc });
+    // The arbitrary state starts an iteration that runs. Not a fact of C: a
+    // narrowing of the induction step that loses no execution (docs/
+    // soundness.md, "Assumptions of the proofs"). A run that leaves the loop
+    // after T > bound iterations is this part from the start of iteration
+    // T - bound + 1 (which runs), followed by `bound` assumed iterations; one
+    // with T <= bound is the checked copies above. With bound 0 no assumed
+    // iteration would follow, and a run leaving the loop would be lost.
+    if (this.opts.bound >= 1) out.push({ kind: 'assume', cond, loc: s.loc });
     const cands = this.candidatesOf(s);
     for (const c of cands) {
       const act: Expr = { kind: 'var', name: this.activation.get(c.id)!, loc: s.loc };

@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import * as ieee from '../common/ieee754.js';
 import type { RoundingMode } from '../common/ieee754.js';
 import { parseSExprs, sexprToString, unquoteString, type SExpr } from './sexpr.js';
-import { freeConsts, mkConst, mkEq, BoolSort, quoteSymbol, sortToSmt, termToSmt, type Term } from './terms.js';
+import { freeConsts, isNonlinearProduct, mkConst, mkEq, BoolSort, quoteSymbol, sortToSmt, termToSmt, type Term } from './terms.js';
 
 export type SmtValue =
   | { readonly kind: 'bool'; readonly value: boolean }
@@ -128,7 +128,7 @@ const productChecked = new WeakMap<Term, boolean>();
 function hasNonlinearProduct(t: Term): boolean {
   const known = productChecked.get(t);
   if (known !== undefined) return known;
-  const out = (t.op === 'bvmul' && t.args.filter((a) => a.op !== 'bv').length >= 2) || t.args.some(hasNonlinearProduct);
+  const out = isNonlinearProduct(t) || t.args.some(hasNonlinearProduct);
   productChecked.set(t, out);
   return out;
 }

@@ -296,6 +296,11 @@ export function mkApp(op: string, ...args: Term[]): Term {
   return mk(op, args, args[0].sort);
 }
 
+/** Whether a term multiplies two bit-vector terms neither of which is a literal (bit-blasting it costs a multiplier). */
+export function isNonlinearProduct(t: Term): boolean {
+  return t.op === 'bvmul' && t.args.filter((a) => a.op !== 'bv').length >= 2;
+}
+
 /** The same operation over other arguments (of the same sorts), hash-consed like every term; no folding. */
 export function withArgs(t: Term, args: readonly Term[]): Term {
   if (args.length === t.args.length && args.every((a, i) => a === t.args[i])) return t;

@@ -7,11 +7,13 @@
 // `(y+1)*(y+1) - 2*(x+y+1) + (y+1) = 0` are the same term, which the solver
 // sees at once, where bit-blasting two 64-bit multiplications does not end.
 
-import { mkAnd, mkApp, mkBool, mkBv, mkConst, mkEq, mkImplies, mkIte, withArgs, type Term } from '../smt/terms.js';
+import { isNonlinearProduct, mkAnd, mkApp, mkBool, mkBv, mkConst, mkEq, mkImplies, mkIte, withArgs, type Term } from '../smt/terms.js';
 
 /** How large a polynomial may grow before the equality is left as it was. */
 const MAX_MONOMIALS = 48;
 const MAX_DEGREE = 8;
+/** How many assigned constants one read looks through. */
+const MAX_EXPANSION = 64;
 /** How many earlier equalities a new one is divided by. */
 const MAX_KNOWN = 24;
 /** How many reduction steps one division may take. */
@@ -89,6 +91,8 @@ const MAX_SPLITS = 3;
 export class PolynomialReader {
   private readonly memo = new Map<string, Map<Term, Polynomial | null>>();
   private readonly rewritten = new Map<Term, Term>();
+  /** How many assigned constants the read in progress has looked through. */
+  private depth = 0;
   /** Equalities `P = 0` met so far (the latest last), to derive others from. */
   private readonly known: { readonly poly: Polynomial; readonly eq: Term }[] = [];
 
@@ -140,8 +144,17 @@ export class PolynomialReader {
       case 'bv':
         return constant(t.value!, width);
       case 'const': {
+        // A long chain of assignments (an unrolled loop) is read up to a
+        // depth: beyond it the constant is an atom (still exact, only less
+        // normalised), and the recursion stays far from the stack's limit.
         const v = this.valueOf(t);
-        return (v && this.read(v, cases)) ?? atom();
+        if (!v || this.depth >= MAX_EXPANSION) return atom();
+        this.depth++;
+        try {
+          return this.read(v, cases) ?? atom();
+        } finally {
+          this.depth--;
+        }
       }
       case 'ite': {
         const taken = cases.fixed.get(t.args[0]!);
@@ -336,7 +349,7 @@ export function productsAsUnknowns(terms: readonly Term[]): Term[] | undefined {
     const hit = memo.get(t);
     if (hit) return hit;
     let out = t.args.length === 0 ? t : withArgs(t, t.args.map(walk));
-    if (out.op === 'bvmul' && out.args.filter((a) => a.op !== 'bv').length >= 2) {
+    if (isNonlinearProduct(out)) {
       out = mkConst(`tarsier!product!${t.id}`, t.sort);
       found = true;
     }

@@ -4,12 +4,13 @@ import { parseImp } from '../../src/ivl/parser.js';
 import { printExpr } from '../../src/ivl/printer.js';
 import { loopsOf } from '../../src/ivl/walk.js';
 import { executeImp, evalExpr } from '../../src/ivl/interp.js';
-import { polynomialCandidates, nullSpace } from '../../src/engines/polynomial-candidates.js';
+import { polynomialCandidates } from '../../src/engines/polynomial-candidates.js';
+import { kernel } from '../../src/analysis/affine.js';
 
 test('the null space of a sample matrix is the set of relations its rows satisfy', () => {
   // Rows (1, y, y^2, x) of x = y^2 + 2: the relation 2·1 + y^2 - x = 0 (up to sign).
   const rows = [0n, 1n, 2n, 3n, 5n].map((y) => [1n, y, y * y, y * y + 2n]);
-  const basis = nullSpace(rows, 4);
+  const basis = kernel(rows, 4);
   assert.equal(basis.length, 1);
   const v = basis[0]!;
   const sign = v[3]! < 0n ? 1n : -1n;

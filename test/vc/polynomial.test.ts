@@ -142,3 +142,28 @@ test('products of two non-literals become unknowns; linear terms stay', () => {
   assert.equal(out![1], mkEq(mul(lit(3), x), y));
   assert.equal(productsAsUnknowns([mkEq(mul(lit(3), x), y)]), undefined);
 });
+
+test('a long chain of assignments (an unrolled loop) is read up to a depth, without exhausting the stack', () => {
+  // x_k = x_{k-1} + 1 for 100,000 steps: reading all of it would recurse 100,000 deep.
+  const values = new Map<Term, Term>();
+  let x = bv('x0');
+  for (let k = 1; k <= 100_000; k++) {
+    const next = bv(`x${k}`);
+    values.set(next, add(x, lit(1)));
+    x = next;
+  }
+  const reader = new PolynomialReader((c) => values.get(c));
+  const eq = mkEq(mul(x, x), bv('y'));
+  const t = reader.rewrite(eq);
+  assert.equal(t.op, '=');
+  // Still an equality of the same value: x*x - y with x read through at most a bounded part of the chain.
+  for (const v of [0n, 3n, 200n]) {
+    const env = new Map<string, bigint>([['x0', v], ['y', 7n]]);
+    let cur = v;
+    for (let k = 1; k <= 100_000; k++) {
+      cur = BigInt.asUintN(W, cur + 1n);
+      env.set(`x${k}`, cur);
+    }
+    assert.equal(value(t, env), value(eq, env));
+  }
+});
