@@ -10,7 +10,7 @@
 // goals are checked with `check-sat-assuming`.
 
 import type { SourceLocation } from '../common/location.js';
-import type { Expr, Goal, ImpProgram, ImpType, Stmt } from '../ivl/ast.js';
+import { guarded, type Expr, type Goal, type ImpProgram, type ImpType, type Stmt } from '../ivl/ast.js';
 import { printExpr } from '../ivl/printer.js';
 import { someStmt, visitStmtExprs } from '../ivl/walk.js';
 import { createSolver, SolverError, mkNot, mkOr, type Solver, type SmtValue, type Term } from '../smt/index.js';
@@ -577,6 +577,7 @@ function invariantsOf(p: ImpProgram, entry: string, cands: readonly LoopCandidat
   return whilesOf(p, entry).map((loop) => ({
     loop,
     loc: loop.loc,
-    exprs: cands.filter((c) => c.loop === loop && active.has(c.id)).map((c) => c.expr),
+    // Each holds where the loop's condition does (unroll.ts, checkCandidates).
+    exprs: cands.filter((c) => c.loop === loop && active.has(c.id)).map((c) => guarded(loop.cond, c.expr)),
   }));
 }

@@ -18,6 +18,7 @@ const SAMPLES_PER_LOOP = 80;
 const EXTRA_ROWS = 16;
 const MAX_VARS = 6;
 const MAX_PER_LOOP = 4;
+const MAX_LINEAR_PER_LOOP = 2;
 const MAX_COEFFICIENT = 1000n;
 const MIN_VALUES = 4;
 
@@ -37,13 +38,18 @@ function sampleLoopHeads(program: ImpProgram, seed: number): Map<string, Sample[
   const out = new Map<string, Sample[]>();
   const seen = new Set<string>();
   const r = rng(seed);
+  // Half of the runs read 0 (false) for a third of their inputs: a loop
+  // that runs while its input is nonzero ends then, and the code after it runs.
+  let zeros = 0;
   const havoc = (_n: string, t: ImpType): ImpValue => {
-    if (t.kind === 'bool') return { kind: 'bool', value: r() < 0.9 };
-    if (t.kind !== 'bv') return { kind: 'int', value: BigInt(Math.floor(r() * 40) - 8) };
-    const v = r() < 0.5 ? Math.floor(r() * 12) - 2 : Math.floor(r() * 60);
+    const zero = r() < zeros;
+    if (t.kind === 'bool') return { kind: 'bool', value: !zero && r() < 0.9 };
+    if (t.kind !== 'bv') return { kind: 'int', value: zero ? 0n : BigInt(Math.floor(r() * 40) - 8) };
+    const v = zero ? 0 : r() < 0.5 ? Math.floor(r() * 12) - 2 : Math.floor(r() * 60);
     return { kind: 'bv', width: t.width, value: BigInt.asUintN(t.width, BigInt(v)) };
   };
   for (let run = 0; run < RUNS; run++) {
+    zeros = run % 2 === 0 ? 0 : 1 / 3;
     executeImp(program, 'main', {}, {
       maxSteps: STEPS_PER_RUN,
       checkInvariants: false,
@@ -107,7 +113,7 @@ function rowsOf(samples: readonly Sample[], monos: readonly number[][], vars: re
  * the samples, without any that is a linear combination of the others
  * (their products would give equalities that only restate a linear one).
  */
-function independentVars(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, samples: readonly Sample[]): string[] {
+function relatedVars(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, samples: readonly Sample[]): { vars: string[]; linear: { coefs: bigint[]; vars: string[] }[] } {
   const assigned = assignedVars(loop.body);
   const fresh = freshEachIteration(loop);
   let vars = [...mentionedVars([loop], false)]
@@ -119,14 +125,19 @@ function independentVars(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, s
     // The variables the loop assigns first: they carry its invariants.
     .sort((a, b) => Number(assigned.has(b)) - Number(assigned.has(a)) || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, MAX_VARS);
+  const all = vars;
+  const linearMonos = monomials(all.length, 1);
+  const rows = rowsOf(samples, linearMonos, all);
+  // The linear relations themselves (when the states pin them down): guesses like the polynomial ones.
+  const linear = rows.length >= linearMonos.length + 4 ? kernel(rows, linearMonos.length).map((coefs) => ({ coefs, vars: all })) : [];
   for (;;) {
-    const linear = monomials(vars.length, 1);
-    const basis = kernel(rowsOf(samples, linear, vars), linear.length);
-    if (basis.length === 0) return vars;
+    const monos = monomials(vars.length, 1);
+    const basis = kernel(rowsOf(samples, monos, vars), monos.length);
+    if (basis.length === 0) return { vars, linear };
     // Drop the last variable the first linear relation involves.
     let last = basis[0]!.length - 1;
     while (last > 0 && basis[0]![last] === 0n) last--;
-    if (last === 0) return vars;
+    if (last === 0) return { vars, linear };
     vars = vars.filter((_, i) => i !== last - 1);
   }
 }
@@ -171,21 +182,25 @@ export function polynomialCandidates(seed = 1): LoopCandidateSource {
     const main = program.procedures.find((p) => p.name === 'main');
     if (here.length === 0 || !main) return [];
     const types = new Map<string, ImpType>([...program.globals, ...main.params, ...main.returns, ...main.locals].map((d) => [d.name, d.type]));
-    const vars = independentVars(loop, types, here);
+    const { vars, linear } = relatedVars(loop, types, here);
+    const out: Expr[] = [];
+    const add = (coefs: readonly bigint[], monos: readonly number[][], over: readonly string[], max: number) => {
+      // Large coefficients fit the sample by accident (invariants of programs have small ones).
+      if (out.length >= max || coefs.some((c) => c > MAX_COEFFICIENT || c < -MAX_COEFFICIENT)) return;
+      // An invariant relates variables: one in a single variable only says which values it took.
+      if (new Set(monos.flatMap((m, k) => (coefs[k] !== 0n ? m : []))).size < 2) return;
+      const e = polynomialExpr(coefs, monos, over, types, loop);
+      if (e) out.push(e);
+    };
+    // Linear relations the loop's variables keep (`k + j == n`), in bit-vector arithmetic, where they also hold.
+    for (const r of linear) add(r.coefs, monomials(r.vars.length, 1), r.vars, MAX_LINEAR_PER_LOOP);
+    const polynomialMax = out.length + MAX_PER_LOOP;
     const monos = monomials(vars.length, 2);
     const rows = rowsOf(here, monos, vars);
     // Too few states to pin the equalities down: they would be accidents of the sample.
-    if (rows.length < monos.length + 4) return [];
-    const basis = kernel(rows, monos.length);
-    const out: Expr[] = [];
-    for (const coefs of basis) {
-      // Large coefficients fit the sample by accident (invariants of programs have small ones).
-      if (!monos.some((m, k) => m.length === 2 && coefs[k] !== 0n) || coefs.some((c) => c > MAX_COEFFICIENT || c < -MAX_COEFFICIENT)) continue;
-      // An invariant relates variables: one in a single variable only says which values it took.
-      if (new Set(monos.flatMap((m, k) => (coefs[k] !== 0n ? m : []))).size < 2) continue;
-      const e = polynomialExpr(coefs, monos, vars, types, loop);
-      if (e) out.push(e);
-      if (out.length >= MAX_PER_LOOP) break;
+    if (rows.length < monos.length + 4) return out;
+    for (const coefs of kernel(rows, monos.length)) {
+      if (monos.some((m, k) => m.length === 2 && coefs[k] !== 0n)) add(coefs, monos, vars, polynomialMax);
     }
     return out;
   };

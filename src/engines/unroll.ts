@@ -9,7 +9,8 @@
 //
 // `bmc` mode: a loop still running after the copies reaches an unwinding
 // goal `assert !cond`. `induction` mode: it goes on from an arbitrary state
-// (what the loop assigns is havocked, active candidate invariants assumed),
+// (what the loop assigns is havocked, active candidate invariants assumed:
+// each is claimed where the loop condition holds, see checkCandidates),
 // runs `bound` iterations whose asserts are assumed, and one more that is
 // checked and then cut — an over-approximation of every execution (k-induction).
 // A side branch checks that one iteration from that arbitrary state keeps
@@ -29,6 +30,7 @@ import {
   type WhileStmt,
 } from '../ivl/ast.js';
 import { assignedVars, mapStmt, renameExpr } from '../ivl/walk.js';
+import { guarded } from '../ivl/ast.js';
 
 /**
  * How the engine treats an `assert` of the program: `error` a violation
@@ -229,10 +231,19 @@ class Unroller {
     return this.opts.mode === 'induction' ? (this.opts.candidates?.get(s) ?? []) : [];
   }
 
-  /** `assert cand` for each candidate of the loop (a candidate goal each). */
+  /**
+   * `assert cond ==> cand` for each candidate of the loop (a candidate goal
+   * each). A candidate is claimed where the loop's condition holds, at the
+   * head of an iteration that runs: the induction (every state that starts
+   * an iteration satisfies it, and one iteration keeps that) needs no more,
+   * and a loop left by a flag (`while (1) { ... if (c) break; }` lowers to
+   * `while ($loop)`) keeps invariants such as `k >= 0` that its last state
+   * breaks.
+   */
   private checkCandidates(s: WhileStmt, f: Frame, out: Stmt[]): void {
+    const cond = renameExpr(s.cond, f.rename);
     for (const c of this.candidatesOf(s)) {
-      out.push(this.goal(renameExpr(c.expr, f.rename), { role: 'candidate', origin: 'candidate', candidate: c.id }, s.loc));
+      out.push(this.goal(guarded(cond, renameExpr(c.expr, f.rename)), { role: 'candidate', origin: 'candidate', candidate: c.id }, s.loc));
     }
   }
 
@@ -271,7 +282,8 @@ class Unroller {
     const cands = this.candidatesOf(s);
     for (const c of cands) {
       const act: Expr = { kind: 'var', name: this.activation.get(c.id)!, loc: s.loc };
-      out.push({ kind: 'assume', cond: { kind: 'binary', op: '==>', left: act, right: renameExpr(c.expr, f.rename), loc: s.loc }, loc: s.loc });
+      const fact = renameExpr(c.expr, f.rename);
+      out.push({ kind: 'assume', cond: { kind: 'binary', op: '==>', left: act, right: this.opts.bound >= 1 ? fact : guarded(cond, fact), loc: s.loc }, loc: s.loc });
     }
     const assumed: Frame = { ...f, assumed: true };
     if (cands.length > 0) {

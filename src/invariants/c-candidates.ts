@@ -15,7 +15,7 @@ import {
   forEachStatement,
   parseExpressionAt,
 } from '../c/index.js';
-import type { Expr, Stmt } from '../ivl/ast.js';
+import { guarded, type Expr, type Stmt } from '../ivl/ast.js';
 import { stmtBodies, stmtTargets, visitStmts } from '../ivl/walk.js';
 import { type LoweredProgram, goalOf, locKey } from '../lower/index.js';
 import type { Entry, Location, WitnessDocument, WitnessPos } from '../witness/model.js';
@@ -277,7 +277,9 @@ export async function selectCInvariants(
     try {
       for (const inst of instances) {
         const resolve = instanceResolver(entries, firstWrite, whilePos.get(inst.loop) ?? Number.MAX_SAFE_INTEGER);
-        const expr = new CandidateTranslator(program.dataModel, resolve, c.loc).condition(parsed.expr);
+        const claim = new CandidateTranslator(program.dataModel, resolve, c.loc).condition(parsed.expr);
+        // The head of a `while (1)` is reached only where the lowered loop's condition (no jump out yet) holds.
+        const expr = isUnconditional(cl.loop) ? guarded(inst.loop.cond, claim) : claim;
         if (!viewCache.has(inst.id)) viewCache.set(inst.id, scopeView(program, cl.loop, c.function, lowered, resolve));
         views.push(viewCache.get(inst.id)!);
         ids.push(impCandidates.length);
@@ -354,14 +356,27 @@ function instanceResolver(entries: Copies, firstWrite: ReadonlyMap<string, numbe
   };
 }
 
+/** A lowered instance of a C loop: where the loop is, and the C variables in scope there. */
+export interface LoopInstanceView {
+  readonly loopLoc: SourceLocation;
+  readonly function: string;
+  readonly view: CView;
+  /**
+   * `while (1)` or `for (;;)`: its head is reached only to run an iteration
+   * (the loop is left by a jump), so what holds where the lowered loop's
+   * condition does holds at the C head.
+   */
+  readonly unconditional: boolean;
+}
+
 /**
  * The C integer variables in scope at each lowered instance of the C loops
  * (IMP whiles of the entry procedure made for a C loop), with the IMP
  * variables holding them there. Loops of recursive functions with several
  * instances are left out (their instances nest; see selectCInvariants).
  */
-export function loopInstanceViews(program: CProgram, lowered: LoweredProgram): Map<Stmt, { loopLoc: SourceLocation; function: string; view: CView }> {
-  const out = new Map<Stmt, { loopLoc: SourceLocation; function: string; view: CView }>();
+export function loopInstanceViews(program: CProgram, lowered: LoweredProgram): Map<Stmt, LoopInstanceView> {
+  const out = new Map<Stmt, LoopInstanceView>();
   if (lowered.unsupported) return out;
   const main = lowered.imp.procedures.find((p) => p.body);
   const { firstWrite, whilePos } = impPositions(main?.body ?? []);
@@ -375,7 +390,7 @@ export function loopInstanceViews(program: CProgram, lowered: LoweredProgram): M
     if (!cl || (recursive.has(cl.fn.name) && count.get(locKey(w.loc))! > 1)) continue;
     if (cl.loop.kind !== 'DoWhile' && cl.loop.condition && hasSideEffects(cl.loop.condition)) continue;
     const view = scopeView(program, cl.loop, cl.fn.name, lowered, instanceResolver(entries, firstWrite, pos));
-    out.set(w, { loopLoc: cl.loop.keywordLoc, function: cl.fn.name, view });
+    out.set(w, { loopLoc: cl.loop.keywordLoc, function: cl.fn.name, view, unconditional: isUnconditional(cl.loop) });
   }
   return out;
 }
@@ -433,6 +448,12 @@ function loopGuards(stmts: readonly Stmt[]): Map<Stmt, Expr> {
   };
   walk(stmts);
   return out;
+}
+
+/** `while (1)` or `for (;;)`: left only by a jump, so its head is reached only to run an iteration. */
+function isUnconditional(loop: CLoop): boolean {
+  if (loop.kind === 'DoWhile') return false;
+  return loop.condition === undefined || (loop.condition.kind === 'IntegerLiteral' && loop.condition.value !== 0n);
 }
 
 /** Whether evaluating an expression may change a program variable (nondet calls do not). */

@@ -227,9 +227,11 @@ export class StatementLowering {
 
   /**
    * `while (c) S`, `for (i; c; n) S`, `do S while (c)` become an IMP while
-   * at the C keyword. With a side-effect-free condition and no break/return
-   * in the body: `while (c) { S; n }`; otherwise a condition variable:
-   * `k := c; while (k) { S; if (!jumped) { n; k := c } else { k := false } }`.
+   * at the C keyword. Without break/return in the body: `p; while (c) { S;
+   * n; p }`, where p is what evaluating the condition needs (calls,
+   * checks) and c the value (the state at the head is the one after p);
+   * otherwise a condition variable:
+   * `p; k := c; while (k) { S; if (!jumped) { n; p; k := c } else { k := false } }`.
    */
   lowerLoop(this: Lowerer, s: LoopStmt): Jump {
     const kw = s.keywordLoc;
@@ -270,8 +272,9 @@ export class StatementLowering {
     if (ctx.cont) body = [assign(ctx.cont, boolLit(false, kw), kw), ...body];
     if (ctx.brk) this.emit(assign(ctx.brk, boolLit(false, kw), kw));
     const notExited = un('!', orAll(exitFlags.map((f) => v(f, kw)), kw), kw);
-    if (s.kind !== 'DoWhile' && condPre.length === 0 && exitFlags.length === 0) {
-      this.emit(whiles(c, [...body, ...step], kw));
+    if (s.kind !== 'DoWhile' && exitFlags.length === 0) {
+      // The condition itself at the head (not a copy in a flag): the analyses and invariants see what bounds the loop.
+      this.emit(...condPre, whiles(c, [...body, ...step, ...condPre], kw));
     } else {
       const k = this.temp(boolType, '$loop');
       const next = [...step, ...condPre, assign(k, c, kw)];

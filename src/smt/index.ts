@@ -1,4 +1,5 @@
 // SMT: hash-consed terms, SMT-LIB 2 text, and solver back ends.
+import { appendFileSync } from 'node:fs';
 import { TarsierError } from '../common/errors.js';
 import { createProcessSolver, findExecutable, processSolverSpec } from './process.js';
 import type { Solver } from './solver.js';
@@ -38,6 +39,8 @@ export function createSolver(name = 'auto'): Solver {
  * no Horn engine: undefined.
  */
 export function runZ3Script(name: string, script: string, deadlineMs: number): Promise<ChannelReply> | undefined {
+  // TARSIER_SMT_LOG=file appends the script, as the solvers' sessions do.
+  if (process.env.TARSIER_SMT_LOG) appendFileSync(process.env.TARSIER_SMT_LOG, `; ---- whole script (${name})\n${script}\n`);
   if (name === 'auto') name = findExecutable('z3') ? 'z3' : 'z3-wasm';
   if (name === 'z3-wasm' || name === 'wasm' || name === 'default') return runZ3WasmScript(script, deadlineMs);
   const path = findExecutable(name);

@@ -311,8 +311,8 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
   const analysis = allLoops.size > 0 && input.check !== false ? analyzeProgram(lowered.imp, { entry: lowered.imp.procedures.find((p) => p.body)?.name, deadline: Date.now() + input.analysisMs }) : undefined;
   if (analysis?.gaveUp) log(`witness: analysis gave up: ${analysis.gaveUp}`);
   // Candidate C texts per C loop (by keyword location), over all its instances.
-  const perLoop = new Map<string, { loc: SourceLocation; function: string; texts: Set<string> }>();
-  for (const [key, l] of allLoops) perLoop.set(key, { loc: l.loc, function: l.function, texts: new Set() });
+  const perLoop = new Map<string, { loc: SourceLocation; function: string; texts: Set<string>; toCheck: Set<string> }>();
+  for (const [key, l] of allLoops) perLoop.set(key, { loc: l.loc, function: l.function, texts: new Set(), toCheck: new Set() });
   // Whether the proof was k-induction with invariants (not complete unrolling): see the unchecked case below.
   const proofUsedInvariants = input.engine !== undefined && input.engine.invariants.some((i) => i.exprs.length > 0);
   for (const [w, inst] of instances) {
@@ -338,6 +338,13 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
         if (text) {
           slot.texts.add(text);
           mapped++;
+        }
+        // `cond ==> fact` (k-induction's form): the fact alone holds at the head of a `while (1)` (reached only
+        // to run an iteration); at any other loop it is a guess for the check, never written unchecked.
+        const fact = e.kind === 'binary' && e.op === '==>' ? exprToC(e.right, vars) : undefined;
+        if (fact && !slot.texts.has(fact)) {
+          slot.texts.add(fact);
+          if (!inst.unconditional) slot.toCheck.add(fact);
         }
       }
     }
@@ -366,7 +373,8 @@ export async function buildCorrectnessWitness(input: CorrectnessWitnessInput): P
     // its own time re-checks them, while `1` would leave it the whole proof.
     const instancesOf = new Map<string, number>();
     for (const inst of instances.values()) instancesOf.set(locKey(inst.loopLoc), (instancesOf.get(locKey(inst.loopLoc)) ?? 0) + 1);
-    const unchecked = (v: (typeof r.verdicts)[number], c: CCandidate) => proofUsedInvariants && v.reason === 'undecided' && instancesOf.get(locKey(c.loopLoc)) === 1;
+    const unchecked = (v: (typeof r.verdicts)[number], c: CCandidate) =>
+      proofUsedInvariants && v.reason === 'undecided' && instancesOf.get(locKey(c.loopLoc)) === 1 && !perLoop.get(locKey(c.loopLoc))!.toCheck.has(c.text);
     let uncheckedCount = 0;
     r.verdicts.forEach((v, i) => {
       const c = candidates[i]!;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
-import { parseImp, parseImpExpr } from '../../src/ivl/index.js';
+import { guarded, parseImp, parseImpExpr } from '../../src/ivl/index.js';
 import { assertionCandidates, bmc } from '../../src/engines/index.js';
 import { createSolver, findExecutable, type Solver } from '../../src/smt/index.js';
 
@@ -150,8 +150,9 @@ test('caller candidates (loopCandidates) go through Houdini; a TRUE reports the 
   const inv = r.invariants[0]!;
   assert.equal(inv.loop.kind, 'while');
   assert.equal(inv.loc.line, 3);
-  // Only the real invariant survives (y == 10 fails after one iteration; the others are not Boolean over the scope).
-  assert.deepEqual(inv.exprs, [good]);
+  // Only the real invariant survives (y == 10 fails after one iteration; the others are not Boolean over the scope),
+  // reported where it was checked: where the loop's condition holds.
+  assert.deepEqual(inv.exprs, [guarded(inv.loop.kind === 'while' ? inv.loop.cond : good, good)]);
   assert.ok(r.program.procedures.some((q) => q.body?.includes(inv.loop)));
 });
 
@@ -210,8 +211,28 @@ test('a survivor holds on every arrival: a candidate true at entry but broken by
   if (r.verdict !== 'true') return;
   assert.equal(r.method, 'k-induction');
   assert.deepEqual(r.invariants[0]!.exprs.map((e) => JSON.stringify(e, (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v))), [
-    JSON.stringify(parseImpExpr('i == j', 'cand'), (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v)),
+    JSON.stringify(parseImpExpr('ult(i, 10bv32) ==> i == j', 'cand'), (k, v) => (k === 'loc' ? undefined : typeof v === 'bigint' ? String(v) : v)),
   ]);
+});
+
+test('a candidate is claimed where the loop runs on: one that the state leaving a flag loop breaks still proves what follows, a wrong claim is still found', async () => {
+  // while (1) { k--; j++; if (j >= n) break; } assert k >= -1: k >= 0 and k + j == n hold while the loop runs
+  // on, not in the state that leaves it (n == 0 leaves with k == -1).
+  const program = (after: string) =>
+    parseImp(
+      `procedure main() { var j: bv32, k: bv32, n: bv32, go: bool;
+         n := havoc; assume sle(0bv32, n) && sle(n, 1000bv32); j := 0bv32; k := n; go := true;
+         while (go) { k := k - 1bv32; j := j + 1bv32; go := !sge(j, n); }
+         assert ${after}; }`,
+      'flag.imp',
+    );
+  const cands = () => [parseImpExpr('k + j == n', 'cand'), parseImpExpr('sge(k, 0bv32)', 'cand')];
+  const r = await bmc(program('sge(k, 4294967295bv32)'), { deadline: soon(), maxBound: 2, candidates: false, loopCandidates: cands });
+  assert.equal(r.verdict, 'true');
+  if (r.verdict === 'true') assert.deepEqual(r.invariants[0]!.exprs.map((e) => e.kind === 'binary' && e.op), ['==>', '==>']);
+  // k >= 0 after the loop is wrong (n == 0): found, never proved.
+  const wrong = await bmc(program('sge(k, 0bv32)'), { deadline: soon(), maxBound: 2, candidates: false, loopCandidates: cands });
+  assert.equal(wrong.verdict, 'false');
 });
 
 test('every solver back end present gives the same verdicts and bounds', async () => {
