@@ -142,23 +142,30 @@ function relatedVars(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, sampl
   }
 }
 
+/** `Σ positive terms == Σ negated negative terms` (`i + j == n`, `2*x == y*y - y + 2` as `2*x + y == y*y + 2`), in the widest variable's width. */
 function polynomialExpr(coefs: readonly bigint[], monos: readonly number[][], vars: readonly string[], types: ReadonlyMap<string, ImpType>, loop: WhileStmt): Expr | undefined {
   const loc = loop.loc;
   const used = new Set(monos.flatMap((m, k) => (coefs[k] !== 0n ? m : [])));
+  if (used.size === 0) return undefined;
   const width = Math.max(...[...used].map((i) => (types.get(vars[i]!) as { width: number }).width)) as BvWidth;
   const variable = (i: number): Expr => {
     const w = (types.get(vars[i]!) as { width: number }).width;
     const v: Expr = { kind: 'var', name: vars[i]!, loc };
     return w === width ? v : { kind: 'app', fn: `sext${width}` as BuiltinName, args: [v], loc };
   };
-  let sum: Expr | undefined;
-  monos.forEach((m, k) => {
-    if (coefs[k] === 0n) return;
-    let term: Expr = { kind: 'bv_lit', value: BigInt.asUintN(width, coefs[k]!), width, loc };
-    for (const i of m) term = { kind: 'binary', op: '*', left: term, right: variable(i), loc };
-    sum = sum ? { kind: 'binary', op: '+', left: sum, right: term, loc } : term;
-  });
-  return sum && { kind: 'binary', op: '==', left: sum, right: { kind: 'bv_lit', value: 0n, width, loc }, loc };
+  const literal = (value: bigint): Expr => ({ kind: 'bv_lit', value: BigInt.asUintN(width, value), width, loc });
+  const side = (sign: 1n | -1n): Expr => {
+    let sum: Expr | undefined;
+    monos.forEach((m, k) => {
+      const c = coefs[k]! * sign;
+      if (c <= 0n) return;
+      let term: Expr | undefined = m.length === 0 || c !== 1n ? literal(c) : undefined;
+      for (const i of m) term = term ? { kind: 'binary', op: '*', left: term, right: variable(i), loc } : variable(i);
+      sum = sum ? { kind: 'binary', op: '+', left: sum, right: term!, loc } : term;
+    });
+    return sum ?? literal(0n);
+  };
+  return { kind: 'binary', op: '==', left: side(1n), right: side(-1n), loc };
 }
 
 /**
