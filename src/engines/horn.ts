@@ -29,6 +29,8 @@ export type HornSemantics = 'int-ideal' | 'int-check' | 'int-exact' | 'bv';
 export interface HornOptions {
   /** Milliseconds of the budget left (the engine stops when it reaches 0). */
   readonly left: () => number;
+  /** The same for checking a solution on the program (default: `left`); a solution found early may take longer to check. */
+  readonly recheckLeft?: () => number;
   /** Wall-clock milliseconds a solver call may take for `budget` ms of the budget (default: the same). */
   readonly wallMs?: (budgetMs: number) => number;
   readonly entry?: string;
@@ -231,11 +233,12 @@ async function recheck(
     live.set(loop, out);
   }
   const wall = options.wallMs ?? ((x: number) => x);
+  const left = options.recheckLeft ?? options.left;
   let solver: Solver | undefined;
   try {
     solver = createSolver(options.solver ?? 'auto');
     for (let round = 1; ; round++) {
-      if (options.left() <= 0) return { failed: 'could not be checked (time limit)' };
+      if (left() <= 0) return { failed: 'could not be checked (time limit)' };
       const current = new Map([...live].map(([loop, cs]) => [loop, cs.map((c) => c.tagged)]));
       const checked: Procedure = { ...proc, body: attachInvariants(body, proc.body!, current) };
       const enc = encodeProcedure({ ...program, procedures: program.procedures.map((p) => (p === proc ? checked : p)) }, checked, { prefix: `horn${round}.`, loops: 'cut' });
@@ -259,24 +262,24 @@ async function recheck(
           const values = await solver!.getValues(goals.map((g) => g.violation));
           return goals.filter((_, i) => values[i]?.kind === 'bool' && (values[i] as { value: boolean }).value);
         };
-        const all = inductive.length === 0 ? 'unsat' : await check(inductive, Math.max(200, options.left() / 4));
+        const all = inductive.length === 0 ? 'unsat' : await check(inductive, Math.max(200, left() / 4));
         if (Array.isArray(all)) for (const g of all) dropped.add(g.loc.line);
         else if (all === 'unknown') {
           for (const g of inductive) {
             if (dropped.has(g.loc.line)) continue;
-            const r = await check([g], Math.max(200, options.left() / 3));
+            const r = await check([g], Math.max(200, left() / 3));
             if (r === 'unsat') continue;
-            if (options.left() <= 0) return { failed: 'could not be checked (time limit)' };
+            if (left() <= 0) return { failed: 'could not be checked (time limit)' };
             dropped.add(g.loc.line);
             if (Array.isArray(r)) for (const x of r) dropped.add(x.loc.line);
           }
         }
         if (dropped.size === 0 && claims.length > 0) {
-          let r = await check(claims, Math.max(200, options.left() / 2));
+          let r = await check(claims, Math.max(200, left() / 2));
           if (r === 'unknown') {
             r = 'unsat';
             for (const g of claims) {
-              const one = await check([g], options.left());
+              const one = await check([g], left());
               if (one !== 'unsat') {
                 r = one;
                 break;
@@ -288,8 +291,9 @@ async function recheck(
         }
         options.log?.(`horn: re-check round ${round}: ${dropped.size > 0 ? inductive.length : inductive.length + claims.length} goals, ${Date.now() - t0} ms (slowest ${slowest.ms} ms: ${slowest.what.slice(0, 120)})`);
         if (dropped.size === 0) return { proved: new Map([...live].map(([loop, cs]) => [loop, cs.map((c) => c.expr)])) };
+        const gone = [...live.values()].flat().filter((c) => dropped.has(c.tagged.loc.line));
         for (const [loop, cs] of live) live.set(loop, cs.filter((c) => !dropped.has(c.tagged.loc.line)));
-        options.log?.(`horn: re-check round ${round}: ${dropped.size} candidates not inductive or not decided, ${[...live.values()].flat().length} left`);
+        options.log?.(`horn: re-check round ${round}: ${dropped.size} candidates not inductive or not decided (${gone.map((c) => printExpr(c.expr)).join(', ').slice(0, 300)}), ${[...live.values()].flat().length} left`);
       } finally {
         await solver.pop();
       }

@@ -6,12 +6,13 @@
 // normal form of vc/ deciding their induction steps.
 import type { BuiltinName, BvWidth, Expr, ImpProgram, ImpType, WhileStmt } from '../ivl/ast.js';
 import { executeImp, type ImpState, type ImpValue } from '../ivl/interp.js';
-import { assignedVars, mentionedVars, someStmt, visitStmts } from '../ivl/walk.js';
+import { assignedVars, loopsOf, mentionedVars, someStmt, visitStmts } from '../ivl/walk.js';
 import { rng } from '../common/random.js';
 import { kernel } from '../analysis/affine.js';
 import type { LoopCandidateSource } from './candidates.js';
 
 const RUNS = 24;
+const MAX_RUNS = 400;
 const STEPS_PER_RUN = 10_000;
 const SAMPLES_PER_LOOP = 80;
 /** Rows beyond the number of monomials that a fit uses (more only cost time). */
@@ -48,9 +49,13 @@ function sampleLoopHeads(program: ImpProgram, seed: number): Map<string, Sample[
     const v = zero ? 0 : r() < 0.5 ? Math.floor(r() * 12) - 2 : Math.floor(r() * 60);
     return { kind: 'bv', width: t.width, value: BigInt.asUintN(t.width, BigInt(v)) };
   };
-  for (let run = 0; run < RUNS; run++) {
+  // More runs (up to a total of statements) while a loop has few states: one behind conditions on the inputs is rarely reached.
+  const loops = program.procedures.reduce((n, p) => n + loopsOf(p.body ?? []).length, 0);
+  let steps = 0;
+  for (let run = 0; run < MAX_RUNS && steps < RUNS * STEPS_PER_RUN; run++) {
+    if (run >= RUNS && out.size >= loops && [...out.values()].every((x) => x.length >= SAMPLES_PER_LOOP)) break;
     zeros = run % 2 === 0 ? 0 : 1 / 3;
-    executeImp(program, 'main', {}, {
+    steps += executeImp(program, 'main', {}, {
       maxSteps: STEPS_PER_RUN,
       checkInvariants: false,
       havoc,
@@ -70,7 +75,7 @@ function sampleLoopHeads(program: ImpProgram, seed: number): Map<string, Sample[
         samples.push(sample);
         out.set(key, samples);
       },
-    });
+    }).steps;
   }
   return out;
 }

@@ -201,8 +201,10 @@ const STEPS: Readonly<Record<StepName, Step>> = {
    * Loops: BMC first for a sixth of the budget (at most 1.5 s), which finds
    * the quick violations and complete unrollings; then loop invariants from
    * Horn clauses get up to 20 % of what is left (Spacer answers fast or not
-   * at all here, and a longer attempt cost k-induction its proofs); the
-   * next step's BMC goes on where only its time share stopped it.
+   * at all here, and a longer attempt cost k-induction its proofs), and the
+   * check of a solution on the program up to half of it (bit-blasted goals
+   * take seconds where Spacer took milliseconds); the next step's BMC goes
+   * on where only its time share stopped it.
    */
   horn: {
     lowered: true,
@@ -218,9 +220,11 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       run.profile.mark('bmc');
       if (result.verdict !== 'unknown') return bmcVerdict(run, result);
       const stopAt = run.deadline() * 0.8;
+      const recheckStopAt = run.deadline() * 0.5;
       const first = run.family!.first;
       const h = await proveByHorn(first.imp, {
         left: () => run.deadline() - stopAt,
+        recheckLeft: () => run.deadline() - recheckStopAt,
         wallMs: (ms) => (run.solverTimeoutMs() * ms) / Math.max(1, run.deadline()),
         roles: goalRolesOf(run.r.property.kind),
         views: new Map(first.sourceMap.variables.map((v) => [v.imp, v.signed ? 's' : 'u'] as const)),
@@ -295,7 +299,8 @@ const polynomialSources = new WeakMap<VerificationRun, LoopCandidateSource>();
 function loopCandidatesOf(run: VerificationRun, during: 'bmc' | 'horn'): LoopCandidateSource {
   let analysis = analyses.get(run);
   if (!analysis) {
-    analysis = analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, run.timeoutS * 50)) });
+    // 1.5 s of 10: three nested loops take a second in a fresh process (the analysis gives nothing when it runs out).
+    analysis = analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, run.timeoutS * 150)) });
     analyses.set(run, analysis);
   }
   if (during === 'horn') return candidateSources(profiled(run.profile, during, analysis), assertionCandidates());
