@@ -14,11 +14,19 @@ export type Part = ReadonlyMap<string, AbsValue>;
 const MAX_PARTS = 8;
 const MAX_FLAGS = 8;
 
-/** Boolean variables assigned a constant somewhere (flags), the first few by occurrence. */
+/**
+ * Boolean variables assigned a constant somewhere (flags), then those that
+ * are a loop's condition (`$t := i < n; if ($t) { … $t := … } while ($t)`:
+ * a condition whose evaluation has steps), the first few.
+ */
 export function flagVars(body: readonly Stmt[], types: ReadonlyMap<string, ImpType>): string[] {
   const out: string[] = [];
   visitStmts(body, (s) => {
     if (s.kind === 'assign' && types.get(s.target)?.kind === 'bool' && s.value.kind === 'bool_lit' && !out.includes(s.target)) out.push(s.target);
+  });
+  // A loop's condition variable set only from conditions: after the flags proper (the lowering's `$loop` is one of them).
+  visitStmts(body, (s) => {
+    if (s.kind === 'while' && s.cond.kind === 'var' && types.get(s.cond.name)?.kind === 'bool' && !out.includes(s.cond.name)) out.push(s.cond.name);
   });
   return out.slice(0, MAX_FLAGS);
 }
