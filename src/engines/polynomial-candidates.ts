@@ -116,7 +116,9 @@ function rowsOf(samples: readonly Sample[], monos: readonly number[][], vars: re
 /**
  * The loop's variables to relate: bit-vectors it mentions that vary over
  * the samples, without any that is a linear combination of the others
- * (their products would give equalities that only restate a linear one).
+ * (their products would give equalities that only restate a linear one);
+ * and the linear relations among all of them, when the states pin those
+ * down (guesses like the polynomial ones).
  */
 function relatedVars(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, samples: readonly Sample[]): { vars: string[]; linear: { coefs: bigint[]; vars: string[] }[] } {
   const assigned = assignedVars(loop.body);
@@ -130,14 +132,13 @@ function relatedVars(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, sampl
     // The variables the loop assigns first: they carry its invariants.
     .sort((a, b) => Number(assigned.has(b)) - Number(assigned.has(a)) || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, MAX_VARS);
-  const all = vars;
-  const linearMonos = monomials(all.length, 1);
-  const rows = rowsOf(samples, linearMonos, all);
-  // The linear relations themselves (when the states pin them down): guesses like the polynomial ones.
-  const linear = rows.length >= linearMonos.length + 4 ? kernel(rows, linearMonos.length).map((coefs) => ({ coefs, vars: all })) : [];
+  let linear: { coefs: bigint[]; vars: string[] }[] | undefined;
   for (;;) {
     const monos = monomials(vars.length, 1);
-    const basis = kernel(rowsOf(samples, monos, vars), monos.length);
+    const rows = rowsOf(samples, monos, vars);
+    const basis = kernel(rows, monos.length);
+    const all = vars;
+    linear ??= rows.length >= monos.length + 4 ? basis.map((coefs) => ({ coefs, vars: all })) : [];
     if (basis.length === 0) return { vars, linear };
     // Drop the last variable the first linear relation involves.
     let last = basis[0]!.length - 1;

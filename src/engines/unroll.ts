@@ -18,6 +18,7 @@
 
 import type { SourceLocation } from '../common/location.js';
 import {
+  guarded,
   syntheticLoc,
   type AssertStmt,
   type Expr,
@@ -30,7 +31,6 @@ import {
   type WhileStmt,
 } from '../ivl/ast.js';
 import { assignedVars, mapStmt, renameExpr } from '../ivl/walk.js';
-import { guarded } from '../ivl/ast.js';
 
 /**
  * How the engine treats an `assert` of the program: `error` a violation

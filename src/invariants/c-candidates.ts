@@ -295,8 +295,8 @@ export async function selectCInvariants(
     viewsOf.set(c, views);
   }
   // A loop whose condition the lowering evaluates into a flag (`k := c`
-  // before the loop and at the end of its body: side-effect-free calls,
-  // break) needs `k ==> c` at its head to use the condition; it is offered
+  // before the loop and at the end of its body: a body with break or
+  // return) needs `k ==> c` at its head to use the condition; it is offered
   // as one more candidate (selected only when it is invariant; not reported).
   const guards = loopGuards(main?.body ?? []);
   const used = new Set(impCandidates.map((c) => c.loopId));

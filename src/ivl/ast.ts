@@ -401,13 +401,13 @@ export interface ImpProgram {
   readonly procedures: readonly Procedure[];
 }
 
-/** The location a node was given when built by a program rather than parsed. */
 /** `cond ==> fact`, or `fact` when `cond` is `true`: what holds at a loop head where the loop's condition holds. */
 export function guarded(cond: Expr, fact: Expr): Expr {
   if (cond.kind === 'bool_lit' && cond.value) return fact;
   return { kind: 'binary', op: '==>', left: cond, right: fact, loc: fact.loc };
 }
 
+/** The location a node was given when built by a program rather than parsed. */
 export function syntheticLoc(file = '<generated>'): SourceLocation {
   return { file, line: 0, column: 0, offset: -1 };
 }
