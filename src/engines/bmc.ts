@@ -40,6 +40,12 @@ export interface BmcOptions {
   readonly log?: (message: string) => void;
   /** Also try k-induction (default true). */
   readonly induction?: boolean;
+  /**
+   * k-induction alone, with the whole budget (default false): for a program
+   * that over-approximates another, where a counterexample would show
+   * nothing. Its base case is the induction's own.
+   */
+  readonly inductionOnly?: boolean;
   /** Built-in candidate invariants (comparison templates) for k-induction (default true). */
   readonly candidates?: boolean;
   /**
@@ -269,7 +275,8 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     // A set that was too hard for one check is tried again once an attempt has twice the time that check had.
     const timeFor = (tooHardMs: number | undefined) => allowance >= 2 * (tooHardMs ?? 0);
     const withCaller = hasCaller && timeFor(survivors.callerTooHardMs);
-    if (hasCaller && options.candidates !== false && timeFor(survivors.callerAloneTooHardMs)) {
+    // (Not when induction has the whole budget: the second attempt would start over.)
+    if (hasCaller && options.candidates !== false && !options.inductionOnly && timeFor(survivors.callerAloneTooHardMs)) {
       // The caller's candidates alone first: few, so Houdini needs few rounds,
       // and they are often the whole proof; the templates only when they are not.
       const alone = await attempt('caller', allowance / 2);
@@ -286,7 +293,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       log(`k-induction: depth ${k}: retrying without the caller's candidates`);
       survivors.callerTooHardMs = r.limitMs;
       r = await attempt('built-in', rest());
-    } else if (r.kind === 'spent' && withCaller) {
+    } else if (r.kind === 'spent' && withCaller && !options.inductionOnly) {
       // The built-in candidates alone are often quicker to decide (and enough): the same time for them.
       const alone = await attempt('built-in', allowance);
       if (alone.kind === 'proved') r = alone;
@@ -297,6 +304,18 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
   };
   // The last program BMC checked (induction may go on with it when a deeper bound cannot be encoded).
   let lastProgram: ImpProgram | undefined;
+  /** What is left of the budget in attempts of half of it each (all of it with `inductionOnly`, and a floor), or an UNKNOWN with `reason`. */
+  const inductionToTheEnd = async (p: ImpProgram, reason: string): Promise<BmcResult> => {
+    for (let tries = 0; tries < 6 && inducible(p) && left() > INDUCTION_FLOOR_MS; tries++) {
+      const proof = await induction(p, Math.max(INDUCTION_FLOOR_MS, options.inductionOnly ? left() : left() / 2));
+      if (proof) return proof;
+    }
+    return { verdict: 'unknown', bound, reason };
+  };
+  if (options.inductionOnly) {
+    const p = typeof program === 'function' ? program(bound) : program;
+    return inductionToTheEnd(p, inducible(p) ? 'not proved by k-induction' : 'no loop to prove by induction');
+  }
   /** `wholeBudget`: the call's limit was at least what the budget had left. */
   const gaveUp = (what: string, reason: string, wholeBudget: boolean): BmcResult => ({
     verdict: 'unknown',
@@ -323,11 +342,8 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       e = encode(p, { bound, callDepth: options.callDepth ? options.callDepth(bound) : bound, roles: options.roles, entry: options.entry });
     } catch (err) {
       if (err instanceof EncodeError) {
-        // No deeper bound: induction gets the rest of the time (half for each attempt, and a floor).
-        for (let tries = 0; tries < 6 && lastProgram && inducible(lastProgram) && left() > INDUCTION_FLOOR_MS; tries++) {
-          const proof = await induction(lastProgram, Math.max(INDUCTION_FLOOR_MS, left() / 2));
-          if (proof) return proof;
-        }
+        // No deeper bound: induction gets the rest of the time.
+        if (lastProgram) return inductionToTheEnd(lastProgram, err.message);
         return { verdict: 'unknown', bound, reason: err.message };
       }
       throw err;

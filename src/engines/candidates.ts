@@ -26,10 +26,13 @@ function zero(t: ImpType, loc: Expr['loc']): Expr {
 /**
  * The built-in templates of one loop: signed `<=`/`>=` (int `<=`/`>=`)
  * between a variable the loop assigns and 0 or another variable of the same
- * type that the loop reads or assigns, and `==` between two such variables.
+ * type that the loop reads or assigns, `==` between two such variables, and
+ * each Boolean variable the loop assigns, and its negation.
  */
-function templates(s: WhileStmt, types: ReadonlyMap<string, ImpType>): Expr[] {
-  const { assigned, read } = footprint(s);
+function templates(s: WhileStmt, types: ReadonlyMap<string, ImpType>, ghosts: ReadonlySet<string> = new Set()): Expr[] {
+  const footprinted = footprint(s);
+  const assigned = new Set([...footprinted.assigned].filter((x) => !ghosts.has(x)));
+  const read = new Set([...footprinted.read].filter((x) => !ghosts.has(x)));
   const scalar = (v: string) => {
     const t = types.get(v);
     return t !== undefined && (t.kind === 'bv' || t.kind === 'int');
@@ -37,6 +40,12 @@ function templates(s: WhileStmt, types: ReadonlyMap<string, ImpType>): Expr[] {
   const all = [...new Set([...assigned, ...read])].filter(scalar).sort();
   const loc = s.loc;
   const out: Expr[] = [];
+  // A flag the loop sets (a `break` lowered to `$brk := true`) is often constant while it runs on.
+  for (const b of [...assigned].sort()) {
+    if (types.get(b)?.kind !== 'bool') continue;
+    const vb: Expr = { kind: 'var', name: b, loc };
+    out.push(vb, { kind: 'unary', op: '!', arg: vb, loc });
+  }
   const cmp = (t: ImpType, op: 'le' | 'ge', a: Expr, b: Expr): Expr =>
     t.kind === 'bv'
       ? { kind: 'app', fn: op === 'le' ? 'sle' : 'sge', args: [a, b], loc }
@@ -53,6 +62,22 @@ function templates(s: WhileStmt, types: ReadonlyMap<string, ImpType>): Expr[] {
     }
   }
   return out.slice(0, MAX_BUILTIN_PER_LOOP);
+}
+
+/**
+ * The built-in templates as a candidate source, over the variables other
+ * than `ghosts` (those an abstraction adds): for a caller that filters them
+ * before Houdini (bmc's own are not filtered).
+ */
+export function templateCandidates(ghosts: ReadonlySet<string>, entry = 'main'): LoopCandidateSource {
+  const typesOf = new WeakMap<ImpProgram, Map<string, ImpType>>();
+  return (loop, program) => {
+    const proc = findProcedure(program, entry);
+    if (loop.kind !== 'while' || !proc) return [];
+    let types = typesOf.get(program);
+    if (!types) typesOf.set(program, (types = new Map([...procedureScope(program, proc)].map(([n, v]) => [n, v.decl.type] as [string, ImpType]))));
+    return templates(loop, types, ghosts);
+  };
 }
 
 /** Every while of the entry procedure (nested ones included), in program order. */

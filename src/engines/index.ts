@@ -19,7 +19,7 @@ export type { BmcOptions, BmcResult, Counterexample, LoopInvariants, TraceHavoc,
 export { EncodeError, unrollProgram } from './unroll.js';
 export type { AssertRole, GoalRoles, GoalTag, LoopCandidate, UnrollOptions, Unrolled } from './unroll.js';
 export { roleOf } from './unroll.js';
-export { assertionCandidates, candidateSources } from './candidates.js';
+export { assertionCandidates, candidateSources, templateCandidates } from './candidates.js';
 export { polynomialCandidates } from './polynomial-candidates.js';
 export { sampleViolation, type SampleOptions, type SampleResult } from './sample.js';
 export { proveByIntervals, type IntervalProof, type IntervalProofOptions } from './intervals.js';
@@ -34,3 +34,5 @@ export { vacuityOf } from './vacuity.js';
 export type { VacuityOptions } from './vacuity.js';
 export { checkSummaries, strongestSummaries } from './summaries.js';
 export type { FailedSummaryCheck, SummaryCheck, SummaryCheckProgram } from './summaries.js';
+export { abstractArrayCells, type CellAbstraction } from './array-cells.js';
+export { filteredByRuns, type RunFilterOptions } from './run-filter.js';

@@ -165,6 +165,7 @@ export function sampleViolation(program: ImpProgram, options: SampleOptions): Sa
     const havocs: TraceHavoc[] = [];
     const result = executeImp(program, proc.name, {}, {
       maxSteps: options.maxSteps ?? 100_000,
+      outOfTime: () => options.deadline() <= 0,
       checkInvariants: false,
       havoc: (name, type, loc) => {
         const value = pools.value(type, r);

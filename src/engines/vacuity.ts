@@ -22,9 +22,9 @@ import { sampleViolation } from './sample.js';
 
 /** The goal kind of the reach goals (no producer uses it). */
 const REACH = 'vacuity-reach';
-/** The runs on sampled values first: at most this long, each at most this many statements. */
+/** The runs on sampled values first: at most this long, each at most this many statements (loops of 100,000 iterations run to their end). */
 const SAMPLING_MS = 150;
-const SAMPLED_STEPS = 50_000;
+const SAMPLED_STEPS = 1_000_000;
 
 export interface VacuityOptions {
   /** The bound to start from (loops unrolled, recursion inlined that deep), and the program at each bound. */
