@@ -77,6 +77,8 @@ class Abstraction {
   private used = new Map<string, number>();
   private pre: Stmt[] = [];
   private firstRead: Expr | undefined;
+  /** The indices the statement reads at (as text). */
+  private readAt = new Set<string>();
   /** What the program stores in or says about one cell: `c == 10` for a stored literal, `c1 == c2` for a copy, a condition on reads at one index with the cell in their place. */
   readonly facts = new Map<string, Expr>();
 
@@ -100,7 +102,8 @@ class Abstraction {
     const start: Stmt[] = [...[...this.indices.values()].map((k): Stmt => ({ kind: 'havoc', target: k.name, loc })), assign(MISS, { kind: 'bool_lit', value: false, loc })];
     const keep = (d: VarDecl) => !this.arrays.has(d.name);
     const abstracted: Procedure = { ...main, params: main.params.filter(keep), locals: [...main.locals.filter(keep), ...this.decls], body: [...start, ...body] };
-    const program: ImpProgram = { ...p, globals: p.globals.filter(keep), procedures: p.procedures.map((q) => (q === main ? abstracted : q)) };
+    // main calls nothing (else the abstraction does not apply): the other procedures, which may use the arrays, go.
+    const program: ImpProgram = { ...p, globals: p.globals.filter(keep), procedures: [abstracted] };
     return { program, cells: this.cells, ghosts: new Set(this.decls.map((d) => d.name)), candidates: cellCandidates([...this.facts.values()], this.indices, abstracted) };
   }
 
@@ -143,12 +146,19 @@ class Abstraction {
     }
   }
 
-  /** The statement `make` builds, after the reads its expressions need and the update of `$cell_miss` when there are some. */
+  /**
+   * The statement `make` builds, after the reads its expressions need and
+   * the update of `$cell_miss` when there are some. A statement that reads
+   * two cells at once (`a[i] == a[j]`) is not abstracted: its value needs
+   * both, and one of them is always arbitrary here.
+   */
   private withReads(make: () => Stmt): Stmt[] {
     this.used = new Map();
     this.pre = [];
     this.firstRead = undefined;
+    this.readAt = new Set();
     const s = make();
+    if (this.readAt.size > 1 && !(s.kind === 'assign' && this.arrays.has(s.target))) throw new NotAbstracted(`two cells read at once at ${s.loc.line}:${s.loc.column}`);
     const miss = this.firstRead ? [assign(MISS, { kind: 'unary', op: '!', arg: this.firstRead, loc })] : [];
     return [...this.pre, ...miss, s];
   }
@@ -176,6 +186,7 @@ class Abstraction {
       const k = this.indices.get(typeToString(key))!;
       const atK = eq(index, v(k.name));
       this.firstRead ??= atK;
+      this.readAt.add(printExpr(e.index));
       const cell = this.cellOf(e.map);
       const temp = this.readTemp(value);
       this.pre.push({ kind: 'havoc', target: temp, loc });

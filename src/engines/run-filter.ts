@@ -16,13 +16,13 @@ export interface RunFilterOptions {
   readonly seed?: number;
   /**
    * How a variable's arbitrary values are drawn: `index` from 0 to 15 or 63 (where
-   * the cells a program writes are), `any` from the whole range (what memory
-   * holds before it is written), else small numbers.
+   * the cells a program writes are), `any` from the whole range, 0 and small
+   * numbers alike (what memory holds before it is written), else small numbers.
    */
   readonly values?: (name: string) => 'index' | 'any' | undefined;
 }
 
-const STATES_PER_LOOP = 200;
+const STATES_PER_LOOP = 100;
 
 /** `source`'s candidates less those a run's state at their loop's head violates. */
 export function filteredByRuns(source: LoopCandidateSource, options: RunFilterOptions = {}): LoopCandidateSource {
@@ -61,13 +61,18 @@ function loopHeadStates(program: ImpProgram, options: RunFilterOptions): Map<str
   const havoc = (name: string, t: ImpType): ImpValue => {
     if (t.kind === 'bool') return { kind: 'bool', value: r() < 0.7 };
     const how = kind(name);
-    if (how === 'any' && t.kind === 'bv') return { kind: 'bv', width: t.width, value: BigInt.asUintN(t.width, BigInt(Math.floor(r() * 2 ** 32)) << BigInt(Math.max(0, t.width - 32))) };
+    // Memory not yet written: 0 (a third of the time), a small number, or anything.
+    if (how === 'any' && t.kind === 'bv') {
+      const u = r();
+      const value = u < 1 / 3 ? 0n : u < 2 / 3 ? BigInt(Math.floor(r() * 16)) : BigInt(Math.floor(r() * 2 ** 32)) << BigInt(Math.max(0, t.width - 32));
+      return { kind: 'bv', width: t.width, value: BigInt.asUintN(t.width, value) };
+    }
     const n = how === 'index' ? Math.floor(r() * (r() < 0.5 ? 16 : 64)) : r() < 0.5 ? Math.floor(r() * 12) - 2 : Math.floor(r() * 60);
     if (t.kind === 'bv') return { kind: 'bv', width: t.width, value: BigInt.asUintN(t.width, BigInt(n)) };
     if (t.kind === 'int') return { kind: 'int', value: BigInt(n) };
     throw new Error(`no random value of type ${t.kind}`);
   };
-  const runs = options.runs ?? 60;
+  const runs = options.runs ?? 100;
   let steps = options.steps ?? 200_000;
   for (let run = 0; run < runs && steps > 0; run++) {
     try {
