@@ -228,9 +228,10 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     const k = inductionDepth;
     const attemptWith = (set: CandidateSet, allowanceMs: number, products: Products, surviving: Survivors) => {
       const end = used() + allowanceMs;
-      // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the allowance.
+      // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the
+      // allowance; with induction alone, all of it (a hard check that is decided is the proof there).
       const attemptLeft = () => (end - used()) * wallPerBudget();
-      const callMs = () => Math.min(solverMs(), Math.max(1000, solverMs() / 4), attemptLeft());
+      const callMs = () => Math.min(solverMs(), options.inductionOnly ? Infinity : Math.max(1000, solverMs() / 4), attemptLeft());
       const opts =
         set === 'none'
           ? { ...options, candidates: false, loopCandidates: undefined }

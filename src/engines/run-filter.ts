@@ -7,6 +7,7 @@
 import { guarded, type Expr, type ImpProgram, type ImpType, type Stmt } from '../ivl/ast.js';
 import { evalExpr, executeImp, type ImpState, type ImpValue } from '../ivl/interp.js';
 import { rng } from '../common/random.js';
+import { mapStmt, rewriteExpr, visitStmtExprs } from '../ivl/walk.js';
 import type { LoopCandidateSource } from './candidates.js';
 
 export interface RunFilterOptions {
@@ -24,20 +25,55 @@ export interface RunFilterOptions {
 
 const STATES_PER_LOOP = 100;
 
-/** `source`'s candidates less those a run's state at their loop's head violates. */
+/**
+ * `source`'s candidates less those a run's state at their loop's head
+ * violates. The runs are of the program with its large constants made small
+ * (100000 as 24, 99999 as 23: order and small differences kept), so that a
+ * loop over a large array ends and the loops after it are reached; a
+ * candidate is evaluated with its constants made small the same way.
+ */
 export function filteredByRuns(source: LoopCandidateSource, options: RunFilterOptions = {}): LoopCandidateSource {
-  const heads = new WeakMap<ImpProgram, Map<string, ImpState[]>>();
+  const heads = new WeakMap<ImpProgram, { states: Map<string, ImpState[]>; small: (e: Expr) => Expr }>();
   return (loop, program) => {
     const candidates = source(loop, program);
     if (loop.kind !== 'while' || candidates.length === 0) return candidates;
-    let states = heads.get(program);
-    if (!states) heads.set(program, (states = loopHeadStates(program, options)));
-    const seen = states.get(locKey(loop)) ?? [];
+    let runs = heads.get(program);
+    if (!runs) {
+      const small = smallConstants(program);
+      heads.set(program, (runs = { states: loopHeadStates(mapProgramExprs(program, small), options), small }));
+    }
+    const seen = runs.states.get(locKey(loop)) ?? [];
+    const { small } = runs;
     return candidates.filter((c) => {
-      const claim = guarded(loop.cond, c);
+      const claim = small(guarded(loop.cond, c));
       return seen.every((s) => holds(claim, s));
     });
   };
+}
+
+/** Bit-vector literals from this value on are large. */
+const LARGE = 64n;
+/** Large literals closer than this to the previous one keep their difference. */
+const NEAR = 8n;
+
+/** The rewriting of a program's large literals (and of candidates over it) into small ones. */
+function smallConstants(program: ImpProgram): (e: Expr) => Expr {
+  const large = new Set<bigint>();
+  for (const proc of program.procedures) visitStmtExprs(proc.body ?? [], (x) => void (x.kind === 'bv_lit' && x.value >= LARGE && x.value < 1n << BigInt(x.width - 1) && large.add(x.value)));
+  const sorted = [...large].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const to = new Map<bigint, bigint>();
+  let base = 24n;
+  sorted.forEach((value, i) => {
+    const previous = sorted[i - 1];
+    if (previous !== undefined) base += value - previous <= NEAR ? value - previous : 24n;
+    to.set(value, base);
+  });
+  return (e) => rewriteExpr(e, (x) => (x.kind === 'bv_lit' && to.has(x.value) ? { ...x, value: to.get(x.value)! } : undefined));
+}
+
+function mapProgramExprs(program: ImpProgram, f: (e: Expr) => Expr): ImpProgram {
+  const stmts = (ss: readonly Stmt[]): readonly Stmt[] => ss.map((s) => mapStmt(s, { expr: f, body: stmts }));
+  return { ...program, procedures: program.procedures.map((p) => (p.body ? { ...p, body: stmts(p.body) } : p)) };
 }
 
 function locKey(s: Stmt): string {

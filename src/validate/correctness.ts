@@ -261,7 +261,7 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
 async function proveProperty(ctx: CorrectnessContext): Promise<{ verdict: 'true' | 'false' | 'unknown'; reason: string; inputs?: readonly NondetValue[] }> {
   const budget = ctx.budgetS();
   if (budget < 1) return { verdict: 'unknown', reason: 'no time left' };
-  const v = await verify(ctx.resolved.program, { propertyDetails: ctx.resolved.property, dataModel: ctx.resolved.dataModel, timeoutS: budget, witnessPath: null, log: ctx.log });
+  const v = await verify(ctx.resolved.program, { propertyDetails: ctx.resolved.property, dataModel: ctx.resolved.dataModel, timeoutS: budget, witnessPath: null, log: ctx.log, proofFirst: true });
   if (v.verdict.kind === 'true') return { verdict: 'true', reason: `proved by Tarsier without the witness (${v.reason})` };
   if (v.verdict.kind === 'false') return { verdict: 'false', reason: `the program violates the property: ${v.reason}`, ...(v.counterexample ? { inputs: v.counterexample } : {}) };
   return { verdict: 'unknown', reason: v.reason };

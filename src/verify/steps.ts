@@ -205,7 +205,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
    * check of a solution on the program up to half of it (bit-blasted goals
    * take seconds where Spacer took milliseconds); not for programs with
    * arrays that the next step abstracts. The next step's BMC goes on where
-   * only its time share stopped it.
+   * only its time share stopped it. With `proofFirst`, no BMC here.
    */
   horn: {
     lowered: true,
@@ -216,8 +216,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       return !run.family!.recursive && !(run.row.induction === 'without-heap' && first.allocates) && loopsOf(main?.body ?? []).length > 0;
     },
     async run(run) {
-      const firstEnd = run.deadline() - Math.min(1500, run.deadline() / 6);
-      const result = await runBmc(run, () => run.deadline() - firstEnd);
+      const firstEnd = run.deadline() - (run.options.proofFirst ? 0 : Math.min(1500, run.deadline() / 6));
+      const result: BmcResult = run.options.proofFirst ? { verdict: 'unknown', bound: 0, reason: 'time limit reached (BMC comes last)' } : await runBmc(run, () => run.deadline() - firstEnd);
       run.profile.mark('bmc');
       if (result.verdict !== 'unknown') return bmcVerdict(run, result);
       // Spacer finds no invariant over arrays in its time here: the next step's abstraction of them gets it.

@@ -28,6 +28,12 @@ export interface VerifyOptions {
   readonly solver?: string;
   /** Called with the largest bound up to which no violation exists, each time it grows. */
   readonly onBound?: (bound: number) => void;
+  /**
+   * The caller needs a proof (a validator of a correctness witness): the
+   * short BMC run before the unbounded engines is left out, BMC runs only
+   * after them.
+   */
+  readonly proofFirst?: boolean;
 }
 
 /** A loop's ranking function as reported (`--verbose`, JSON `rankingFunctions`). */
