@@ -3,8 +3,8 @@
 // start and never changed. A write at `k` updates the cell, a write
 // elsewhere is dropped, a read at `k` gives the cell and a read elsewhere an
 // arbitrary value. Facts about every cell (`forall q < i: a[q] == b[q]`)
-// become facts about one (`k < i ==> a_k == b_k`), which the Horn solver
-// and k-induction find as they find any scalar invariant.
+// become facts about one (`k < i ==> a_k == b_k`), which k-induction
+// proves as it proves any scalar invariant, from the candidates below.
 //
 // Reading arbitrary values elsewhere over-approximates, but alone it would
 // fail every check that reads a cell other than `k`. So a check is skipped
@@ -19,7 +19,7 @@
 // shows nothing (it may read an arbitrary value), so it is used only to prove.
 import type { BvWidth, Expr, ImpProgram, ImpType, Procedure, Stmt, VarDecl, WhileStmt } from '../ivl/ast.js';
 import { boolType, findProcedure, syntheticLoc, typeToString } from '../ivl/ast.js';
-import { assignedVars, freeVars, loopsOf, mapExprChildren, mapStmt, stmtBodies, visitExpr, visitStmtExprs } from '../ivl/walk.js';
+import { assignedVars, freeVars, loopsOf, mapExprChildren, mapStmt, rewriteExpr, stmtBodies, visitExpr, visitStmtExprs } from '../ivl/walk.js';
 import { printExpr } from '../ivl/printer.js';
 import type { LoopCandidateSource } from './candidates.js';
 
@@ -242,7 +242,7 @@ class Abstraction {
     let reads = 0;
     let other = false;
     const text = printExpr(index);
-    const out = rewriteExprTopDown(e, (x) => {
+    const out = rewriteExpr(e, (x) => {
       if (x.kind === 'store' || (x.kind === 'var' && this.arrays.has(x.name))) other = true;
       if (x.kind !== 'select') return undefined;
       if (x.map.kind !== 'var' || !this.arrays.has(x.map.name) || printExpr(x.index) !== text) other = true;
@@ -339,16 +339,12 @@ function congruences(main: Procedure, k: string, width: BvWidth): Expr[] {
 }
 
 function substitute(e: Expr, values: ReadonlyMap<string, Expr>): Expr {
-  return rewriteExprTopDown(e, (x) => (x.kind === 'var' ? values.get(x.name) : undefined));
+  return rewriteExpr(e, (x) => (x.kind === 'var' ? values.get(x.name) : undefined));
 }
 
 function rootArray(e: Expr): string | undefined {
   while (e.kind === 'store') e = e.map;
   return e.kind === 'var' ? e.name : undefined;
-}
-
-function rewriteExprTopDown(e: Expr, replace: (x: Expr) => Expr | undefined): Expr {
-  return replace(e) ?? mapExprChildren(e, (x) => rewriteExprTopDown(x, replace));
 }
 
 /** At most this many candidates per loop: Houdini checks them all in each round. */

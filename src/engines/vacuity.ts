@@ -22,7 +22,7 @@ import { sampleViolation } from './sample.js';
 
 /** The goal kind of the reach goals (no producer uses it). */
 const REACH = 'vacuity-reach';
-/** The runs on sampled values first: at most this long, each at most this many statements (loops of 100,000 iterations run to their end). */
+/** The runs on sampled values first: at most this long (a run stops there), each at most this many statements. */
 const SAMPLING_MS = 150;
 const SAMPLED_STEPS = 1_000_000;
 
