@@ -29,6 +29,8 @@ export interface CellAbstraction {
   readonly cells: ReadonlyMap<string, string>;
   /** The variables the abstraction adds (the cells, the indices, the reads, the ghost): none is a program variable. */
   readonly ghosts: ReadonlySet<string>;
+  /** The indices `k` (one per index type). */
+  readonly indices: ReadonlySet<string>;
   /** Candidate invariants about the cells, per loop of the abstraction (see `cellCandidates`). */
   readonly candidates: LoopCandidateSource;
 }
@@ -104,7 +106,7 @@ class Abstraction {
     const abstracted: Procedure = { ...main, params: main.params.filter(keep), locals: [...main.locals.filter(keep), ...this.decls], body: [...start, ...body] };
     // main calls nothing (else the abstraction does not apply): the other procedures, which may use the arrays, go.
     const program: ImpProgram = { ...p, globals: p.globals.filter(keep), procedures: [abstracted] };
-    return { program, cells: this.cells, ghosts: new Set(this.decls.map((d) => d.name)), candidates: cellCandidates([...this.facts.values()], this.indices, abstracted) };
+    return { program, cells: this.cells, ghosts: new Set(this.decls.map((d) => d.name)), indices: new Set([...this.indices.values()].map((k) => k.name)), candidates: cellCandidates([...this.facts.values()], this.indices, abstracted) };
   }
 
   private declare(name: string, type: ImpType): void {
@@ -390,13 +392,11 @@ function cellCandidates(facts: readonly Expr[], indices: ReadonlyMap<string, { n
       };
       visitIfs(loop.body);
       for (const fact of facts) {
-        for (const lo of [app('sle', zero, kv)]) {
-          for (const hi of his) {
-            for (const c of conds) {
-              const guard = [lo, hi, c].filter((g): g is Expr => g !== undefined);
-              const e = guard.length === 0 ? fact : { kind: 'binary' as const, op: '==>' as const, left: guard.reduce((a, b) => ({ kind: 'binary', op: '&&', left: a, right: b, loc })), right: fact, loc };
-              out.set(printExpr(e), e);
-            }
+        for (const hi of his) {
+          for (const c of conds) {
+            const guard = [app('sle', zero, kv), hi, c].filter((g): g is Expr => g !== undefined).reduce((a, b) => ({ kind: 'binary', op: '&&', left: a, right: b, loc }));
+            const e: Expr = { kind: 'binary', op: '==>', left: guard, right: fact, loc };
+            out.set(printExpr(e), e);
           }
         }
       }

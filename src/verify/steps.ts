@@ -216,12 +216,18 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       return !run.family!.recursive && !(run.row.induction === 'without-heap' && first.allocates) && loopsOf(main?.body ?? []).length > 0;
     },
     async run(run) {
-      const firstEnd = run.deadline() - (run.options.proofFirst ? 0 : Math.min(1500, run.deadline() / 6));
-      const result: BmcResult = run.options.proofFirst ? { verdict: 'unknown', bound: 0, reason: 'time limit reached (BMC comes last)' } : await runBmc(run, () => run.deadline() - firstEnd);
-      run.profile.mark('bmc');
-      if (result.verdict !== 'unknown') return bmcVerdict(run, result);
+      let undecided: (BmcResult & { verdict: 'unknown' }) | undefined;
+      if (!run.options.proofFirst) {
+        const firstEnd = run.deadline() - Math.min(1500, run.deadline() / 6);
+        const result = await runBmc(run, () => run.deadline() - firstEnd);
+        run.profile.mark('bmc');
+        if (result.verdict !== 'unknown') return bmcVerdict(run, result);
+        undecided = result;
+      }
+      // BMC's UNKNOWN for another reason than its time share is the step's answer when Horn clauses prove nothing.
+      const afterBmc = () => (undecided && !undecided.reason.startsWith('time limit reached') ? bmcVerdict(run, undecided) : undefined);
       // Spacer finds no invariant over arrays in its time here: the next step's abstraction of them gets it.
-      if (STEPS.cells.applies(run)) return result.reason.startsWith('time limit reached') ? undefined : bmcVerdict(run, result);
+      if (STEPS.cells.applies(run)) return afterBmc();
       const stopAt = run.deadline() * 0.8;
       const recheckStopAt = run.deadline() * 0.5;
       const first = run.family!.first;
@@ -241,7 +247,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
         const vacuous = await vacuity(run);
         return vacuous ? run.unknown(vacuous) : run.proved(`no violation: ${h.reason}`, 'horn', { lowered: first, invariants: h.invariants });
       }
-      return result.reason.startsWith('time limit reached') ? undefined : bmcVerdict(run, result);
+      return afterBmc();
     },
   },
   /**
@@ -261,8 +267,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const cells = cellAbstractionOf(run) as CellAbstraction;
       const stopAt = run.deadline() * 0.4;
       const left = () => run.deadline() - stopAt;
-      const analysis = analyses.get(run) ?? analysisCandidates({ budgetMs: analysisBudgetMs(run) });
-      analyses.set(run, analysis);
+      const analysis = analysisOf(run);
       const isGhost = (name: string) => cells.ghosts.has(name);
       const result = await bmc(() => cells.program, {
         inductionOnly: true,
@@ -275,7 +280,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
         candidates: false,
         loopCandidates: candidateSources(
           profiled(run.profile, 'cells', analysis),
-          profiled(run.profile, 'cells', filteredByRuns(candidateSources(templateCandidates(cells.ghosts), cells.candidates), { values: (name) => (name.startsWith('$cell_k') ? 'index' : isGhost(name) ? 'any' : undefined) })),
+          profiled(run.profile, 'cells', filteredByRuns(candidateSources(templateCandidates(cells.ghosts), cells.candidates), { values: (name) => (cells.indices.has(name) ? 'index' : isGhost(name) ? 'any' : undefined) })),
         ),
       });
       run.profile.mark('cells');
@@ -344,9 +349,11 @@ function cellAbstractionOf(run: VerificationRun): CellAbstraction | { readonly r
   return a;
 }
 
-/** 1.5 s of 10: three nested loops take a second in a fresh process (the analysis gives nothing when it runs out). */
-function analysisBudgetMs(run: VerificationRun): number {
-  return Math.max(200, Math.min(3000, run.timeoutS * 150));
+/** The run's analysis; 1.5 s of 10: three nested loops take a second in a fresh process (the analysis gives nothing when it runs out). */
+function analysisOf(run: VerificationRun): LoopCandidateSource {
+  let analysis = analyses.get(run);
+  if (!analysis) analyses.set(run, (analysis = analysisCandidates({ budgetMs: Math.max(200, Math.min(3000, run.timeoutS * 150)) })));
+  return analysis;
 }
 /** The same for the polynomial equalities guessed from runs. */
 const polynomialSources = new WeakMap<VerificationRun, LoopCandidateSource>();
@@ -358,11 +365,7 @@ const polynomialSources = new WeakMap<VerificationRun, LoopCandidateSource>();
  * does without them); analysis time is charged as such, the rest to `during`.
  */
 function loopCandidatesOf(run: VerificationRun, during: 'bmc' | 'horn'): LoopCandidateSource {
-  let analysis = analyses.get(run);
-  if (!analysis) {
-    analysis = analysisCandidates({ budgetMs: analysisBudgetMs(run) });
-    analyses.set(run, analysis);
-  }
+  const analysis = analysisOf(run);
   if (during === 'horn') return candidateSources(profiled(run.profile, during, analysis), assertionCandidates());
   let polynomials = polynomialSources.get(run);
   if (!polynomials) polynomialSources.set(run, (polynomials = polynomialCandidates()));

@@ -308,3 +308,15 @@ test('k-induction starts the arbitrary state at an iteration that runs: a loop l
   assert.notEqual((await bmc(p, { deadline: soon(), maxBound: 16, candidates: false })).verdict, 'true');
   assert.equal((await bmc(p, { deadline: soon(), maxBound: 64, candidates: false })).verdict, 'false');
 });
+
+test('inductionOnly (no BMC) checks the goals before, between and after loops and inside them: it proves none that fails, and proves a safe loop', async () => {
+  const unsafe = {
+    before: 'x := havoc; assert x != 5bv8; i := 0bv8; while (ult(i, 10bv8)) { i := i + 1bv8; }',
+    after: 'x := havoc; i := 0bv8; while (ult(i, 10bv8)) { i := i + 1bv8; } assert x != 5bv8;',
+    between: 'i := 0bv8; while (ult(i, 10bv8)) { i := i + 1bv8; } assert i == 9bv8; while (ult(i, 20bv8)) { i := i + 1bv8; }',
+    inside: 'i := 0bv8; while (ult(i, 10bv8)) { assert i != 3bv8; i := i + 1bv8; }',
+  };
+  const prove = (body: string, name: string) => bmc(parseImp(`procedure main() { var x: bv8, i: bv8; ${body} }`, `${name}.imp`), { deadline: Date.now() + 5000, inductionOnly: true });
+  for (const [name, body] of Object.entries(unsafe)) assert.notEqual((await prove(body, name)).verdict, 'true', name);
+  assert.equal((await prove('i := 0bv8; while (ult(i, 10bv8)) { assert ule(i, 10bv8); i := i + 1bv8; }', 'safe')).verdict, 'true');
+});
