@@ -59,18 +59,30 @@ export type ExecutionVerdict =
 const INDET: unique symbol = Symbol('indeterminate');
 type Indet = typeof INDET;
 
-type Key = bigint | boolean;
+/** A map index: a number where the value is a safe integer (Map hashes numbers much faster than bigints), else the bigint; a bijection. */
+type Key = number | bigint | boolean;
 
-/** A map value, updated in place while no other variable shares it. */
+/**
+ * A map value, updated in place while no other variable shares it. The
+ * elements at 0, 1, 2, ... as far as all are stored are kept in an array
+ * (C arrays are mostly filled from 0 upward: a JS Map of 100,000 entries
+ * made most of such a run's time), the others in a Map.
+ */
 class MapVal {
   /** Set once two variables (or a variable and an expression's result) may hold this object: the next store copies it. */
   shared = false;
   constructor(
     public fallback: Val,
-    readonly entries: Map<Key, Val>,
+    private readonly entries: Map<Key, Val> = new Map(),
+    /** The elements at 0 .. dense.length - 1 (none of these indexes is in `entries`). */
+    private readonly dense: Val[] = [],
   ) {}
+  /** The element stored at `k`, undefined where none is (the fallback then holds). */
+  lookup(k: Key): Val | undefined {
+    return typeof k === 'number' && k >= 0 && k < this.dense.length ? this.dense[k] : this.entries.get(k);
+  }
   get(k: Key): Val {
-    const v = this.entries.get(k);
+    const v = this.lookup(k);
     return v === undefined ? this.fallback : v;
   }
   /** Stores `v` at `k`; at an indeterminate index any element may change: all become indeterminate. */
@@ -78,15 +90,24 @@ class MapVal {
     if (v instanceof MapVal) v.shared = true;
     if (k === INDET) {
       this.entries.clear();
+      this.dense.length = 0;
       this.fallback = INDET;
+    } else if (typeof k === 'number' && k >= 0 && k <= this.dense.length) {
+      if (k === this.dense.length && this.entries.size > 0) this.entries.delete(k);
+      this.dense[k] = v;
     } else this.entries.set(k, v);
   }
+  /** The stored elements. */
+  *stored(): Generator<[Key, Val]> {
+    for (let i = 0; i < this.dense.length; i++) yield [i, this.dense[i]!];
+    yield* this.entries;
+  }
   copy(): MapVal {
-    return new MapVal(this.fallback, new Map(this.entries));
+    return new MapVal(this.fallback, new Map(this.entries), this.dense.slice());
   }
 }
 /** A map whose every element is indeterminate. */
-const indeterminateMap = () => new MapVal(INDET, new Map());
+const indeterminateMap = () => new MapVal(INDET);
 type Val = ImpValue | Indet | MapVal;
 
 /** Why the run stops early. */
@@ -229,9 +250,9 @@ function snapshot(state: Map<string, Val>): Map<string, Val> | undefined {
   const copy = (v: Val): Val => {
     count++;
     if (!(v instanceof MapVal)) return v;
-    const entries = new Map<Key, Val>();
-    for (const [k, e] of v.entries) entries.set(k, copy(e));
-    return new MapVal(copy(v.fallback), entries);
+    const out = new MapVal(copy(v.fallback));
+    for (const [k, e] of v.stored()) out.put(k, copy(e));
+    return out;
   };
   const out = new Map<string, Val>();
   for (const [name, v] of state) out.set(name, copy(v));
@@ -242,11 +263,14 @@ function sameVal(a: Val, b: Val): boolean {
   if (a === b) return true;
   if (a === INDET || b === INDET) return false;
   if (a instanceof MapVal || b instanceof MapVal) {
-    if (!(a instanceof MapVal && b instanceof MapVal) || a.entries.size !== b.entries.size || !sameVal(a.fallback, b.fallback)) return false;
-    for (const [k, e] of a.entries) {
-      const f = b.entries.get(k);
+    if (!(a instanceof MapVal && b instanceof MapVal) || !sameVal(a.fallback, b.fallback)) return false;
+    let count = 0;
+    for (const [k, e] of a.stored()) {
+      const f = b.lookup(k);
       if (f === undefined || !sameVal(e, f)) return false;
+      count++;
     }
+    for (const _ of b.stored()) if (--count < 0) return false;
     return true;
   }
   if ((a.kind === 'bv' && b.kind === 'bv') || (a.kind === 'int' && b.kind === 'int') || (a.kind === 'bool' && b.kind === 'bool')) return a.value === b.value;
@@ -359,12 +383,15 @@ class Evaluator {
   private key(v: Val): Key | Indet {
     if (v === INDET) return INDET;
     if (v instanceof MapVal) throw new Unsupported('a map used as a map index');
-    if (v.kind === 'bv' || v.kind === 'int' || v.kind === 'bool') return v.value;
+    if (v.kind === 'bool') return v.value;
+    if (v.kind === 'bv' || v.kind === 'int') return v.value >= MIN_SAFE && v.value <= MAX_SAFE ? Number(v.value) : v.value;
     throw new Unsupported(`a ${v.kind} map index`);
   }
 }
 
 const EMPTY: ReadonlyMap<string, ImpValue> = new Map();
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
 const TRUE: ImpValue = { kind: 'bool', value: true };
 const FALSE: ImpValue = { kind: 'bool', value: false };
 

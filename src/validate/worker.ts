@@ -2,7 +2,7 @@
 
 import { runWithHardLimit, serveJob } from '../common/hard-limit.js';
 import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
-import { validate, type ValidateOptions, type ValidateResult } from './validate.js';
+import type { ValidateOptions, ValidateResult } from './validate.js';
 
 export interface LimitedValidateOptions extends Omit<ValidateOptions, 'log'> {
   readonly verbose?: boolean;
@@ -23,7 +23,8 @@ export function validateWithHardLimit(input: string, witness: string, options: L
   return runWithHardLimit<ValidateResult>(new URL('./worker.js', import.meta.url), { input, witness, options } satisfies Job, limitMs, processTreeCpuMs);
 }
 
-serveJob<Job, ValidateResult>(
-  ({ input, witness, options }) => validate(input, witness, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined }),
-  killSolverProcesses,
-);
+serveJob<Job, ValidateResult>(async ({ input, witness, options }) => {
+  // The validator is loaded in the worker only: the calling thread needs none of it.
+  const { validate } = await import('./validate.js');
+  return validate(input, witness, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined });
+}, killSolverProcesses);

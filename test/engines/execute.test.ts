@@ -98,6 +98,23 @@ test('a run that comes back to a loop head in a state it had there repeats forev
   assert.equal(same.kind, 'repeats');
 });
 
+test('map elements at small and at large indexes (kept apart by the interpreter) read back, and compare as one map for repeats', () => {
+  // 0 and 1 go into the array part, 2 after 3 (which is elsewhere) too, 3 stays elsewhere; 2^64 - 1 is no safe integer.
+  const body = '  m := havoc;\n  m := m[0bv64 := 1bv32][1bv64 := 5bv32][3bv64 := 2bv32][2bv64 := 6bv32][3bv64 := 3bv32][18446744073709551615bv64 := 4bv32];\n';
+  const reads = 'm[0bv64] == 1bv32 && m[1bv64] == 5bv32 && m[2bv64] == 6bv32 && m[3bv64] == 3bv32 && m[18446744073709551615bv64] == 4bv32';
+  assert.equal(run('m: [bv64]bv32', `${body}  assert ${reads};`).kind, 'holds');
+  // An element never written is indeterminate, beside written ones of either part.
+  assert.equal(run('m: [bv64]bv32', `${body}  assert m[4bv64] == 0bv32;`).kind, 'undecided');
+  // Elements of both parts changing in a cycle of two: a repeat.
+  let calls = 0;
+  const cycle = run('m: [bv64]bv32, i: bv32', `${body}  i := 0bv32;\n  while (true) { m := m[1bv64 := i][16777216bv64 := i]; i := urem(i + 1bv32, 2bv32); }`, { deadline: () => (++calls > 50 ? 0 : 1000) });
+  assert.equal(cycle.kind, 'repeats');
+  // One more element in the large part every time round: never the same map.
+  calls = 0;
+  const grows = run('m: [bv64]bv32, i: bv64', `${body}  i := 5bv64;\n  while (true) { m := m[i := 0bv32]; i := i + 2bv64; }`, { deadline: () => (++calls > 50 ? 0 : 1000) });
+  assert.equal(grows.kind, 'undecided');
+});
+
 test('a long loop whose state never repeats runs to its end', () => {
   assert.equal(run('x: bv32', '  x := 0bv32;\n  while (ult(x, 100000bv32)) { x := x + 1bv32; }\n  assert x == 100000bv32;').kind, 'holds');
 });

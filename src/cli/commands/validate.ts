@@ -1,9 +1,10 @@
 import { Option } from 'commander';
 import { TarsierError, usageError } from '../../common/errors.js';
-import { formatResultLine } from '../../task/index.js';
+import { formatResultLine } from '../../task/verdict.js';
 import type { ValidateResult } from '../../validate/index.js';
 import { validateWithHardLimit } from '../../validate/worker.js';
-import { formatDiagnosticLine, toOneBasedColumn } from '../../witness/index.js';
+import { formatDiagnosticLine } from '../../witness/diagnostics.js';
+import { toOneBasedColumn } from '../../witness/model.js';
 import type { CommandRegistrar } from '../command.js';
 import { checkOutputFile } from '../options.js';
 import { onInterrupt } from '../interrupt.js';
