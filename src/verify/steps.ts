@@ -82,7 +82,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
    * model's semantics (execution.ts), decides, if it ends within a third of
    * the budget. A long run first gets a short slice; where that is not
    * enough, gcc's run (much faster) may show a violation, replayed, before
-   * the model's run starts again with the whole third.
+   * the model's run starts again with the whole third. A validation
+   * (`proofFirst`) looks for a proof: one run with half the budget, no gcc.
    */
   execution: {
     lowered: true,
@@ -90,7 +91,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
     async run(run) {
       const { r, family } = run;
       const kind = r.property.kind;
-      const share = run.deadline() / 3;
+      const proofFirst = run.options.proofFirst === true;
+      const share = run.deadline() / (proofFirst ? 2 : 3);
       const execute = (ms: number) => {
         const stopAt = run.deadline() - ms;
         return executeLowered({ first: family!.first, lowerAt: (depth) => family!.loweringAt(depth, 'execution'), roles: goalRolesOf(kind), deadline: () => run.deadline() - stopAt, fileName: r.programAsWritten, log: run.log });
@@ -99,11 +101,12 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const byGcc = run.row.concreteRun !== undefined;
       const errorFunction = r.property.errorFunction ?? 'reach_error';
       const tooLong = (o: OnePathOutcome) => o.kind === 'undecided' && o.tooLong;
-      let outcome = execute(Math.min(share, FIRST_SLICE_MS));
+      const slice = proofFirst ? share : Math.min(share, FIRST_SLICE_MS);
+      let outcome = execute(slice);
       run.profile.mark('execution');
       // Behaviour C leaves undefined on the one path: never TRUE. gcc's run
       // may still show a violation after it; for memory safety BMC may.
-      if (byGcc && (outcome.kind === 'undefined' || tooLong(outcome))) {
+      if (byGcc && !proofFirst && (outcome.kind === 'undefined' || tooLong(outcome))) {
         const gccRun = violationByGccRun(r.program, { property: kind, dataModel: r.dataModel, errorFunction, timeoutMs: executionLimitMs(run.timeoutS * 1000) });
         run.profile.mark('replay');
         const goal = gccRun && violatedGoal(family!.first.sourceMap, violationKinds(kind), gccRun);
@@ -111,7 +114,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
         if (goal) return run.refuted(goal, violationOf(kind, goal.kind)!.name, [], gccRun, 'execution', 'the only execution of a program without nondeterminism');
         if (outcome.kind === 'undefined') return run.unknown(outcome.reason);
       }
-      if (tooLong(outcome) && share > FIRST_SLICE_MS) {
+      if (tooLong(outcome) && share > slice) {
         outcome = execute(share);
         run.profile.mark('execution');
       }
