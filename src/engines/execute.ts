@@ -345,8 +345,12 @@ class Evaluator {
       case 'app':
         if (e.fn === 'old') throw new Unsupported('old() outside a contract');
         return this.apply(e, e.args);
-      default:
-        return evalExpr(e, EMPTY);
+      default: {
+        // Literals and the like: the same value every time (nodes are never changed).
+        let v = constants.get(e);
+        if (v === undefined) constants.set(e, (v = evalExpr(e, EMPTY)));
+        return v;
+      }
     }
   }
 
@@ -369,11 +373,26 @@ class Evaluator {
 
   /** An operator on scalar operands: indeterminate if one is, else the interpreter's result. */
   private apply(e: Expr & { kind: 'binary' | 'unary' | 'app' }, args: readonly Expr[]): Val {
-    const values = args.map((a) => this.eval(a));
+    if (args.length === 2) {
+      // The usual case first, without building arrays (most of a long run's time).
+      const a = this.eval(args[0]!);
+      const b = this.eval(args[1]!);
+      if (a === INDET || b === INDET) return INDET;
+      if (!(a instanceof MapVal) && !(b instanceof MapVal)) {
+        const direct = bitVectorOp(e, a, b);
+        if (direct !== undefined) return direct;
+      }
+      return this.applyValues(e, [a, b]);
+    }
+    return this.applyValues(
+      e,
+      args.map((a) => this.eval(a)),
+    );
+  }
+
+  private applyValues(e: Expr & { kind: 'binary' | 'unary' | 'app' }, values: readonly Val[]): Val {
     if (values.some((v) => v === INDET)) return INDET;
     if (values.some((v) => v instanceof MapVal)) throw new Unsupported(`'${e.kind === 'app' ? e.fn : e.op}' on maps`);
-    const direct = bitVectorOp(e, values as ImpValue[]);
-    if (direct !== undefined) return direct;
     const lits = (values as ImpValue[]).map((v) => literal(v, e.loc));
     const node: Expr =
       e.kind === 'binary' ? { ...e, left: lits[0]!, right: lits[1]! } : e.kind === 'unary' ? { ...e, arg: lits[0]! } : { ...e, args: lits };
@@ -390,6 +409,8 @@ class Evaluator {
 }
 
 const EMPTY: ReadonlyMap<string, ImpValue> = new Map();
+/** The values of the expressions without variables that `eval` leaves to the interpreter (literals), by node. */
+const constants = new WeakMap<Expr, ImpValue>();
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = -MAX_SAFE;
 const TRUE: ImpValue = { kind: 'bool', value: true };
@@ -401,9 +422,7 @@ const FALSE: ImpValue = { kind: 'bool', value: false };
  * two); undefined for every other operator, which goes through literal
  * nodes and `evalExpr` (building those dominated the run's time).
  */
-function bitVectorOp(e: Expr & { kind: 'binary' | 'unary' | 'app' }, values: readonly ImpValue[]): ImpValue | undefined {
-  if (values.length !== 2) return undefined;
-  const [a, b] = values as [ImpValue, ImpValue];
+function bitVectorOp(e: Expr & { kind: 'binary' | 'unary' | 'app' }, a: ImpValue, b: ImpValue): ImpValue | undefined {
   if (a.kind !== 'bv' || b.kind !== 'bv' || a.width !== b.width) return undefined;
   const w = a.width;
   const bv = (v: bigint): ImpValue => ({ kind: 'bv', value: BigInt.asUintN(w, v), width: w });
