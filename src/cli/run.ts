@@ -60,9 +60,11 @@ export async function runCli(argv: string[], commands: readonly CommandEntry[]):
         exitCode = failure.exitCode;
       }
     };
-  // A known command name first: register that command alone; otherwise all (help, suggestions).
+  // A known command name first: register that command alone; `--version`
+  // alone needs none (loading them all cost a second); otherwise all (help, suggestions).
   const named = commands.filter((c) => c.name === argv[0]);
-  for (const c of named.length > 0 ? named : commands) (await c.load())(program, run);
+  const versionOnly = argv.length === 1 && (argv[0] === '-V' || argv[0] === '--version');
+  for (const c of named.length > 0 ? named : versionOnly ? [] : commands) (await c.load())(program, run);
   program.commands.forEach((c) => c.exitOverride());
 
   try {

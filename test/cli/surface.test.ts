@@ -219,3 +219,13 @@ test('imp verify: an empty program is an error; a solver that cannot start is ex
   const s = tarsier('select', 'p.imp', '--solver', '/bin/false');
   assert.equal(s.code, 2);
 });
+
+test('--version and -V print the package version alone (no command is loaded for them) and exit 0', () => {
+  const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  for (const flag of ['--version', '-V']) {
+    const r = tarsier(flag);
+    assert.equal(r.code, 0);
+    assert.equal(r.out, `${version}\n`);
+    assert.equal(r.err, '');
+  }
+});
