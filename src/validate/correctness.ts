@@ -206,7 +206,7 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   // them alone is one with no loop invariant at all, which step 4's own
   // proof makes better (a 64-bit product took the whole budget there).
   let proved = false;
-  if (loopClaims.some((cl) => !NONZERO_CONSTANT.test(cl.result.expression))) {
+  if (candidates.length > 0 && loopClaims.some((cl) => !NONZERO_CONSTANT.test(cl.result.expression))) {
     const lowered = lowerProgram(c, { passes: passesOf(kind), dataModel: resolved.dataModel });
     // No wall-clock deadline: the budget is CPU time, and on a loaded machine
     // the wall clock would cut Houdini short long before it is spent.

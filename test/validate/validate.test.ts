@@ -235,6 +235,29 @@ test('correctness witness: valid invariants confirm the witness and certificates
   }
 });
 
+test('correctness witness: the invariant 1 alone is confirmed as a constant, the property by the proof without it; on a program that fails, it stays unconfirmed', async () => {
+  const dir = tmp();
+  try {
+    const program = join(dir, 'count.c');
+    writeFileSync(program, COUNT);
+    const w = join(dir, 'w.yml');
+    writeFileSync(w, invariantWitness('count.c', sha256OfFile(program), ['1']));
+    const r = await validate(program, w, { prp, timeoutS: 120 });
+    assert.equal(r.outcome, 'confirmed', r.reason);
+    assert.equal(r.invariants[0]?.status, 'confirmed');
+    assert.equal(r.invariants[0]?.reason, 'a non-zero constant: true wherever it is placed');
+    assert.match(r.reason, /proved by Tarsier without the witness/);
+    // The same witness on the program with the wrong bound: the property fails, so the witness is not confirmed.
+    const wrong = join(dir, 'count.c');
+    writeFileSync(wrong, COUNT.replace('s != 2 * n', 's != 2 * n + 2'));
+    writeFileSync(w, invariantWitness('count.c', sha256OfFile(wrong), ['1']));
+    const f = await validate(wrong, w, { prp, timeoutS: 120 });
+    assert.notEqual(f.outcome, 'confirmed', f.reason);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('correctness witness: a false invariant is refuted with a replayed run, and every confirmed one holds in concrete runs', { skip: noGcc }, async () => {
   const dir = tmp();
   try {
