@@ -116,7 +116,7 @@ export function probeGcc(gcc = defaultGcc()): { gcc: boolean; m32: boolean; deta
     } else {
       const c = spawnSync(gcc, ['-m32', src, '-o', join(dir, 'p')], { encoding: 'utf8', timeout: 60000 });
       const ok = c.status === 0 && spawnSync(join(dir, 'p'), [], { timeout: 10000 }).status === 0;
-      result = { gcc: true, m32: ok, detail: ok ? 'gcc -m32 links and runs' : 'gcc -m32 cannot link here (no 32-bit C libraries)' };
+      result = { gcc: true, m32: ok, detail: ok ? 'gcc -m32 links and runs' : 'gcc -m32 programs cannot be linked or run here (no 32-bit C libraries, or a kernel without 32-bit support)' };
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -124,6 +124,9 @@ export function probeGcc(gcc = defaultGcc()): { gcc: boolean; m32: boolean; deta
   gccProbeCache.set(gcc, result);
   return result;
 }
+
+/** The statuses of a shell that could not run a file (a syntax error, not executable, not found). */
+const SHELL_FAILURES = [2, 126, 127];
 
 function defaultGcc(): string {
   return process.env.TARSIER_GCC ?? 'gcc';
@@ -198,8 +201,12 @@ export function replayCounterexample(
       if (c.error || c.status !== 0) return { compile: c };
       const [cmd, ...args] = [...(options.runUnder ?? []), exe];
       const run = spawnSync(cmd!, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 10000, cwd: dir, input: '', maxBuffer: 16 * 1024 * 1024, env });
-      // Not started at all: a -m32 program this kernel cannot run.
-      const notStarted = ['ENOEXEC', 'EACCES', 'ENOENT'].includes((run.error as NodeJS.ErrnoException | undefined)?.code ?? '');
+      // Not started at all: a -m32 program this kernel cannot run. The
+      // system may hand a file it cannot execute to the shell, which fails
+      // with a shell's status; then the probe decides.
+      const notStarted =
+        ['ENOEXEC', 'EACCES', 'ENOENT'].includes((run.error as NodeJS.ErrnoException | undefined)?.code ?? '') ||
+        (m === '-m32' && SHELL_FAILURES.includes(run.status ?? 0) && !(run.stderr ?? '').includes('TARSIER-REPLAY') && !probeGcc(gcc).m32);
       return notStarted ? { compile: c } : { run };
     };
     let mode = gccModeFlag(options.dataModel);

@@ -93,13 +93,17 @@ test('data-model dependence ignores comments, strings and long long', () => {
   assert.throws(() => harnessSource([], 'bad name'));
 });
 
-test('a replay runs gcc once; gcc is probed only when the compile fails: a gcc that cannot link -m32 falls back to -m64 where the data model does not matter; a missing gcc is unavailable', { skip: noGcc }, () => {
+test('a replay runs gcc once; gcc is probed only when the compile or the start fails: a gcc that cannot link -m32, or whose -m32 programs the kernel cannot run, falls back to -m64 where the data model does not matter; a missing gcc is unavailable', { skip: noGcc }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-fake-gcc-'));
   try {
     // A gcc whose -m32 links fail, as without the 32-bit C libraries.
     const fake = join(dir, 'gcc-no-m32');
     writeFileSync(fake, '#!/bin/sh\nfor a in "$@"; do [ "$a" = -m32 ] && { echo "ld: cannot find -lgcc: No such file or directory" >&2; exit 1; }; done\nexec gcc "$@"\n');
     chmodSync(fake, 0o755);
+    // A gcc whose -m32 programs the kernel cannot run: the system hands them to the shell (exit 2).
+    const unrunnable = join(dir, 'gcc-m32-unrunnable');
+    writeFileSync(unrunnable, '#!/bin/sh\nm32=; out=; prev=\nfor a in "$@"; do [ "$a" = -m32 ] && m32=1; [ "$prev" = -o ] && out="$a"; prev="$a"; done\nif [ -n "$m32" ]; then printf \'(\\n\' > "$out"; chmod +x "$out"; exit 0; fi\nexec gcc "$@"\n');
+    chmodSync(unrunnable, 0o755);
     // A gcc that counts its runs: a confirmed replay compiles once, and nothing else.
     const counting = join(dir, 'gcc-counting');
     writeFileSync(counting, `#!/bin/sh\necho run >> ${join(dir, 'runs')}\nexec gcc "$@"\n`);
@@ -116,7 +120,10 @@ test('a replay runs gcc once; gcc is probed only when the compile fails: a gcc t
     assert.equal(reach.mode, '-m64');
     const long = replayCounterexample(fixture('long.c'), [{ function: '__VERIFIER_nondet_long', value: 4294967296n }], { symptom: 'error-call', dataModel: 'ILP32', gcc: fake });
     assert.equal(long.status, 'unavailable');
-    assert.match(long.reason, /cannot link here.*'long'/);
+    assert.match(long.reason, /cannot be linked or run here.*'long'/);
+    const shell = replayCounterexample(fixture('reach.c'), values, { symptom: 'error-call', dataModel: 'ILP32', gcc: unrunnable });
+    assert.equal(shell.status, 'confirmed', shell.reason);
+    assert.equal(shell.mode, '-m64');
     const none = replayCounterexample(fixture('reach.c'), [], { symptom: 'error-call', dataModel: 'ILP32', gcc: join(dir, 'no-such-gcc') });
     assert.equal(none.status, 'unavailable');
     assert.match(none.reason, /^cannot replay: gcc not available/);
