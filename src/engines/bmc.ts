@@ -231,7 +231,14 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       // One check may not take the whole budget: a quarter of what is left (at least 1 s), nor more than the
       // allowance; with induction alone, all of it (a hard check that is decided is the proof there).
       const attemptLeft = () => (end - used()) * wallPerBudget();
-      const callMs = () => Math.min(solverMs(), options.inductionOnly ? Infinity : Math.max(1000, solverMs() / 4), attemptLeft());
+      // A call starts only while the attempt has time (the check of the goals
+      // after Houdini's fixpoint, its payoff, always), and gets at least
+      // MIN_CALL_MS: one cut at a few ms loses all its work.
+      const callMs = (payoff = false) => {
+        const mine = attemptLeft();
+        if (mine <= 0 && !payoff) return 0;
+        return Math.min(solverMs(), options.inductionOnly ? Infinity : Math.max(1000, solverMs() / 4), Math.max(mine, MIN_CALL_MS));
+      };
       const opts =
         set === 'none'
           ? { ...options, candidates: false, loopCandidates: undefined }
@@ -405,6 +412,9 @@ function unrollsAlike(p: ImpProgram): boolean {
 /** The least time (ms) one k-induction attempt may take, however little BMC has taken. */
 const INDUCTION_FLOOR_MS = 300;
 
+/** The least time (ms) a k-induction call gets while its attempt has time left (the budget's own limit still applies). */
+const MIN_CALL_MS = 250;
+
 /** Which candidates an attempt starts from: none, the caller's alone, the caller's and the built-in ones, or the built-in ones alone. */
 type CandidateSet = 'none' | 'caller' | 'all' | 'built-in';
 
@@ -476,7 +486,8 @@ async function inductionStep(
   p: ImpProgram,
   depth: number,
   options: BmcOptions,
-  solverMs: () => number,
+  /** The next call's limit (ms); `payoff`: the check of the goals after Houdini's fixpoint. */
+  solverMs: (payoff?: boolean) => number,
   attemptLeft: () => number,
   log: (m: string) => void,
   survivors: Survivors,
@@ -577,7 +588,7 @@ async function inductionStep(
     remember(active);
     if (others.length === 0) return { kind: 'proved', invariants: invariantsOf(p, entry, cands, active) };
     const t = Date.now();
-    const ms = solverMs();
+    const ms = solverMs(true);
     if (ms < 1) return spent('the check of the goals');
     const capped = attemptLeft() <= ms;
     const r = await check(solver, literals(), others, ms);
