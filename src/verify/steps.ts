@@ -140,22 +140,27 @@ const STEPS: Readonly<Record<StepName, Step>> = {
    * Recursion: bounded recursion is decided by BMC at once (a tenth of the
    * budget, at most 1 s), then recursion summaries get a quarter of what is
    * left; the next step's BMC goes on where only its time share stopped it.
+   * A validation (`proofFirst`) needs the proof: summaries at once, with 60 %.
    */
   summaries: {
     lowered: true,
     applies: (run) => run.family!.recursive,
     async run(run) {
-      const firstEnd = run.deadline() - Math.min(1000, run.deadline() / 10);
-      const result = await runBmc(run, () => run.deadline() - firstEnd);
-      run.profile.mark('bmc');
-      if (result.verdict !== 'unknown') return bmcVerdict(run, result);
-      const stopAt = run.deadline() * 0.75;
+      let result: (BmcResult & { verdict: 'unknown' }) | undefined;
+      if (!run.options.proofFirst) {
+        const firstEnd = run.deadline() - Math.min(1000, run.deadline() / 10);
+        const first = await runBmc(run, () => run.deadline() - firstEnd);
+        run.profile.mark('bmc');
+        if (first.verdict !== 'unknown') return bmcVerdict(run, first);
+        result = first;
+      }
+      const stopAt = run.deadline() * (run.options.proofFirst ? 0.4 : 0.75);
       const kind = run.r.property.kind;
       const s = await proveBySummaries(run.c, { passes: run.row.passes, errorKinds: violationKinds(kind), dataModel: run.r.dataModel, left: () => run.deadline() - stopAt, solver: run.options.solver, log: run.log });
       run.profile.mark('summaries');
       run.log(`summaries: ${s.reason}`);
       if (s.proof) return run.proved(s.proof.reason, 'summaries', null);
-      return result.reason.startsWith('time limit reached') ? undefined : bmcVerdict(run, result);
+      return !result || result.reason.startsWith('time limit reached') ? undefined : bmcVerdict(run, result);
     },
   },
   /**
@@ -256,8 +261,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
   /**
    * Arrays: k-induction on the array-cell abstraction (engines/array-cells.ts),
    * where a fact about every cell is one about the cell at a symbolic index,
-   * with 60 % of what is left (the previous step leaves Horn clauses out for
-   * such programs). Only a proof counts: the abstraction reads arbitrary
+   * with 60 % of what is left (85 % in a validation; the previous step
+   * leaves Horn clauses out for such programs). Only a proof counts: the abstraction reads arbitrary
    * values, so a failure there shows nothing.
    */
   cells: {
@@ -268,7 +273,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
     },
     async run(run) {
       const cells = cellAbstractionOf(run) as CellAbstraction;
-      const stopAt = run.deadline() * 0.4;
+      // A validation needs the proof, which BMC after this step rarely gives over arrays.
+      const stopAt = run.deadline() * (run.options.proofFirst ? 0.15 : 0.4);
       const left = () => run.deadline() - stopAt;
       const analysis = analysisOf(run);
       const isGhost = (name: string) => cells.ghosts.has(name);

@@ -14,6 +14,7 @@ import { validate } from '../../src/validate/index.js';
 import { verify } from '../../src/verify/index.js';
 import { probeGcc, replayCounterexample } from '../../src/replay/index.js';
 import { readWitness, sha256OfFile } from '../../src/witness/index.js';
+import { processTreeCpuMs } from '../../src/smt/index.js';
 import { witnessHeader } from '../helpers/witness-text.js';
 
 const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available (confirmations need replay)';
@@ -253,6 +254,27 @@ test('correctness witness: the invariant 1 alone is confirmed as a constant, the
     writeFileSync(w, invariantWitness('count.c', sha256OfFile(wrong), ['1']));
     const f = await validate(wrong, w, { prp, timeoutS: 120 });
     assert.notEqual(f.outcome, 'confirmed', f.reason);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('correctness witness: with cpuOriginMs the budget counts the CPU time used before validate, which can leave none for the proof', async () => {
+  const dir = tmp();
+  try {
+    const program = join(dir, 'count.c');
+    writeFileSync(program, COUNT);
+    const w = join(dir, 'w.yml');
+    writeFileSync(w, invariantWitness('count.c', sha256OfFile(program), ['1']));
+    // This process has used at least this much CPU time already: a limit of that size is spent from the start.
+    const usedS = processTreeCpuMs() / 1000;
+    const spent = await validate(program, w, { prp, timeoutS: usedS, cpuOriginMs: 0 });
+    assert.ok(spent.cpuTimeS >= usedS, `cpuTimeS ${spent.cpuTimeS} counts from the process's start (${usedS} s before)`);
+    assert.equal(spent.outcome, 'unconfirmed', spent.reason);
+    assert.match(spent.reason, /no time left/);
+    // Counted from validate's own start, the same limit (at least the 1 s the proof needs) confirms it.
+    const own = await validate(program, w, { prp, timeoutS: Math.max(usedS, 30) });
+    assert.equal(own.outcome, 'confirmed', own.reason);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -104,6 +104,8 @@ export const registerValidate: CommandRegistrar = (program, run) => {
             ...(flags.certificates ? { certificatesPath: flags.certificates } : {}),
             ...(flags.emitProgram ? { emitProgramPath: flags.emitProgram } : {}),
             ...(flags.verbose ? { verbose: true } : {}),
+            // The limit is this process's CPU time, start-up included.
+            cpuOriginMs: 0,
           });
         } catch (e) {
           if (e instanceof TarsierError) throw e;
