@@ -195,7 +195,10 @@ function lassoVerdict(t: TerminationTask, lasso: Lasso, sourceMap: SourceMap): O
     symptom: violation.replay,
     dataModel: t.dataModel,
     cycleStart: stem.length,
-    timeoutMs: 3000,
+    // The recurrent set is the proof; the run checks that gcc's program
+    // follows the cycle (a diverging value or an overflow shows at once), so
+    // it may be shorter where the budget is: half of what is left, 0.5-3 s.
+    timeoutMs: Math.round(Math.min(3000, Math.max(500, t.deadline() / 2))),
   });
   t.log(`replay: ${replay.status}: ${replay.reason}`);
   if (replay.status !== 'confirmed') return unknown(`lasso not confirmed by gcc: ${replay.reason}`, { replay });
