@@ -156,8 +156,8 @@ export async function validate(input: string, witness: string, options: Validate
   if (w.unsupported) return done('unconfirmed', w.unsupported);
 
   const timeoutS = options.timeoutS ?? (w.kind === 'violation' ? 90 : 300);
-  // Keep a little for replays and output.
-  const budgetS = () => timeoutS * 0.95 - cpuSeconds(cpu0);
+  // Keep a little for the last replay and the output (a gcc compile alone takes 0.2-0.5 s).
+  const budgetS = () => timeoutS - Math.max(0.05 * timeoutS, 0.4) - cpuSeconds(cpu0);
   const c = parseCFile(resolved.program, { dataModel: resolved.dataModel });
 
   if (w.kind === 'violation') {
