@@ -197,6 +197,48 @@ test("caller candidates undecided in one check (a loaded machine) are tried agai
   }
 });
 
+test("the check of the goals after Houdini's fixpoint gets a call of its own when the attempt's time is spent", async () => {
+  const p = parseImp(
+    `procedure main() { var x: bv32, y: bv32;
+       x := 0bv32; y := 10bv32;
+       while (ult(x, 10bv32)) { x := x + 1bv32; y := y - 1bv32; }
+       assert y == 0bv32; }`,
+    'fixpoint.imp',
+  );
+  // Houdini's first round takes longer than the attempt's allowance (300 ms), as on a loaded machine.
+  const real = createSolver();
+  const limits: number[] = [];
+  let slowed = false;
+  const solver: Solver = {
+    name: real.name,
+    push: () => real.push(),
+    pop: (n) => real.pop(n),
+    assert: (t) => real.assert(t),
+    checkSat: async (assumptions, options) => {
+      limits.push(options?.timeoutMs ?? Infinity);
+      if ((assumptions?.length ?? 0) >= 2 && !slowed) {
+        slowed = true;
+        await new Promise((r) => setTimeout(r, 400));
+      }
+      return real.checkSat(assumptions, options);
+    },
+    getValues: (ts) => real.getValues(ts),
+    eval: (t) => real.eval(t),
+    getModel: () => real.getModel(),
+    setTimeout: (ms) => real.setTimeout(ms),
+    dispose: () => real.dispose(),
+  };
+  try {
+    // Bound 1 cannot unroll the loop: only induction with both candidates proves it.
+    const r = await bmc(p, { deadline: soon(), maxBound: 1, candidates: false, solver, loopCandidates: () => [parseImpExpr('x + y == 10bv32', 'cand'), parseImpExpr('ule(x, 10bv32)', 'cand')] });
+    assert.ok(slowed, 'no Houdini round was slowed: the test tests nothing');
+    assert.equal(r.verdict, 'true', r.verdict === 'unknown' ? r.reason : undefined);
+    assert.ok(limits.at(-1)! >= 250, `the last check had ${limits.at(-1)} ms`);
+  } finally {
+    await real.dispose();
+  }
+});
+
 test('a survivor holds on every arrival: a candidate true at entry but broken by an iteration is dropped', async () => {
   // j <= 3 holds at entry and is preserved only while j < 3; the loop runs to 10.
   const p = parseImp(
