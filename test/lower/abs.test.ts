@@ -32,7 +32,7 @@ int main(void) {
 const OUT: Array<[string, number]> = [['r1', 32], ['r2', 32], ['r3', 32], ['r4', 0], ['r5', 64]];
 const INPUTS: Array<[bigint, bigint]> = [[0n, 0n], [5n, -7n], [-5n, 7n], [-2147483648n, -2147483648n], [2147483647n, 123456789n], [-1n, -9223372036854775808n], [-2147483647n, 9223372036854775807n]];
 
-test('abs, labs and llabs compute what gcc computes (both data models, the most negative values included)', { skip: needTools('gcc') }, () => {
+test('abs, labs and llabs compute what gcc computes (both data models, the most negative values included)', { skip: needTools('gcc', 'gcc -m32') }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-abs-'));
   try {
     for (const dm of ['ILP32', 'LP64'] as DataModel[]) {

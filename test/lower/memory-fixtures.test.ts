@@ -22,6 +22,7 @@ import { validate } from '../../src/validate/index.js';
 import { programPoints } from '../../src/validate/program-points.js';
 import { probeGcc } from '../../src/replay/index.js';
 import { lintWitness } from '../../src/witness/index.js';
+import { needTools } from '../helpers/tools.js';
 
 const DIR = join(import.meta.dirname, '../../../test/fixtures/memory');
 const PRP = {
@@ -78,7 +79,7 @@ function waypointCount(witness: string): number {
 const fixtures = readdirSync(DIR).filter((f) => f.endsWith('.c')).sort();
 const gcc = probeGcc().gcc;
 
-test('the memory fixtures: each verdict as expected, FALSE with a clean witness in the required format that validate confirms (not with its target moved), UNKNOWN naming the construct', async () => {
+test('the memory fixtures: each verdict as expected, FALSE with a clean witness in the required format that validate confirms (not with its target moved), UNKNOWN naming the construct', { skip: needTools('gcc', 'gcc -m32') }, async () => {
   assert.ok(fixtures.length >= 15, `${fixtures.length} fixtures`);
   const work = mkdtempSync(join(tmpdir(), 'tarsier-memfix-'));
   let validated = 0;

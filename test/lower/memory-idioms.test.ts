@@ -55,7 +55,7 @@ int main(void) {
 `;
 const OUT = ['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8'];
 
-test('the offsetof idiom, container_of, unions with pointer members and integer addresses compute what gcc computes (both data models)', { skip: needTools('gcc') }, () => {
+test('the offsetof idiom, container_of, unions with pointer members and integer addresses compute what gcc computes (both data models)', { skip: needTools('gcc', 'gcc -m32') }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-idioms-'));
   try {
     for (const dm of ['ILP32', 'LP64'] as DataModel[]) {

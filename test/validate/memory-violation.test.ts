@@ -14,6 +14,7 @@ import { validate } from '../../src/validate/index.js';
 import { verify } from '../../src/verify/index.js';
 import { convertTo20, readWitness, violationSequenceToGraphml, writeGraphml, writeWitness } from '../../src/witness/index.js';
 import type { ViolationSequenceEntry } from '../../src/witness/model.js';
+import { needTools } from '../helpers/tools.js';
 
 const DIR = join(import.meta.dirname, '../../../test/fixtures/memory');
 const PRP = {
@@ -24,7 +25,7 @@ const PRP = {
 type Property = keyof typeof PRP;
 const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available (confirmations need replay)';
 
-test('memory witnesses for another sub-property, property or path are not confirmed', { skip: noGcc }, async () => {
+test('memory witnesses for another sub-property, property or path are not confirmed', { skip: needTools('gcc', 'gcc -m32') }, async () => {
   const work = mkdtempSync(join(tmpdir(), 'tarsier-memval-'));
   const prp = (p: Property) => {
     const f = join(work, `${p}.prp`);

@@ -19,6 +19,7 @@ import { verify } from '../../src/verify/index.js';
 import { probeGcc } from '../../src/replay/index.js';
 import { sha256OfFile } from '../../src/witness/index.js';
 import { witnessHeader } from '../helpers/witness-text.js';
+import { needTools } from '../helpers/tools.js';
 
 const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available (confirmations need replay)';
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'validate', name);
@@ -97,7 +98,7 @@ const CASES: readonly { program: string; property: string; mutations: readonly M
 ];
 
 for (const c of CASES) {
-  test(`${c.property}: Tarsier's witness for ${c.program} is confirmed, and none of its mutations is`, { skip: noGcc }, async () => {
+  test(`${c.property}: Tarsier's witness for ${c.program} is confirmed, and none of its mutations is`, { skip: c.property.startsWith('valid-') ? needTools('gcc', 'gcc -m32') : noGcc }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tarsier-mutations-'));
     try {
       const w = join(dir, 'witness.yml');
@@ -189,7 +190,7 @@ test("issue 25: a no-overflow witness whose values cause no overflow is not conf
   }
 });
 
-test('GraphML leak witnesses: a changed assumption is not confirmed', { skip: noGcc }, async () => {
+test('GraphML leak witnesses: a changed assumption is not confirmed', { skip: needTools('gcc', 'gcc -m32') }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-mutations-'));
   try {
     for (const property of ['valid-memsafety', 'valid-memcleanup']) {

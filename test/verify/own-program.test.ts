@@ -59,7 +59,7 @@ test('assert(): a failing assertion in a loop over a function is FALSE(assert); 
   assert.equal(verdictOf(inFunction), 'false(assert)', inFunction.reason);
 });
 
-test('the trace of a FALSE: the path with the values of the inputs and variables, as a gcc run of the program has them', { skip: noGcc }, async () => {
+test('the trace of a FALSE: the path with the values of the inputs and variables, as a gcc run of the program has them', { skip: needTools('gcc', 'gcc -m32') }, async () => {
   const r = await check('loop.c', LOOP_AND_FUNCTION, 'assert');
   assert.ok(r.trace, r.reason);
   const trace = r.trace!;
@@ -92,7 +92,7 @@ test('the trace of a FALSE: the path with the values of the inputs and variables
   }
 });
 
-test('without a property: the default checks find a violation of each kind, named by its kind', { skip: noGcc }, async () => {
+test('without a property: the default checks find a violation of each kind, named by its kind', { skip: needTools('gcc', 'gcc -m32') }, async () => {
   const nondet = 'extern int __VERIFIER_nondet_int(void);\n';
   const cases: Array<[string, string, string]> = [
     ['assert.c', `#include <assert.h>\n${nondet}int main(void) { int x = __VERIFIER_nondet_int(); if (x > 10) assert(x < 5); return 0; }\n`, 'false(assert)'],
