@@ -13,6 +13,22 @@ function load(name: string) {
 }
 const soon = () => Date.now() + 600_000;
 
+/** `real` with its check-sat replaced (a solver under test conditions: stalls, slow rounds). */
+function withCheckSat(real: Solver, checkSat: Solver['checkSat']): Solver {
+  return {
+    name: real.name,
+    push: () => real.push(),
+    pop: (n) => real.pop(n),
+    assert: (t) => real.assert(t),
+    checkSat,
+    getValues: (ts) => real.getValues(ts),
+    eval: (t) => real.eval(t),
+    getModel: () => real.getModel(),
+    setTimeout: (ms) => real.setTimeout(ms),
+    dispose: () => real.dispose(),
+  };
+}
+
 test('a loop with a constant bound is proved by complete unrolling', async () => {
   const r = await bmc(load('count-safe.imp'), { deadline: soon(), induction: false });
   assert.equal(r.verdict, 'true');
@@ -168,25 +184,14 @@ test("caller candidates undecided in one check (a loaded machine) are tried agai
   // The first checks with candidates answer unknown, as z3 does when it gets no CPU in its time limit.
   const real = createSolver();
   let stalls = 0;
-  const solver: Solver = {
-    name: real.name,
-    push: () => real.push(),
-    pop: (n) => real.pop(n),
-    assert: (t) => real.assert(t),
-    checkSat: (assumptions, options) => {
-      if ((assumptions?.length ?? 0) > 1 && stalls < 3) {
-        stalls++;
-        return Promise.resolve({ status: 'unknown', reason: 'timeout', timeMs: 0 });
-      }
-      // Other checks get all the time they need: only the stalls above may be undecided, however loaded the machine.
-      return real.checkSat(assumptions, { ...options, timeoutMs: 60_000 });
-    },
-    getValues: (ts) => real.getValues(ts),
-    eval: (t) => real.eval(t),
-    getModel: () => real.getModel(),
-    setTimeout: (ms) => real.setTimeout(ms),
-    dispose: () => real.dispose(),
-  };
+  const solver = withCheckSat(real, (assumptions, options) => {
+    if ((assumptions?.length ?? 0) > 1 && stalls < 3) {
+      stalls++;
+      return Promise.resolve({ status: 'unknown', reason: 'timeout', timeMs: 0 });
+    }
+    // Other checks get all the time they need: only the stalls above may be undecided, however loaded the machine.
+    return real.checkSat(assumptions, { ...options, timeoutMs: 60_000 });
+  });
   try {
     // The engine believes its checks have 100 ms, so that a stalled attempt had time left (not cut short).
     const r = await bmc(p, { deadline: Date.now() + 120_000, maxBound: 64, solverTimeoutMs: () => 100, solver, loopCandidates: () => [parseImpExpr('x + y == 10bv32', 'cand')] });
@@ -209,25 +214,14 @@ test("the check of the goals after Houdini's fixpoint gets a call of its own whe
   const real = createSolver();
   const limits: number[] = [];
   let slowed = false;
-  const solver: Solver = {
-    name: real.name,
-    push: () => real.push(),
-    pop: (n) => real.pop(n),
-    assert: (t) => real.assert(t),
-    checkSat: async (assumptions, options) => {
-      limits.push(options?.timeoutMs ?? Infinity);
-      if ((assumptions?.length ?? 0) >= 2 && !slowed) {
-        slowed = true;
-        await new Promise((r) => setTimeout(r, 400));
-      }
-      return real.checkSat(assumptions, options);
-    },
-    getValues: (ts) => real.getValues(ts),
-    eval: (t) => real.eval(t),
-    getModel: () => real.getModel(),
-    setTimeout: (ms) => real.setTimeout(ms),
-    dispose: () => real.dispose(),
-  };
+  const solver = withCheckSat(real, async (assumptions, options) => {
+    limits.push(options?.timeoutMs ?? Infinity);
+    if ((assumptions?.length ?? 0) >= 2 && !slowed) {
+      slowed = true;
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    return real.checkSat(assumptions, options);
+  });
   try {
     // Bound 1 cannot unroll the loop: only induction with both candidates proves it.
     const r = await bmc(p, { deadline: soon(), maxBound: 1, candidates: false, solver, loopCandidates: () => [parseImpExpr('x + y == 10bv32', 'cand'), parseImpExpr('ule(x, 10bv32)', 'cand')] });

@@ -215,13 +215,19 @@ function invariantWitness(file: string, hash: string, invariants: readonly strin
   );
 }
 
+/** COUNT as count.c in `dir` and a witness w.yml of these loop invariants for it. */
+function countWithWitness(dir: string, invariants: string[]): { program: string; w: string } {
+  const program = join(dir, 'count.c');
+  writeFileSync(program, COUNT);
+  const w = join(dir, 'w.yml');
+  writeFileSync(w, invariantWitness('count.c', sha256OfFile(program), invariants));
+  return { program, w };
+}
+
 test('correctness witness: valid invariants confirm the witness and certificates are written', async () => {
   const dir = tmp();
   try {
-    const program = join(dir, 'count.c');
-    writeFileSync(program, COUNT);
-    const w = join(dir, 'w.yml');
-    writeFileSync(w, invariantWitness('count.c', sha256OfFile(program), ['s == 2 * i && i <= n && n <= 1000']));
+    const { program, w } = countWithWitness(dir, ['s == 2 * i && i <= n && n <= 1000']);
     const certs = join(dir, 'certs.yml');
     const r = await validate(program, w, { prp, timeoutS: 120, certificatesPath: certs, creationTime: '2026-01-01T00:00:00Z' });
     assert.equal(r.outcome, 'confirmed', r.reason);
@@ -239,10 +245,7 @@ test('correctness witness: valid invariants confirm the witness and certificates
 test('correctness witness: the invariant 1 alone is confirmed as a constant, the property by the proof without it; on a program that fails, it stays unconfirmed', async () => {
   const dir = tmp();
   try {
-    const program = join(dir, 'count.c');
-    writeFileSync(program, COUNT);
-    const w = join(dir, 'w.yml');
-    writeFileSync(w, invariantWitness('count.c', sha256OfFile(program), ['1']));
+    const { program, w } = countWithWitness(dir, ['1']);
     const r = await validate(program, w, { prp, timeoutS: 120 });
     assert.equal(r.outcome, 'confirmed', r.reason);
     assert.equal(r.invariants[0]?.status, 'confirmed');
@@ -262,10 +265,7 @@ test('correctness witness: the invariant 1 alone is confirmed as a constant, the
 test('correctness witness: with cpuOriginMs the budget counts the CPU time used before validate, which can leave none for the proof', async () => {
   const dir = tmp();
   try {
-    const program = join(dir, 'count.c');
-    writeFileSync(program, COUNT);
-    const w = join(dir, 'w.yml');
-    writeFileSync(w, invariantWitness('count.c', sha256OfFile(program), ['1']));
+    const { program, w } = countWithWitness(dir, ['1']);
     // This process has used at least this much CPU time already: a limit of that size is spent from the start.
     const usedS = processTreeCpuMs() / 1000;
     const spent = await validate(program, w, { prp, timeoutS: usedS, cpuOriginMs: 0 });
