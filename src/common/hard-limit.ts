@@ -15,14 +15,20 @@ type Message<T> =
   | { ok: true; result: T }
   | { ok: false; error: { code?: string; message: string; location?: TarsierError['location']; exitCode?: number; tarsier: boolean } };
 
+/** A worker's module (which calls `serveJob`), or the entry that loads the bundle of one (common/bundle-loader.ts). */
+export interface WorkerEntry {
+  readonly url: URL;
+  readonly bundle?: string;
+}
+
 /**
- * Starts the worker module `workerUrl` (which calls `serveJob`) with `data`;
+ * Starts the worker `entry` with `data`;
  * resolves with its result, or with `'timeout'` once this process has used
  * `limitMs` of CPU time (the worker is then terminated). A TarsierError of
  * the job rejects as that TarsierError.
  */
 export function runWithHardLimit<T>(
-  workerUrl: URL,
+  entry: WorkerEntry,
   data: unknown,
   limitMs: number,
   /** CPU time used so far, ms (default: this process; pass one that counts child solver processes too). */
@@ -35,7 +41,7 @@ export function runWithHardLimit<T>(
 ): Promise<T | 'timeout'> {
   return new Promise((resolve, reject) => {
     // A large stack: the lowering inlines calls recursively, one JS frame chain per C call level.
-    const worker = new Worker(workerUrl, { workerData: { job: data }, resourceLimits: { stackSizeMb: WORKER_STACK_MB } });
+    const worker = new Worker(entry.url, { workerData: { job: data, bundle: entry.bundle }, resourceLimits: { stackSizeMb: WORKER_STACK_MB } });
     let settled = false;
     const finish = (f: () => void) => {
       if (settled) return;

@@ -1,5 +1,6 @@
 // Runs `validate` in a worker thread under a hard CPU-time limit (see common/hard-limit.ts).
 
+import { workerEntry } from '../common/bundle-loader.js';
 import { runWithHardLimit, serveJob } from '../common/hard-limit.js';
 import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
 import type { ValidateOptions, ValidateResult } from './validate.js';
@@ -20,11 +21,16 @@ export function validateWithHardLimit(input: string, witness: string, options: L
   const limitS = options.timeoutS ?? 300;
   // A little over the budget: validate stops itself; this catches what does not.
   const limitMs = Math.max(100, limitS * 1000 + 2000);
-  return runWithHardLimit<ValidateResult>(new URL('./worker.js', import.meta.url), { input, witness, options } satisfies Job, limitMs, processTreeCpuMs);
+  return runWithHardLimit<ValidateResult>(workerEntry(new URL('./worker.js', import.meta.url)), { input, witness, options } satisfies Job, limitMs, processTreeCpuMs);
 }
 
-serveJob<Job, ValidateResult>(async ({ input, witness, options }) => {
+/** The worker's job (exported for the build, which runs it to train the bundle's code cache). */
+export async function runJob({ input, witness, options }: Job, _progress: (n: number) => void, log: (line: string) => void): Promise<ValidateResult> {
   // The validator is loaded in the worker only: the calling thread needs none of it.
   const { validate } = await import('./validate.js');
-  return validate(input, witness, { ...options, log: options.verbose ? (m) => process.stderr.write(m + '\n') : undefined });
-}, killSolverProcesses);
+  return validate(input, witness, { ...options, log: options.verbose ? log : undefined });
+}
+
+export { killSolverProcesses };
+
+serveJob<Job, ValidateResult>(runJob, killSolverProcesses);

@@ -1,8 +1,7 @@
 // Runs `verify` in a worker thread under a hard CPU-time limit (see common/hard-limit.ts);
 // solver processes count too (the competition measures the whole process tree).
 
-import { statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { workerEntry } from '../common/bundle-loader.js';
 import { runWithHardLimit, serveJob } from '../common/hard-limit.js';
 import { killSolverProcesses, processTreeCpuMs } from '../smt/process.js';
 import type { VerifyOptions, VerifyResult } from './types.js';
@@ -25,23 +24,6 @@ interface Job {
 }
 
 /**
- * The worker's module: the loader of the one-file bundle of this module and
- * what it loads (scripts/bundle-worker.mjs, verify/worker-loader.ts), faster
- * to load, when the bundle is at least as new as this module; else this module.
- */
-function workerModule(): URL {
-  // By way of ../verify/: the same files from the bundle of the CLI's `verify` (dist/src/cli/).
-  const own = new URL('../verify/worker.js', import.meta.url);
-  const bundle = new URL('../verify/worker.bundle.cjs', import.meta.url);
-  try {
-    if (statSync(fileURLToPath(bundle)).mtimeMs >= statSync(fileURLToPath(own)).mtimeMs) return new URL('../verify/worker-loader.js', import.meta.url);
-  } catch {
-    // no bundle (a build without the bundling step)
-  }
-  return own;
-}
-
-/**
  * `verify` under a hard CPU-time limit (`options.timeoutS`, default 900):
  * resolves with the result, or with a TimedOut as soon as this process and
  * its solver processes have used the budget (the worker is then
@@ -52,7 +34,9 @@ export async function verifyWithHardLimit(input: string, options: LimitedVerifyO
   const started = Date.now();
   let bound = 0;
   const limitMs = Math.max(100, (options.timeoutS ?? 900) * 1000 - 300);
-  const r = await runWithHardLimit<VerifyResult>(workerModule(), { input, options } satisfies Job, limitMs, processTreeCpuMs, (b) => {
+  // By way of ../verify/: the same file from the bundle of the CLI's `verify` (dist/src/cli/).
+  const entry = workerEntry(new URL('../verify/worker.js', import.meta.url));
+  const r = await runWithHardLimit<VerifyResult>(entry, { input, options } satisfies Job, limitMs, processTreeCpuMs, (b) => {
     bound = b;
     onBound(b);
   });
