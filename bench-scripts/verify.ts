@@ -131,21 +131,31 @@ function witnessRequired(row: Row, bench: string): boolean {
   return correctnessWitnessRequired(row.property as PropertyKind);
 }
 
-/** Lints a witness against the program and, when the command exists, validates it (budget: a third of the verification's). */
+/**
+ * Lints a witness against the program and, when the command exists,
+ * validates it (budget: a third of the verification's). A confirmation
+ * counts only within that CPU time (validate's own count, from its process's
+ * start: its hard limit lets it run 2 s longer).
+ */
 function checkWitness(bench: string, row: Row, witness: string, timeout: number, validate: boolean): { lints: boolean; confirmed?: boolean } {
   if (!existsSync(witness)) return { lints: false, confirmed: false };
   const lint = spawnSync(process.execPath, [cli, 'lint', witness, '--program', join(bench, row.program), '--quiet'], { encoding: 'utf8' });
   // --quiet: nothing is printed for a witness without errors or warnings.
   const lints = lint.status === 0 && lint.stdout.trim() === '';
   if (!HAS_VALIDATE || !validate) return { lints };
-  const v = spawnSync(
-    process.execPath,
-    [cli, 'validate', join(bench, row.task), '--property', row.property, '--witness', witness, '--timeout', String(Math.max(1, Math.ceil(timeout / 3)))],
-    { encoding: 'utf8', timeout: (timeout + 30) * 1000 },
-  );
-  const last = (v.stdout ?? '').trim().split('\n').pop() ?? '';
-  const confirmed = row.expected === 'true' ? /Verification result: TRUE/.test(last) : /Verification result: FALSE/.test(last);
-  return { lints, confirmed };
+  const limit = Math.max(1, Math.ceil(timeout / 3));
+  const v = spawnSync(process.execPath, [cli, 'validate', join(bench, row.task), '--property', row.property, '--witness', witness, '--timeout', String(limit), '--format', 'json'], {
+    encoding: 'utf8',
+    timeout: (timeout + 30) * 1000,
+  });
+  let answer: { result?: string; cpuTimeS?: number } = {};
+  try {
+    answer = JSON.parse(v.stdout ?? '');
+  } catch {
+    // no answer (a crash): not confirmed
+  }
+  const expected = row.expected === 'true' ? answer.result === 'TRUE' : answer.result?.startsWith('FALSE') === true;
+  return { lints, confirmed: expected && (answer.cpuTimeS ?? Infinity) <= limit };
 }
 
 function runOne(bench: string, row: Row, timeout: number, tmp: string, index: number, solver: string | undefined, validate: boolean, profile: boolean): Promise<Outcome> {
