@@ -146,14 +146,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
     lowered: true,
     applies: (run) => run.family!.recursive,
     async run(run) {
-      let result: (BmcResult & { verdict: 'unknown' }) | undefined;
-      if (!run.options.proofFirst) {
-        const firstEnd = run.deadline() - Math.min(1000, run.deadline() / 10);
-        const first = await runBmc(run, () => run.deadline() - firstEnd);
-        run.profile.mark('bmc');
-        if (first.verdict !== 'unknown') return bmcVerdict(run, first);
-        result = first;
-      }
+      const result = await firstBmc(run, 1000, 1 / 10);
+      if (result && result.verdict !== 'unknown') return bmcVerdict(run, result);
       const stopAt = run.deadline() * (run.options.proofFirst ? 0.4 : 0.75);
       const kind = run.r.property.kind;
       const s = await proveBySummaries(run.c, { passes: run.row.passes, errorKinds: violationKinds(kind), dataModel: run.r.dataModel, left: () => run.deadline() - stopAt, solver: run.options.solver, log: run.log });
@@ -224,14 +218,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       return !run.family!.recursive && !(run.row.induction === 'without-heap' && first.allocates) && loopsOf(main?.body ?? []).length > 0;
     },
     async run(run) {
-      let undecided: (BmcResult & { verdict: 'unknown' }) | undefined;
-      if (!run.options.proofFirst) {
-        const firstEnd = run.deadline() - Math.min(1500, run.deadline() / 6);
-        const result = await runBmc(run, () => run.deadline() - firstEnd);
-        run.profile.mark('bmc');
-        if (result.verdict !== 'unknown') return bmcVerdict(run, result);
-        undecided = result;
-      }
+      const undecided = await firstBmc(run, 1500, 1 / 6);
+      if (undecided && undecided.verdict !== 'unknown') return bmcVerdict(run, undecided);
       // BMC's UNKNOWN for another reason than its time share is the step's answer when Horn clauses prove nothing.
       const afterBmc = () => (undecided && !undecided.reason.startsWith('time limit reached') ? bmcVerdict(run, undecided) : undefined);
       // Spacer finds no invariant over arrays in its time here: the next step's abstraction of them gets it.
@@ -326,6 +314,18 @@ const STEPS: Readonly<Record<StepName, Step>> = {
     },
   },
 };
+
+/**
+ * The short BMC run before an unbounded engine: a `part` of the budget, at
+ * most `capMs`; none when the run looks for a proof (`proofFirst`).
+ */
+async function firstBmc(run: VerificationRun, capMs: number, part: number): Promise<BmcResult | undefined> {
+  if (run.options.proofFirst) return undefined;
+  const firstEnd = run.deadline() - Math.min(capMs, run.deadline() * part);
+  const result = await runBmc(run, () => run.deadline() - firstEnd);
+  run.profile.mark('bmc');
+  return result;
+}
 
 /** BMC (with k-induction) until `left` ms are spent; its solver calls get the share of their usual limit that `left` is of the budget. */
 function runBmc(run: VerificationRun, left: () => number, startBound = 1): Promise<BmcResult> {
