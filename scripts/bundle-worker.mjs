@@ -59,6 +59,7 @@ const verifyBundle = await bundle('verify');
 const validateBundle = await bundle('validate');
 const work = mkdtempSync(join(tmpdir(), 'tarsier-train-'));
 const verifier = loader.loadBundle(verifyBundle, false);
+let validator;
 try {
   // Training: the functions that run, compiled, go into the cache. The witnesses verify writes are validate's examples.
   const examples = [
@@ -71,15 +72,15 @@ try {
     verifier,
     examples.map((e) => [`${e.task} (${e.property})`, { input: e.task, options: { property: e.property, timeoutS: 20, witnessPath: e.witness, creationTime: '2024-01-01T00:00:00Z' } }]),
   );
-  const validator = loader.loadBundle(validateBundle, false);
+  validator = loader.loadBundle(validateBundle, false);
   await train(
     validateBundle,
     validator,
     examples.filter((e) => existsSync(e.witness)).map((e) => [`the witness of ${e.task} (${e.property})`, { input: e.task, witness: e.witness, options: { property: e.property, timeoutS: 20 } }]),
   );
-  validator.exports.killSolverProcesses();
 } finally {
   verifier.exports.killSolverProcesses();
+  validator?.exports.killSolverProcesses();
   rmSync(work, { recursive: true, force: true });
 }
 // Solver workers of the training must not hold the build open.

@@ -203,10 +203,10 @@ export function replayCounterexample(
       const run = spawnSync(cmd!, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 10000, cwd: dir, input: '', maxBuffer: 16 * 1024 * 1024, env });
       // Not started at all: a -m32 program this kernel cannot run. The
       // system may hand a file it cannot execute to the shell, which fails
-      // with a shell's status; then the probe decides.
+      // with a shell's status; then the probe (cached) decides.
       const notStarted =
         ['ENOEXEC', 'EACCES', 'ENOENT'].includes((run.error as NodeJS.ErrnoException | undefined)?.code ?? '') ||
-        (m === '-m32' && SHELL_FAILURES.includes(run.status ?? 0) && !(run.stderr ?? '').includes('TARSIER-REPLAY') && !probeGcc(gcc).m32);
+        (m === '-m32' && SHELL_FAILURES.includes(run.status ?? -1) && !probeGcc(gcc).m32);
       return notStarted ? { compile: c } : { run };
     };
     let mode = gccModeFlag(options.dataModel);
