@@ -130,19 +130,27 @@ export async function validate(input: string, witness: string, options: Validate
     lint: { errors: w.schemaErrors, findings: w.programFindings },
     notes: w.notes,
   };
-  const done = (outcome: Outcome, reason: string, extra: Partial<ValidateResult> = {}): ValidateResult => ({
-    ...base,
-    verdict: verdictOf(w.kind, outcome, resolved.property.kind, extra.violated),
-    outcome,
-    reason,
-    waypoints: [],
-    entries: { used: 0, lenient: 0, dropped: 0 },
-    invariants: [],
-    certificates: [],
-    cpuTimeS: cpuSeconds(cpu0),
-    wallTimeS: (Date.now() - wall0) / 1000,
-    ...extra,
-  });
+  const timeoutS = options.timeoutS ?? (w.kind === 'violation' ? 90 : 300);
+  const done = (decided: Outcome, why: string, extra: Partial<ValidateResult> = {}): ValidateResult => {
+    const cpuTimeS = cpuSeconds(cpu0);
+    // An answer found after the limit is none (a benchmark would have ended the run; the hard limit lets it go on 2 s).
+    const late = decided !== 'unconfirmed' && cpuTimeS > timeoutS;
+    const outcome = late ? 'unconfirmed' : decided;
+    const reason = late ? `time limit reached: the witness was ${decided} after ${cpuTimeS.toFixed(2)} s of CPU time (${why})` : why;
+    return {
+      ...base,
+      waypoints: [],
+      entries: { used: 0, lenient: 0, dropped: 0 },
+      invariants: [],
+      certificates: [],
+      ...extra,
+      verdict: verdictOf(w.kind, outcome, resolved.property.kind, extra.violated),
+      outcome,
+      reason,
+      cpuTimeS,
+      wallTimeS: (Date.now() - wall0) / 1000,
+    };
+  };
   if (w.schemaErrors.length > 0) return done('unconfirmed', `invalid witness: ${invalidWitness(w.schemaErrors)}`);
   // A program with threads: the GraphML path is a schedule, run as such (threads.ts).
   if (w.kind === 'violation' && w.format === 'graphml') {
@@ -155,7 +163,6 @@ export async function validate(input: string, witness: string, options: Validate
   }
   if (w.unsupported) return done('unconfirmed', w.unsupported);
 
-  const timeoutS = options.timeoutS ?? (w.kind === 'violation' ? 90 : 300);
   // Keep a little for the last replay and the output (a gcc compile alone takes 0.2-0.5 s).
   const budgetS = () => timeoutS - Math.max(0.05 * timeoutS, 0.4) - cpuSeconds(cpu0);
   const c = parseCFile(resolved.program, { dataModel: resolved.dataModel });

@@ -56,6 +56,23 @@ test("Tarsier's own violation witness is confirmed by running its values", { ski
   }
 });
 
+test('an answer that comes after the time limit is none: the same witness, with the CPU time already used counted, is unconfirmed', { skip: noGcc }, async () => {
+  const dir = tmp();
+  try {
+    const w = join(dir, 'w.yml');
+    assert.equal((await verify(ex('mult.yml'), { timeoutS: 60, witnessPath: w })).verdict.kind, 'false');
+    // This process has used at least this much CPU time: counted from its start, the limit is spent before validate begins.
+    const usedS = processTreeCpuMs() / 1000;
+    const late = await validate(ex('mult.yml'), w, { timeoutS: usedS, cpuOriginMs: 0 });
+    assert.equal(late.outcome, 'unconfirmed', late.reason);
+    assert.deepEqual(late.verdict, { kind: 'unknown', reason: 'witness unconfirmed' });
+    assert.match(late.reason, /^time limit reached: the witness was confirmed after [\d.]+ s of CPU time \(/);
+    assert.ok(late.cpuTimeS > usedS);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a program without nondeterminism: a witness of its target alone is confirmed by running the program once', { skip: noGcc }, async () => {
   const dir = tmp();
   try {
