@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { bundleOf, cacheOf, loadBundle, workerEntry } from '../../src/common/bundle-loader.js';
 
 const workers = ['verify', 'validate'].map((name) => ({ name, own: new URL(`../../src/${name}/worker.js`, import.meta.url) }));
@@ -16,7 +15,7 @@ for (const { name, own } of workers) {
   const built = existsSync(bundle) && existsSync(cacheOf(bundle)) ? false : `skipped: no ${name} worker bundle (npm run build makes it)`;
 
   test(`${name}: a fresh process takes the code cache the build made for the bundle, and the worker starts from the bundle`, { skip: built }, () => {
-    const loader = pathToFileURL(join(own.pathname, '..', '..', 'common', 'bundle-loader.js')).href;
+    const loader = new URL('../common/bundle-loader.js', own).href;
     const script = `const l = await import(${JSON.stringify(loader)});
 const b = l.loadBundle(${JSON.stringify(bundle)}); console.log(JSON.stringify({ cached: b.cached, job: typeof b.exports.runJob })); process.exit(0);`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
