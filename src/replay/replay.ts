@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gccModeFlag, type DataModel } from '../common/data-model.js';
 import { dataModelDependence } from './data-model.js';
+import { runsI386Programs } from './i386.js';
 import { ASSERTION_MARKER, DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMENT_AT_ERROR_MARKER, SEGMENT_AT_EXIT_MARKER, TARGET_MARKER, harnessSource, type NondetValue } from './harness.js';
 import { countsBlocks, detectsLeaks, isMemorySymptom, memoryFlags, memoryVerdict, type MemoryProperty, type MemorySymptom } from './memory.js';
 
@@ -113,6 +114,8 @@ export function probeGcc(gcc = defaultGcc()): { gcc: boolean; m32: boolean; deta
     const v = spawnSync(gcc, ['--version'], { encoding: 'utf8', timeout: 20000 });
     if (v.error || v.status !== 0) {
       result = { gcc: false, m32: false, detail: `gcc not available (${v.error?.message ?? 'exit ' + v.status})` };
+    } else if (!runsI386Programs()) {
+      result = { gcc: true, m32: false, detail: 'this kernel does not run 32-bit x86 programs (gcc -m32 programs cannot start)' };
     } else {
       const c = spawnSync(gcc, ['-m32', src, '-o', join(dir, 'p')], { encoding: 'utf8', timeout: 60000 });
       const ok = c.status === 0 && spawnSync(join(dir, 'p'), [], { timeout: 10000 }).status === 0;
@@ -210,9 +213,10 @@ export function replayCounterexample(
       return notStarted ? { compile: c } : { run };
     };
     let mode = gccModeFlag(options.dataModel);
-    let built = build(mode);
+    // A kernel that cannot run -m32 programs is known before gcc builds one.
+    let built = mode === '-m32' && !runsI386Programs() ? undefined : build(mode);
     // gcc is probed only when this fails: is gcc missing, or can -m32 programs not be linked and run here?
-    if (built.compile) {
+    if (!built || built.compile) {
       const probe = probeGcc(gcc);
       if (!probe.gcc) return { status: 'unavailable', reason: `cannot replay: ${probe.detail}` };
       if (mode === '-m32' && !probe.m32) {
@@ -233,9 +237,9 @@ export function replayCounterexample(
         built = build(mode);
       }
     }
-    const run = built.run;
+    const run = built?.run;
     if (!run) {
-      const c = built.compile!;
+      const c = built!.compile!;
       const msg = (c.stderr || c.error?.message || '').split('\n').find((l) => /error/.test(l)) ?? (c.status === 0 ? 'the compiled program could not be started' : 'unknown failure');
       return { status: 'unavailable', mode, reason: `cannot replay: gcc failed: ${msg.trim()}` };
     }

@@ -67,6 +67,11 @@ export function toolProblem(tool: Tool): string | undefined {
   return problemOf(tool)?.reason;
 }
 
+/** Whether `tool` is missing for a reason no installation changes (a kernel that cannot run its programs). */
+export function missingOnThisMachine(tool: Tool): boolean {
+  return problemOf(tool)?.machine === true;
+}
+
 export const inCI = process.env.CI === 'true' || process.env.CI === '1';
 
 /**
