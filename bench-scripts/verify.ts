@@ -98,6 +98,8 @@ interface Outcome {
   /** For a correct answer: its witness lints clean against the program; and `tarsier validate` confirms it (undefined: no validate command). */
   witnessLints?: boolean;
   witnessConfirmed?: boolean;
+  /** Why `tarsier validate` did not confirm the witness (its reason, or how it failed). */
+  witnessNote?: string;
   /** Whether the rules ask for a witness with this answer (see witnessRequired). */
   witnessRequired: boolean;
   /** With --profile: CPU ms per phase, as the run reported it. */
@@ -136,7 +138,7 @@ function witnessRequired(row: Row, bench: string): boolean {
  * validates it (budget: a third of the verification's; validate answers
  * UNKNOWN where it decides only after that much CPU time).
  */
-function checkWitness(bench: string, row: Row, witness: string, timeout: number, validate: boolean): { lints: boolean; confirmed?: boolean } {
+function checkWitness(bench: string, row: Row, witness: string, timeout: number, validate: boolean): { lints: boolean; confirmed?: boolean; note?: string } {
   if (!existsSync(witness)) return { lints: false, confirmed: false };
   const lint = spawnSync(process.execPath, [cli, 'lint', witness, '--program', join(bench, row.program), '--quiet'], { encoding: 'utf8' });
   // --quiet: nothing is printed for a witness without errors or warnings.
@@ -147,13 +149,15 @@ function checkWitness(bench: string, row: Row, witness: string, timeout: number,
     encoding: 'utf8',
     timeout: (timeout + 30) * 1000,
   });
-  let answer: { result?: string } = {};
+  let answer: { result?: string; reason?: string } = {};
   try {
     answer = JSON.parse(v.stdout ?? '');
   } catch {
     // no answer (a crash): not confirmed
   }
-  return { lints, confirmed: row.expected === 'true' ? answer.result === 'TRUE' : answer.result?.startsWith('FALSE') === true };
+  const confirmed = row.expected === 'true' ? answer.result === 'TRUE' : answer.result?.startsWith('FALSE') === true;
+  const failure = v.error ? v.error.message : `exit ${v.status ?? v.signal}: ${(v.stderr ?? '').trim().split('\n').pop() ?? ''}`;
+  return { lints, confirmed, ...(confirmed ? {} : { note: answer.reason ?? `no answer (${failure})` }) };
 }
 
 function runOne(bench: string, row: Row, timeout: number, tmp: string, index: number, solver: string | undefined, validate: boolean, profile: boolean): Promise<Outcome> {
@@ -210,7 +214,7 @@ function runOne(bench: string, row: Row, timeout: number, tmp: string, index: nu
       const w = s.category === 'correct' && required ? checkWitness(bench, row, witness, timeout, validate) : undefined;
       done({
         row, verdict, reason, cpu, wall, points: s.points, category: s.category, witnessRequired: required,
-        witnessLints: w?.lints, witnessConfirmed: w?.confirmed, phases: profile ? parsePhases(err) : undefined,
+        witnessLints: w?.lints, witnessConfirmed: w?.confirmed, ...(w?.note ? { witnessNote: w.note } : {}), phases: profile ? parsePhases(err) : undefined,
       });
     });
   });
@@ -243,7 +247,7 @@ async function main(): Promise<void> {
       const r = results[i]!;
       const v = r.verdict.kind === 'false' ? `false(${r.verdict.property ?? ''})` : r.verdict.kind;
       process.stderr.write(
-        `[${finished}/${rows.length}] ${r.row.task} ${r.row.property}: ${v} (expected ${r.row.expected}) ${r.category} ${r.cpu.toFixed(1)}s${r.category === 'correct' && !r.witnessRequired ? ' (no witness required)' : ''}${r.witnessLints === undefined ? '' : ` witness ${r.witnessLints ? 'lints' : 'LINT ERRORS'}${r.witnessConfirmed === undefined ? '' : r.witnessConfirmed ? ', confirmed' : ', not confirmed'}`}${r.category === 'wrong' ? ' <<< WRONG' : ''}\n`,
+        `[${finished}/${rows.length}] ${r.row.task} ${r.row.property}: ${v} (expected ${r.row.expected}) ${r.category} ${r.cpu.toFixed(1)}s${r.category === 'correct' && !r.witnessRequired ? ' (no witness required)' : ''}${r.witnessLints === undefined ? '' : ` witness ${r.witnessLints ? 'lints' : 'LINT ERRORS'}${r.witnessConfirmed === undefined ? '' : r.witnessConfirmed ? ', confirmed' : `, not confirmed${r.witnessNote ? ` (${r.witnessNote.length > 120 ? `${r.witnessNote.slice(0, 120)}…` : r.witnessNote})` : ''}`}`}${r.category === 'wrong' ? ' <<< WRONG' : ''}\n`,
       );
     }
   };
