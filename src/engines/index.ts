@@ -21,6 +21,7 @@ export type { AssertRole, GoalRoles, GoalTag, LoopCandidate, UnrollOptions, Unro
 export { roleOf } from './unroll.js';
 export { assertionCandidates, candidateSources, templateCandidates } from './candidates.js';
 export { polynomialCandidates } from './polynomial-candidates.js';
+export { accumulatorCandidates } from './accumulator-candidates.js';
 export { sampleViolation, type SampleOptions, type SampleResult } from './sample.js';
 export { proveByIntervals, type IntervalProof, type IntervalProofOptions } from './intervals.js';
 export type { LoopCandidateSource } from './candidates.js';

@@ -162,7 +162,13 @@ export function exprToC(e: Expr, vars: ReadonlyMap<string, CVar>): string | unde
   };
   if (e.kind === 'app' && CMP[e.fn] && e.args.length === 2) {
     const plain = compare(CMP[e.fn]![0], e.args[0]!, e.args[1]!, CMP[e.fn]![1]);
-    if (plain !== undefined || !CMP[e.fn]![1]) return plain;
+    if (plain !== undefined) return plain;
+    if (!CMP[e.fn]![1]) {
+      // Unsigned comparisons of sums and multiples modulo 2^32 or 2^64 (the accumulators' bounds): C's unsigned types compare the same values.
+      const ma = modularToC(e.args[0]!, vars);
+      const mb = ma && modularToC(e.args[1]!, vars);
+      return ma && mb && ma.width === mb.width ? `${ma.text} ${CMP[e.fn]![0]} ${mb.text}` : undefined;
+    }
     // Signed comparisons of 64-bit sums and products of extended variables (the Horn engine's invariants).
     const a = arithToC(e.args[0]!, vars);
     const b = a && arithToC(e.args[1]!, vars);
@@ -218,7 +224,8 @@ export function exprToC(e: Expr, vars: ReadonlyMap<string, CVar>): string | unde
 
 /**
  * A 32- or 64-bit IMP term of `+`, `-`, `*`, literals and variables of that
- * width (or narrower signed ones sign-extended to 64 bits) as C arithmetic
+ * width (or narrower signed ones sign-extended to 64 bits, narrower unsigned
+ * ones zero-extended) as C arithmetic
  * in `unsigned int` or `unsigned long long`, which wraps modulo 2^32 or
  * 2^64 exactly as the bit-vector operations do.
  */
@@ -234,6 +241,11 @@ function modularToC(e: Expr, vars: ReadonlyMap<string, CVar>): { text: string; w
     case 'app': {
       const x = e.args[0];
       const v = x?.kind === 'var' ? vars.get(x.name) : undefined;
+      // A narrower unsigned variable zero-extended: its conversion to the unsigned type keeps its value.
+      if ((e.fn === 'zext32' || e.fn === 'zext64') && v && !v.signed && v.width < (e.fn === 'zext32' ? 32 : 64)) {
+        const w = e.fn === 'zext32' ? 32 : 64;
+        return { text: `((${type(w)})${v.name})`, width: w };
+      }
       if (e.fn !== 'sext64' || !v || !v.signed || v.width >= 64) return undefined;
       return { text: `((unsigned long long)(long long)${v.name})`, width: 64 };
     }

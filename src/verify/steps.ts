@@ -5,7 +5,7 @@
 
 import { formatLocation } from '../common/location.js';
 import { analysisCandidates } from '../analysis/index.js';
-import { abstractArrayCells, assertionCandidates, bmc, candidateSources, filteredByRuns, polynomialCandidates, templateCandidates, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type CellAbstraction, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
+import { abstractArrayCells, accumulatorCandidates, assertionCandidates, bmc, candidateSources, filteredByRuns, polynomialCandidates, templateCandidates, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type CellAbstraction, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import { freeVars, loopsOf } from '../ivl/walk.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
@@ -369,8 +369,8 @@ const polynomialSources = new WeakMap<VerificationRun, LoopCandidateSource>();
 
 /**
  * The abstract interpreter's loop-head facts and the program's own asserted
- * conditions as candidate invariants (for k-induction also the polynomial
- * equalities guessed from runs: the Horn re-check, which has little time,
+ * conditions as candidate invariants (for k-induction also the bounds of
+ * accumulators and the polynomial equalities guessed from runs: the Horn re-check, which has little time,
  * does without them); analysis time is charged as such, the rest to `during`.
  */
 function loopCandidatesOf(run: VerificationRun, during: 'bmc' | 'horn'): LoopCandidateSource {
@@ -378,7 +378,7 @@ function loopCandidatesOf(run: VerificationRun, during: 'bmc' | 'horn'): LoopCan
   if (during === 'horn') return candidateSources(profiled(run.profile, during, analysis), assertionCandidates());
   let polynomials = polynomialSources.get(run);
   if (!polynomials) polynomialSources.set(run, (polynomials = polynomialCandidates()));
-  return candidateSources(profiled(run.profile, during, analysis), assertionCandidates(), profiled(run.profile, during, polynomials));
+  return candidateSources(profiled(run.profile, during, analysis), assertionCandidates(), accumulatorCandidates(), profiled(run.profile, during, polynomials));
 }
 
 /** The verdict of BMC's result: TRUE with its witness, FALSE once gcc replays the counterexample, else UNKNOWN with the reason. */

@@ -11,6 +11,7 @@ const vars = new Map([
   ['y@main', { name: 'y', signed: true, width: 32 }],
   ['u@main', { name: 'u', signed: false, width: 32 }],
   ['c@main', { name: 'c', signed: true, width: 8 }],
+  ['b@main', { name: 'b', signed: false, width: 8 }],
   ['l@main', { name: 'l', signed: true, width: 64 }],
 ]);
 const c = (imp: string) => exprToC(parseImpExpr(imp, 't.imp'), vars);
@@ -23,8 +24,13 @@ test('comparisons whose signedness is the C variable\'s', () => {
   assert.equal(c('sgt(l@main, 5000000000bv64)'), 'l > 5000000000LL');
   // A signed comparison of an unsigned variable, or of variables of two signednesses or widths: no C form.
   assert.equal(c('sle(u@main, 0bv32)'), undefined);
-  assert.equal(c('ule(x@main, u@main)'), undefined);
   assert.equal(c('sle(c@main, sext8(x@main))'), undefined);
+  // An unsigned one compares bit patterns: the conversions to unsigned int (modulo 2^32) have them.
+  assert.equal(c('ule(x@main, u@main)'), '((unsigned int)x) <= ((unsigned int)u)');
+  // Multiples and sums wrap in unsigned int as in the bit-vectors; a narrower unsigned value zero-extended keeps its value, a signed one does not.
+  assert.equal(c('ule(u@main, 255bv32 * x@main)'), '((unsigned int)u) <= (255U * ((unsigned int)x))');
+  assert.equal(c('uge(u@main, zext32(b@main))'), '((unsigned int)u) >= ((unsigned int)b)');
+  assert.equal(c('uge(u@main, zext32(c@main))'), undefined);
   // The type's minimum has no negation that fits.
   assert.equal(c('sge(x@main, 2147483648bv32)'), undefined);
   // An unknown variable (not in scope at the loop).
