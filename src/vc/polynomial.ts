@@ -79,6 +79,22 @@ function withCase(cases: Cases, cond: Term, value: boolean): Cases {
   return { key: `${cases.key}${value ? '+' : '-'}${cond.id},`, fixed: new Map([...cases.fixed, [cond, value]]) };
 }
 
+/**
+ * Linear equalities over this many unknowns or more are normalised too: a
+ * sum of counters that one of a loop's branches steps (`i + j + k + l == n`)
+ * is inductive path by path, which bit-blasting the adders of the merged
+ * values does not see in seconds. Smaller ones stay as they are: the solver
+ * does well with them, and their constants feed the encoder's propagation.
+ */
+const MIN_LINEAR_UNKNOWNS = 4;
+
+/** The number of non-constant monomials of `p`. */
+function unknownsIn(p: Polynomial): number {
+  let n = 0;
+  for (const t of p.terms.values()) if (t.atoms.length > 0) n++;
+  return n;
+}
+
 /** How many `ite` conditions one equality may be split on (2^n cases). */
 const MAX_SPLITS = 3;
 
@@ -197,9 +213,8 @@ export class PolynomialReader {
 
   /**
    * `t` with every bit-vector equality whose sides differ by a polynomial of
-   * degree 2 or more put in normal form. Linear equalities stay as they
-   * are: the solver does well with them, and their constants feed the
-   * encoder's own propagation.
+   * degree 2 or more, or by a linear one over MIN_LINEAR_UNKNOWNS unknowns
+   * or more, put in normal form.
    */
   rewrite(t: Term): Term {
     const hit = this.rewritten.get(t);
@@ -219,7 +234,7 @@ export class PolynomialReader {
    * the modulus: `P = 0` and `-P = 0` are one equality). Where P has an
    * atom `ite(c, x, y)` (a variable a branch may have assigned), the
    * equality is split on c: `ite(c, P[x] = 0, P[y] = 0)`, so a loop body's
-   * paths are each normalised. Undefined: linear (at the top), or too large.
+   * paths are each normalised. Undefined: linear over few unknowns (at the top), or too large.
    */
   private equality(a: Term, b: Term, cases: Cases): Term | undefined {
     const p = this.read(a, cases);
@@ -227,7 +242,7 @@ export class PolynomialReader {
     if (!p || !q) return undefined;
     const diff = add(p, q, -1n);
     if (diff.terms.size === 0) return mkBool(true);
-    if (cases === NO_CASES && degree(diff) < 2) {
+    if (cases === NO_CASES && degree(diff) < 2 && unknownsIn(diff) < MIN_LINEAR_UNKNOWNS) {
       this.remember(diff, mkEq(a, b));
       return undefined;
     }
