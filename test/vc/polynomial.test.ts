@@ -167,3 +167,35 @@ test('a long chain of assignments (an unrolled loop) is read up to a depth, with
     assert.equal(value(t, env), value(eq, env));
   }
 });
+
+test('a linear sum over four unknowns or more is normalised and split per branch: the step of i + j + k + v == l, one counter stepped per path, is its hypothesis', () => {
+  const [i, j, k, v, l, c1, c2] = ['i', 'j', 'k', 'v', 'l', 'c1', 'c2'].map(bv) as Term[];
+  const [i1, j1, k1, l1] = ['i1', 'j1', 'k1', 'l1'].map(bv) as Term[];
+  const first = mkEq(c1!, lit(0));
+  const second = mkEq(c2!, lit(0));
+  // if (c1 == 0) i++; else if (c2 == 0) j++; else k++; l++   (v never stepped)
+  const values = new Map<Term, Term>([
+    [i1!, mkIte(first, add(i!, lit(1)), i!)],
+    [j1!, mkIte(first, j!, mkIte(second, add(j!, lit(1)), j!))],
+    [k1!, mkIte(first, k!, mkIte(second, k!, add(k!, lit(1))))],
+    [l1!, add(l!, lit(1))],
+  ]);
+  const reader = new PolynomialReader((t) => values.get(t));
+  const sum = (a: Term, b: Term, d: Term, e: Term, f: Term) => mkEq(add(add(add(a, b), d), e), f);
+  const hyp = reader.rewrite(sum(i!, j!, k!, v!, l!));
+  assert.notEqual(hyp, sum(i!, j!, k!, v!, l!), 'the hypothesis is put in normal form');
+  const goal = reader.rewrite(sum(i1!, j1!, k1!, v!, l1!));
+  // Split on the branches, every case is the hypothesis itself: so is the goal.
+  assert.equal(goal, hyp);
+  // Three unknowns: left as written.
+  const small = mkEq(add(i!, j!), l!);
+  assert.equal(reader.rewrite(small), small);
+  // The rewritten terms mean what the originals do.
+  const rand = lcg(11);
+  for (let n = 0; n < 100; n++) {
+    const env = new Map(['i', 'j', 'k', 'v', 'l', 'c1', 'c2'].map((name) => [name, BigInt(Math.floor(rand() * 256))]));
+    for (const [name, t] of [['i1', i1!], ['j1', j1!], ['k1', k1!], ['l1', l1!]] as const) env.set(name, value(values.get(t)!, env) as bigint);
+    assert.equal(value(goal, env), value(sum(i1!, j1!, k1!, v!, l1!), env));
+    assert.equal(value(hyp, env), value(sum(i!, j!, k!, v!, l!), env));
+  }
+});
