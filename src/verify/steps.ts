@@ -79,10 +79,11 @@ const FIRST_SLICE_MS = 500;
 const STEPS: Readonly<Record<StepName, Step>> = {
   /**
    * A program without nondeterminism: its one execution, run with the
-   * model's semantics (execution.ts), decides, if it ends within a third of
-   * the budget. A long run first gets a short slice; where that is not
+   * model's semantics (execution.ts), decides, if it ends within half of
+   * the budget (the other engines seldom decide a one-path program that
+   * runs longer). A long run first gets a short slice; where that is not
    * enough, gcc's run (much faster) may show a violation, replayed, before
-   * the model's run starts again with the whole third. A validation
+   * the model's run starts again with the whole half. A validation
    * (`proofFirst`) looks for a proof: one run with half the budget, no gcc.
    */
   execution: {
@@ -92,7 +93,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const { r, family } = run;
       const kind = r.property.kind;
       const proofFirst = run.options.proofFirst === true;
-      const share = run.deadline() / (proofFirst ? 2 : 3);
+      const share = run.deadline() / 2;
       const execute = (ms: number) => {
         const stopAt = run.deadline() - ms;
         return executeLowered({ first: family!.first, lowerAt: (depth) => family!.loweringAt(depth, 'execution'), roles: goalRolesOf(kind), deadline: () => run.deadline() - stopAt, fileName: r.programAsWritten, log: run.log });
