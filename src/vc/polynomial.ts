@@ -1,4 +1,5 @@
-// A normal form for nonlinear bit-vector equalities. `+`, `-` and `*` on
+// A normal form for nonlinear bit-vector equalities (and linear ones over
+// many unknowns, MIN_LINEAR_UNKNOWNS). `+`, `-` and `*` on
 // w-bit vectors are the ring of integers modulo 2^w, so a polynomial over
 // that ring has one canonical form whatever the order its terms were built
 // in. An equality `a = b` whose sides are polynomials (after the values of
