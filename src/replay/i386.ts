@@ -15,35 +15,38 @@ import { join } from 'node:path';
 
 const EXIT_CODE = 42;
 
-/** An i386 ELF executable whose only effect is exit(EXIT_CODE). */
-export function exitProgramI386(): Buffer {
+/** An i386 ELF executable whose only effect is exit(EXIT_CODE) (plain bytes: the browser build has no Buffer). */
+export function exitProgramI386(): Uint8Array {
   // mov ebx, 42; mov eax, 1 (exit); int 0x80
   const code = [0xbb, EXIT_CODE, 0, 0, 0, 0xb8, 1, 0, 0, 0, 0xcd, 0x80];
   const headerSize = 52;
   const segmentHeaderSize = 32;
   const size = headerSize + segmentHeaderSize + code.length;
   const base = 0x08048000; // the traditional load address of i386 programs
-  const b = Buffer.alloc(size);
-  b.set([0x7f, 0x45, 0x4c, 0x46, 1 /* 32-bit */, 1 /* little endian */, 1 /* version */], 0);
-  b.writeUInt16LE(2, 16); // executable
-  b.writeUInt16LE(3, 18); // Intel 80386
-  b.writeUInt32LE(1, 20); // version
-  b.writeUInt32LE(base + headerSize + segmentHeaderSize, 24); // entry: the code
-  b.writeUInt32LE(headerSize, 28); // program headers follow the ELF header
-  b.writeUInt16LE(headerSize, 40);
-  b.writeUInt16LE(segmentHeaderSize, 42);
-  b.writeUInt16LE(1, 44); // one program header, no sections
+  const bytes = new Uint8Array(size);
+  const b = new DataView(bytes.buffer);
+  const u16 = (at: number, v: number) => b.setUint16(at, v, true);
+  const u32 = (at: number, v: number) => b.setUint32(at, v, true);
+  bytes.set([0x7f, 0x45, 0x4c, 0x46, 1 /* 32-bit */, 1 /* little endian */, 1 /* version */], 0);
+  u16(16, 2); // executable
+  u16(18, 3); // Intel 80386
+  u32(20, 1); // version
+  u32(24, base + headerSize + segmentHeaderSize); // entry: the code
+  u32(28, headerSize); // program headers follow the ELF header
+  u16(40, headerSize);
+  u16(42, segmentHeaderSize);
+  u16(44, 1); // one program header, no sections
   const ph = headerSize;
-  b.writeUInt32LE(1, ph); // loadable
-  b.writeUInt32LE(0, ph + 4); // the whole file ...
-  b.writeUInt32LE(base, ph + 8); // ... at the base address
-  b.writeUInt32LE(base, ph + 12);
-  b.writeUInt32LE(size, ph + 16);
-  b.writeUInt32LE(size, ph + 20);
-  b.writeUInt32LE(5, ph + 24); // readable, executable
-  b.writeUInt32LE(0x1000, ph + 28);
-  b.set(code, headerSize + segmentHeaderSize);
-  return b;
+  u32(ph, 1); // loadable
+  u32(ph + 4, 0); // the whole file ...
+  u32(ph + 8, base); // ... at the base address
+  u32(ph + 12, base);
+  u32(ph + 16, size);
+  u32(ph + 20, size);
+  u32(ph + 24, 5); // readable, executable
+  u32(ph + 28, 0x1000);
+  bytes.set(code, headerSize + segmentHeaderSize);
+  return bytes;
 }
 
 let answer: boolean | undefined;
