@@ -81,7 +81,9 @@ test('z3-wasm: a timeout answers unknown quickly and the solver stays usable', a
     assert.ok(Date.now() - t0 < 30_000, 'stopped near the time limit');
     await s.pop();
     await s.assert(mkApp('>', a, mkInt(3)));
-    assert.equal((await s.checkSat()).status, 'sat');
+    const after = await s.checkSat();
+    // Seen once as 'unknown' in a full test run under load (not reproduced alone): the reason says why.
+    assert.equal(after.status, 'sat', after.status === 'unknown' ? after.reason : undefined);
   } finally {
     await s.dispose();
   }
