@@ -371,8 +371,9 @@ const polynomialSources = new WeakMap<VerificationRun, LoopCandidateSource>();
 /**
  * The abstract interpreter's loop-head facts and the program's own asserted
  * conditions as candidate invariants (for k-induction also the bounds of
- * accumulators and the polynomial equalities guessed from runs: the Horn re-check, which has little time,
- * does without them); analysis time is charged as such, the rest to `during`.
+ * accumulators and the polynomial equalities guessed from runs: the Horn
+ * re-check, which has little time, does without them); analysis time is
+ * charged as such, the rest to `during`.
  */
 function loopCandidatesOf(run: VerificationRun, during: 'bmc' | 'horn'): LoopCandidateSource {
   const analysis = analysisOf(run);
