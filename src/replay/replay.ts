@@ -204,9 +204,10 @@ export function replayCounterexample(
       if (c.error || c.status !== 0) return { compile: c };
       const [cmd, ...args] = [...(options.runUnder ?? []), exe];
       const run = spawnSync(cmd!, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 10000, cwd: dir, input: '', maxBuffer: 16 * 1024 * 1024, env });
-      // Not started at all: a -m32 program this kernel cannot run. The
-      // system may hand a file it cannot execute to the shell, which fails
-      // with a shell's status; then the probe (cached) decides.
+      // Not started at all: a program this machine cannot run although the
+      // kernel's question (i386.ts) passed, e.g. a 32-bit one without its
+      // runtime. The system may hand a file it cannot execute to the shell,
+      // which fails with a shell's status; then the probe (cached) decides.
       const notStarted =
         ['ENOEXEC', 'EACCES', 'ENOENT'].includes((run.error as NodeJS.ErrnoException | undefined)?.code ?? '') ||
         (m === '-m32' && SHELL_FAILURES.includes(run.status ?? -1) && !probeGcc(gcc).m32);

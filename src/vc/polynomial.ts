@@ -129,10 +129,11 @@ export class PolynomialReader {
   }
 
   /**
-   * A lemma `H1 = 0 ∧ … ⇒ G = 0` when G (nonlinear) is a combination
-   * Q1·H1 + … of equalities met before: an induction step's goal is often
-   * its hypothesis times a factor (`x*z - x - y + 1` becomes z times
-   * itself), or the sum of two hypotheses, which bit-blasting cannot see.
+   * A lemma `H1 = 0 ∧ … ⇒ G = 0` when G (any normalised equality) is a
+   * combination Q1·H1 + … of equalities met before: an induction step's
+   * goal is often its hypothesis times a factor (`x*z - x - y + 1` becomes
+   * z times itself), or the sum of two hypotheses, which bit-blasting
+   * cannot see.
    */
   private entail(g: Polynomial, eq: Term): void {
     const hs = this.known.filter((k) => k.poly.width === g.width && k.eq !== eq);

@@ -367,6 +367,8 @@ function analysisOf(run: VerificationRun): LoopCandidateSource {
 }
 /** The same for the polynomial equalities guessed from runs. */
 const polynomialSources = new WeakMap<VerificationRun, LoopCandidateSource>();
+/** The bounds of accumulators: one source for every run (its cache is per program). */
+const accumulators = accumulatorCandidates();
 
 /**
  * The abstract interpreter's loop-head facts and the program's own asserted
@@ -380,7 +382,7 @@ function loopCandidatesOf(run: VerificationRun, during: 'bmc' | 'horn'): LoopCan
   if (during === 'horn') return candidateSources(profiled(run.profile, during, analysis), assertionCandidates());
   let polynomials = polynomialSources.get(run);
   if (!polynomials) polynomialSources.set(run, (polynomials = polynomialCandidates()));
-  return candidateSources(profiled(run.profile, during, analysis), assertionCandidates(), accumulatorCandidates(), profiled(run.profile, during, polynomials));
+  return candidateSources(profiled(run.profile, during, analysis), assertionCandidates(), accumulators, profiled(run.profile, during, polynomials));
 }
 
 /** The verdict of BMC's result: TRUE with its witness, FALSE once gcc replays the counterexample, else UNKNOWN with the reason. */
