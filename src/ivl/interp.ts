@@ -24,7 +24,7 @@ export type ImpState = ReadonlyMap<string, ImpValue>;
 export interface ExecuteOptions {
   /** Statements executed before giving up (default 1 000 000). */
   readonly maxSteps?: number;
-  /** Asked every few thousand statements: true stops the run (as out of steps). */
+  /** Asked every 256 statements (a store copies its map: a statement may be slow): true stops the run (as out of steps). */
   readonly outOfTime?: () => boolean;
   /** Value of `x := havoc`, of an input not given, and of a bodiless callee's results (default: zero/false). */
   readonly havoc?: (name: string, type: ImpType, loc: SourceLocation) => ImpValue;
@@ -450,7 +450,7 @@ export function executeImp(
   };
   const tick = (loc: SourceLocation) => {
     if (++steps > maxSteps) throw new Stop('out-of-steps', loc, `more than ${maxSteps} steps`);
-    if ((steps & 4095) === 0 && options.outOfTime?.()) throw new Stop('out-of-steps', loc, `out of time after ${steps} steps`);
+    if ((steps & 255) === 0 && options.outOfTime?.()) throw new Stop('out-of-steps', loc, `out of time after ${steps} steps`);
   };
 
   const runProc = (p: Procedure, args: ImpValue[], callLoc: SourceLocation | undefined, top: boolean): { frame: Frame; results: ImpValue[] } => {

@@ -36,8 +36,8 @@ export type OnePathOutcome =
   | { readonly kind: 'holds'; readonly reason: string }
   /** The one execution comes back to the loop at `loc` in a state it had there, so it runs forever, every goal holding. */
   | { readonly kind: 'runs-forever'; readonly loc: SourceLocation; readonly reason: string }
-  /** The one execution violates `goal` (of `lowered`'s source map); it still has to be replayed. */
-  | { readonly kind: 'violated'; readonly goal: GoalInfo; readonly lowered: LoweredProgram }
+  /** The one execution violates `goal` (of `lowered`'s source map) after `steps` IMP steps; it still has to be replayed. */
+  | { readonly kind: 'violated'; readonly goal: GoalInfo; readonly lowered: LoweredProgram; readonly steps: number }
   /** The one execution reaches behaviour C leaves undefined, or a place the model does not know exactly: never TRUE. */
   | { readonly kind: 'undefined'; readonly reason: string }
   /** Not decided (nondeterminism, an indeterminate value, the model's bounds, the time). */
@@ -83,7 +83,7 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
         };
       case 'violated': {
         const goal = goalOf(map, run.goal);
-        if (goal) return { kind: 'violated', goal, lowered };
+        if (goal) return { kind: 'violated', goal, lowered, steps: run.steps };
         return { kind: 'undecided', reason: `the only execution fails an assertion at ${formatLocation(run.loc)} that is no goal`, tooLong: false };
       }
       case 'cut':

@@ -131,8 +131,12 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const violated = violationOf(kind, goal.kind)!;
       const replay = replayCounterexample(r.program, [], { symptom: violated.replay, dataModel: r.dataModel, errorFunction });
       run.profile.mark('replay');
-      // Without nondet values the witness is its target alone.
-      const trace = counterexampleTrace(family!.first.imp, [], family!.first.sourceMap, goal, traceOutOfTime(run));
+      // Without nondet values the witness is its target alone. The trace
+      // retraces the run with the (slower) interpreter: not a run it cannot finish in its time.
+      let trace: TraceStep[] | undefined;
+      if (outcome.steps <= TRACEABLE_STEPS) trace = counterexampleTrace(family!.first.imp, [], family!.first.sourceMap, goal, traceOutOfTime(run));
+      else run.log(`trace: none; the run is ${outcome.steps} steps long (the witness and the replay show the violation)`);
+      run.profile.mark('trace');
       if (replay.status === 'confirmed') return run.refuted(goal, violated.name, [], replay, 'execution', 'the only execution of a program without nondeterminism', undefined, trace);
       return run.unknown(`the only execution violates the property at ${formatLocation({ ...goal.loc, file: r.programAsWritten })} (${goal.description}), but the replay does not show it: ${replay.reason}`);
     },
@@ -429,11 +433,18 @@ function traceOf(run: VerificationRun, program: ImpProgram, cex: Counterexample,
   return trace;
 }
 
-/** The trace (a nicety beside the verdict) may use half of what is left of the engines' time. */
+/**
+ * The trace is a nicety beside the verdict: it may use half of what is left
+ * of the engines' time, and at most TRACE_MS (about a million steps of the
+ * interpreter; a run longer than that is shown by its witness and replay).
+ */
 function traceOutOfTime(run: VerificationRun): () => boolean {
-  const stopAt = run.deadline() / 2;
+  const stopAt = run.deadline() - Math.min(run.deadline() / 2, TRACE_MS);
   return () => run.deadline() < stopAt;
 }
+const TRACE_MS = 1000;
+/** The longest one execution retraced for its trace (the interpreter takes about TRACE_MS for a million steps). */
+const TRACEABLE_STEPS = 1_000_000;
 
 type Confirmation =
   | { readonly kind: 'not-a-violation' }
