@@ -101,6 +101,9 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
       return v as boolean;
     };
   };
+  // The statements of a branch, a loop body or a block are compiled the
+  // first time they run: a run that stops at its first nondet call
+  // compiles little of a large program.
   const block = (ss: readonly Stmt[]): (() => void) => {
     const fs = ss.map(compileStmt);
     if (fs.length === 1) return fs[0]!;
@@ -123,10 +126,11 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
       }
       case 'havoc': {
         const k = slotOf(s.target);
-        const nondet = options.isNondet(s);
+        // Asked when the havoc runs (a lookup in the source map: not for every havoc of a large program).
+        let nondet: boolean | undefined;
         return () => {
           tick();
-          if (nondet) undecided('a nondet value is read', s.loc);
+          if ((nondet ??= options.isNondet(s))) undecided('a nondet value is read', s.loc);
           slots[k] = slots[k] instanceof MapVal ? indeterminateMap() : INDET;
         };
       }
@@ -154,19 +158,20 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
       }
       case 'if': {
         const cond = decider(s.cond, 'a branch');
-        const then = block(s.then);
-        const other = block(s.else);
+        let then: (() => void) | undefined;
+        let other: (() => void) | undefined;
         return () => {
           tick();
-          if (cond()) then();
-          else other();
+          if (cond()) (then ??= block(s.then))();
+          else (other ??= block(s.else))();
         };
       }
       case 'while': {
         const cond = decider(s.cond, 'a loop condition');
-        const body = block(s.body);
+        let compiled: (() => void) | undefined;
         return () => {
           tick();
+          const body = (compiled ??= block(s.body));
           for (;;) {
             if (cycles.seenAgain(s)) throw new Stop({ kind: 'repeats', loc: s.loc, steps });
             if (!cond()) break;
@@ -176,10 +181,10 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
         };
       }
       case 'block': {
-        const body = block(s.body);
+        let body: (() => void) | undefined;
         return () => {
           tick();
-          body();
+          (body ??= block(s.body))();
         };
       }
       case 'call':
