@@ -105,6 +105,14 @@ export function sameVal(a: Val, b: Val): boolean {
 /** An expression compiled: evaluates it in the current state. */
 export type Thunk = () => Val;
 
+/** A compiled expression, its type, and where it is a declared variable or a literal, its slot or value (operators on those read them directly). */
+interface Compiled {
+  readonly run: Thunk;
+  readonly type: ImpType;
+  readonly slot?: number;
+  readonly constant?: Val;
+}
+
 /**
  * Compiles expressions over a state of slots (one per variable).
  * `slotOf` gives a variable's slot; a slot holding `undefined` is a
@@ -118,14 +126,15 @@ export class ExprCompiler {
   ) {}
 
   /** The closure evaluating `e`, and its type. */
-  compile(e: Expr): { run: Thunk; type: ImpType } {
+  compile(e: Expr): Compiled {
     switch (e.kind) {
       case 'var': {
         const k = this.slotOf(e.name);
         const slots = this.slots;
-        const type = this.scope.get(e.name)?.decl.type ?? boolType;
+        const declared = this.scope.get(e.name)?.decl.type;
         return {
-          type,
+          type: declared ?? boolType,
+          ...(declared ? { slot: k } : {}),
           run: () => {
             const v = slots[k];
             if (v === undefined) throw new Unsupported(`unknown variable ${e.name}`);
@@ -150,7 +159,7 @@ export class ExprCompiler {
       default: {
         // Literals: the same value every time.
         const v = fromImp(evalExpr(e, EMPTY));
-        return { type: typeOfExpr(e, this.scope), run: () => v };
+        return { type: typeOfExpr(e, this.scope), constant: v, run: () => v };
       }
     }
   }
@@ -250,8 +259,8 @@ export class ExprCompiler {
     const direct = t.kind === 'bv' ? bitVectorBinary(e.op, t.width) : t.kind === 'int' ? intBinary(e.op, e.loc) : undefined;
     if (e.op === '==' || e.op === '!=') {
       // Equality of primitives is ===; of the interpreter's values (reals, floats) and maps, the interpreter's.
-      if (t.kind === 'bool' || t.kind === 'bv' || t.kind === 'int') return { type: boolType, run: lifted2(left.run, right.run, e.op === '==' ? (a, b) => a === b : (a, b) => a !== b) };
-    } else if (direct) return { type: COMPARISONS.has(e.op) ? boolType : t, run: lifted2(left.run, right.run, direct) };
+      if (t.kind === 'bool' || t.kind === 'bv' || t.kind === 'int') return { type: boolType, run: this.lifted2(left, right, e.op === '==' ? (a, b) => a === b : (a, b) => a !== b) };
+    } else if (direct) return { type: COMPARISONS.has(e.op) ? boolType : t, run: this.lifted2(left, right, direct) };
     return this.generic(e, [left, right]);
   }
 
@@ -285,7 +294,7 @@ export class ExprCompiler {
     const t = args[0]?.type;
     if (t?.kind === 'bv' && args.length === 2) {
       const direct = bitVectorApp(e.fn, t.width);
-      if (direct) return { type: BV_COMPARISONS.has(e.fn) ? boolType : t, run: lifted2(args[0]!.run, args[1]!.run, direct) };
+      if (direct) return { type: BV_COMPARISONS.has(e.fn) ? boolType : t, run: this.lifted2(args[0]!, args[1]!, direct) };
     }
     if (args.length === 1 && t) {
       const conversion = convert(e.fn, t);
@@ -304,6 +313,54 @@ export class ExprCompiler {
       }
     }
     return this.generic(e, args);
+  }
+
+  /**
+   * A binary operator on primitives, lifted: indeterminate if an operand is
+   * (both are evaluated first, as the interpreter does). A variable and a
+   * literal operand (`x + 1`, `ult(i, n)`) are read directly, without their
+   * closures: most of a loop's operators have that shape.
+   */
+  private lifted2(left: Compiled, right: Compiled, f: (a: never, b: never) => Scalar): Thunk {
+    const g = f as (a: Scalar, b: Scalar) => Scalar;
+    const slots = this.slots;
+    const onMaps = (): never => {
+      throw new Unsupported('an operator on maps');
+    };
+    const l = left.slot;
+    const r = right.slot;
+    const lc = left.constant;
+    const rc = right.constant;
+    if (l !== undefined && rc !== undefined) {
+      return () => {
+        const a = slots[l]!;
+        if (a === INDET) return INDET;
+        return a instanceof MapVal ? onMaps() : g(a, rc as Scalar);
+      };
+    }
+    if (l !== undefined && r !== undefined) {
+      return () => {
+        const a = slots[l]!;
+        const b = slots[r]!;
+        if (a === INDET || b === INDET) return INDET;
+        return a instanceof MapVal || b instanceof MapVal ? onMaps() : g(a, b);
+      };
+    }
+    if (lc !== undefined && r !== undefined) {
+      return () => {
+        const b = slots[r]!;
+        if (b === INDET) return INDET;
+        return b instanceof MapVal ? onMaps() : g(lc as Scalar, b);
+      };
+    }
+    const lr = left.run;
+    const rr = right.run;
+    return () => {
+      const a = lr();
+      const b = rr();
+      if (a === INDET || b === INDET) return INDET;
+      return a instanceof MapVal || b instanceof MapVal ? onMaps() : g(a, b);
+    };
   }
 
   /** Any other operator: the interpreter's, on literals of the operands' values. */
@@ -327,18 +384,6 @@ export class ExprCompiler {
       },
     };
   }
-}
-
-/** A binary operator on primitives, lifted: indeterminate if an operand is (both are evaluated first, as the interpreter does). */
-function lifted2(left: Thunk, right: Thunk, f: (a: never, b: never) => Scalar): Thunk {
-  const g = f as (a: Scalar, b: Scalar) => Scalar;
-  return () => {
-    const a = left();
-    const b = right();
-    if (a === INDET || b === INDET) return INDET;
-    if (a instanceof MapVal || b instanceof MapVal) throw new Unsupported('an operator on maps');
-    return g(a, b);
-  };
 }
 
 const COMPARISONS = new Set(['<', '<=', '>', '>=']);

@@ -163,6 +163,12 @@ test('every operator the execution computes directly agrees with the interpreter
           };
           const expected = outcome(() => fromImp(evalExpr(e, new Map([['a', a], ['b', b]]))));
           assert.deepEqual(outcome(run), expected, `${text} with a = ${valueKey(a)}, b = ${valueKey(b)}`);
+          // With one operand a literal (read without its closure) too.
+          const lit = (v: ImpValue) => (v.kind === 'int' && v.value < 0n ? `(-${-v.value})` : valueKey(v));
+          for (const [name, v] of [['b', b], ['a', a]] as const) {
+            const withLiteral = compiler.compile(parseImpExpr(text.replace(new RegExp(`\\b${name}\\b`, 'g'), lit(v)), 'e.imp')).run;
+            assert.deepEqual(outcome(withLiteral), expected, `${text} with ${name} = ${valueKey(v)} written as a literal`);
+          }
         }
       }
     }
