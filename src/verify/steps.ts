@@ -81,10 +81,10 @@ const STEPS: Readonly<Record<StepName, Step>> = {
    * A program without nondeterminism: its one execution, run with the
    * model's semantics (execution.ts), decides, if it ends within half of
    * the budget (the other engines seldom decide a one-path program that
-   * runs longer). A long run first gets a short slice; where that is not
-   * enough, gcc's run (much faster) may show a violation, replayed, before
-   * the model's run starts again with the whole half. A validation
-   * (`proofFirst`) looks for a proof: one run with half the budget, no gcc.
+   * runs longer). A long run is paused after a short slice: gcc's run (much
+   * faster) may show a violation, replayed, before the model's run goes on
+   * to the end of its half. A validation (`proofFirst`) looks for a proof:
+   * one run with half the budget, no gcc.
    */
   execution: {
     lowered: true,
@@ -94,31 +94,39 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const kind = r.property.kind;
       const proofFirst = run.options.proofFirst === true;
       const share = run.deadline() / 2;
-      const execute = (ms: number) => {
-        const stopAt = run.deadline() - ms;
-        return executeLowered({ first: family!.first, lowerAt: (depth) => family!.loweringAt(depth, 'execution'), roles: goalRolesOf(kind), deadline: () => run.deadline() - stopAt, fileName: r.programAsWritten, log: run.log });
-      };
       // The table's concrete run: the properties one gcc run can show violated.
       const byGcc = run.row.concreteRun !== undefined;
+      const useGcc = byGcc && !proofFirst;
       const errorFunction = r.property.errorFunction ?? 'reach_error';
       const tooLong = (o: OnePathOutcome) => o.kind === 'undecided' && o.tooLong;
-      const slice = proofFirst ? share : Math.min(share, FIRST_SLICE_MS);
-      let outcome = execute(slice);
-      run.profile.mark('execution');
-      // Behaviour C leaves undefined on the one path: never TRUE. gcc's run
-      // may still show a violation after it; for memory safety BMC may.
-      if (byGcc && !proofFirst && (outcome.kind === 'undefined' || tooLong(outcome))) {
+      // gcc's run, tried at most once; the violation it shows, if any.
+      let gccTried = false;
+      let shown: { goal: GoalInfo; gccRun: ReplayResult } | undefined;
+      const tryGcc = () => {
+        gccTried = true;
+        run.profile.mark('execution');
         const gccRun = violationByGccRun(r.program, { property: kind, dataModel: r.dataModel, errorFunction, timeoutMs: executionLimitMs(run.timeoutS * 1000) });
         run.profile.mark('replay');
         const goal = gccRun && violatedGoal(family!.first.sourceMap, violationKinds(kind), gccRun);
-        // Too long for the model to run: too long to retrace as well.
-        if (goal) return run.refuted(goal, violationOf(kind, goal.kind)!.name, [], gccRun, 'execution', 'the only execution of a program without nondeterminism');
-        if (outcome.kind === 'undefined') return run.unknown(outcome.reason);
-      }
-      if (tooLong(outcome) && share > slice) {
-        outcome = execute(share);
-        run.profile.mark('execution');
-      }
+        if (goal) shown = { goal, gccRun: gccRun! };
+      };
+      const slice = useGcc ? Math.min(share, FIRST_SLICE_MS) : share;
+      let stopAt = run.deadline() - slice;
+      const deadline = () => {
+        if (run.deadline() > stopAt || !useGcc || gccTried) return run.deadline() - stopAt;
+        // The slice is over: gcc's run, then the rest of the half (not the time gcc took).
+        tryGcc();
+        if (shown) return 0;
+        stopAt = run.deadline() - (share - slice);
+        return run.deadline() - stopAt;
+      };
+      const outcome = executeLowered({ first: family!.first, lowerAt: (depth) => family!.loweringAt(depth, 'execution'), roles: goalRolesOf(kind), deadline, fileName: r.programAsWritten, log: run.log });
+      run.profile.mark('execution');
+      // Behaviour C leaves undefined on the one path: never TRUE. gcc's run
+      // may still show a violation after it; for memory safety BMC may.
+      if (useGcc && !gccTried && (outcome.kind === 'undefined' || tooLong(outcome))) tryGcc();
+      // Too long for the model to run: too long to retrace as well.
+      if (shown) return run.refuted(shown.goal, violationOf(kind, shown.goal.kind)!.name, [], shown.gccRun, 'execution', 'the only execution of a program without nondeterminism');
       if (outcome.kind === 'holds') return run.proved(`no violation: ${outcome.reason}`, 'execution', null);
       if (outcome.kind === 'runs-forever') {
         // A block lost before a run that never ends is a violation no goal sees (as for k-induction, valid-memtrack).
