@@ -8,7 +8,7 @@
 // the inductive ones, in the model's own (bit-vector) semantics.
 
 import { findProcedure, typeEquals, type Expr, type ImpProgram, type ImpType, type Stmt, type WhileStmt } from '../ivl/ast.js';
-import { loopsOf, visitStmts } from '../ivl/walk.js';
+import { loopsOf, visitStmts, writeCounts } from '../ivl/walk.js';
 import { procedureScope, typeOfExpr } from '../ivl/typecheck.js';
 import type { LoopCandidateSource } from './candidates.js';
 
@@ -83,11 +83,7 @@ function boundCandidates(loop: WhileStmt): Expr[] {
 }
 
 function accumulatorBounds(loop: WhileStmt, before: readonly Stmt[], typeOf: (e: Expr) => ImpType | undefined): Expr[] {
-  const writes = new Map<string, number>();
-  visitStmts(loop.body, (s) => {
-    if (s.kind === 'assign' || s.kind === 'havoc') writes.set(s.target, (writes.get(s.target) ?? 0) + 1);
-    if (s.kind === 'call') for (const t of s.targets) writes.set(t, (writes.get(t) ?? 0) + 2);
-  });
+  const writes = writeCounts(loop.body);
   // Statements directly in the body run on every iteration that gets past them.
   const increments: Increment[] = [];
   loop.body.forEach((s, at) => {

@@ -2,7 +2,7 @@
 // templates, and the caller's candidates checked against the loop's scope.
 
 import { findProcedure, typeEquals, type Expr, type ImpProgram, type ImpType, type Stmt, type WhileStmt } from '../ivl/ast.js';
-import { assignedVars, freeVars, loopsOf, rewriteExpr, visitStmtExprs, visitStmts } from '../ivl/walk.js';
+import { assignedVars, freeVars, loopsOf, rewriteExpr, visitStmtExprs, visitStmts, writeCounts } from '../ivl/walk.js';
 import { procedureScope, typeOfExpr } from '../ivl/typecheck.js';
 import { printExpr } from '../ivl/printer.js';
 import type { LoopCandidate } from './unroll.js';
@@ -176,18 +176,13 @@ export function assertionCandidates(entry = 'main'): LoopCandidateSource {
 }
 
 function assertionConditions(body: readonly Stmt[]): Expr[] {
-  const writes = new Map<string, number>();
+  const writes = writeCounts(body);
   const definition = new Map<string, Expr>();
   const conditions: Expr[] = [];
   visitStmts(body, (s) => {
     switch (s.kind) {
       case 'assign':
-      case 'havoc':
-        writes.set(s.target, (writes.get(s.target) ?? 0) + 1);
-        if (s.kind === 'assign') definition.set(s.target, s.value);
-        break;
-      case 'call':
-        for (const t of s.targets) writes.set(t, (writes.get(t) ?? 0) + 2);
+        definition.set(s.target, s.value);
         break;
       case 'assert':
         if (!(s.cond.kind === 'bool_lit' && !s.cond.value)) conditions.push(s.cond);

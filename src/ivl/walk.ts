@@ -260,3 +260,17 @@ export function assignedVars(ss: readonly Stmt[], callWrites: (call: CallStmt) =
   });
   return out;
 }
+
+/**
+ * How many times the statements (nested ones included) write each variable
+ * as written: an assignment or havoc counts 1, a call's result 2 (a value
+ * the statements do not define, so never "assigned once").
+ */
+export function writeCounts(ss: readonly Stmt[]): Map<string, number> {
+  const writes = new Map<string, number>();
+  visitStmts(ss, (s) => {
+    if (s.kind === 'assign' || s.kind === 'havoc') writes.set(s.target, (writes.get(s.target) ?? 0) + 1);
+    if (s.kind === 'call') for (const t of s.targets) writes.set(t, (writes.get(t) ?? 0) + 2);
+  });
+  return writes;
+}

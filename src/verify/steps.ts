@@ -113,12 +113,14 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const slice = useGcc ? Math.min(share, FIRST_SLICE_MS) : share;
       let stopAt = run.deadline() - slice;
       const deadline = () => {
-        if (run.deadline() > stopAt || !useGcc || gccTried) return run.deadline() - stopAt;
+        // One reading of the clock: two could fall either side of the slice's end.
+        const left = run.deadline() - stopAt;
+        if (left > 0 || !useGcc || gccTried) return left;
         // The slice is over: gcc's run, then the rest of the half (not the time gcc took).
         tryGcc();
         if (shown) return 0;
         stopAt = run.deadline() - (share - slice);
-        return run.deadline() - stopAt;
+        return share - slice;
       };
       const outcome = executeLowered({ first: family!.first, lowerAt: (depth) => family!.loweringAt(depth, 'execution'), roles: goalRolesOf(kind), deadline, fileName: r.programAsWritten, log: run.log });
       run.profile.mark('execution');
