@@ -468,24 +468,8 @@ function bitVectorApp(fn: string, w: BvWidth): Op | undefined {
         return (a: bigint, b: bigint) => (b >= 64n ? (s(a) < 0n ? ones : 0n) : wrap(s(a) >> b));
       case 'lshr':
         return (a: bigint, b: bigint) => (b >= 64n ? 0n : a >> b);
-      case 'ult':
-        return (a: bigint, b: bigint) => a < b;
-      case 'ule':
-        return (a: bigint, b: bigint) => a <= b;
-      case 'ugt':
-        return (a: bigint, b: bigint) => a > b;
-      case 'uge':
-        return (a: bigint, b: bigint) => a >= b;
-      case 'slt':
-        return (a: bigint, b: bigint) => s(a) < s(b);
-      case 'sle':
-        return (a: bigint, b: bigint) => s(a) <= s(b);
-      case 'sgt':
-        return (a: bigint, b: bigint) => s(a) > s(b);
-      case 'sge':
-        return (a: bigint, b: bigint) => s(a) >= s(b);
       default:
-        return undefined;
+        return comparison(fn, s);
     }
   }
   const wrap = wrapper(w);
@@ -505,22 +489,30 @@ function bitVectorApp(fn: string, w: BvWidth): Op | undefined {
       return (a: number, b: number) => (b >= w ? (s(a) < 0 ? ones : 0) : wrap(s(a) >> b));
     case 'lshr':
       return (a: number, b: number) => (b >= w ? 0 : a >>> b);
+    default:
+      return comparison(fn, s);
+  }
+}
+
+/** The bit-vector comparisons, on numbers or bigints alike (`s`: an operand's signed value). */
+function comparison<T extends number | bigint>(fn: string, s: (x: T) => T): Op | undefined {
+  switch (fn) {
     case 'ult':
-      return (a: number, b: number) => a < b;
+      return (a: T, b: T) => a < b;
     case 'ule':
-      return (a: number, b: number) => a <= b;
+      return (a: T, b: T) => a <= b;
     case 'ugt':
-      return (a: number, b: number) => a > b;
+      return (a: T, b: T) => a > b;
     case 'uge':
-      return (a: number, b: number) => a >= b;
+      return (a: T, b: T) => a >= b;
     case 'slt':
-      return (a: number, b: number) => s(a) < s(b);
+      return (a: T, b: T) => s(a) < s(b);
     case 'sle':
-      return (a: number, b: number) => s(a) <= s(b);
+      return (a: T, b: T) => s(a) <= s(b);
     case 'sgt':
-      return (a: number, b: number) => s(a) > s(b);
+      return (a: T, b: T) => s(a) > s(b);
     case 'sge':
-      return (a: number, b: number) => s(a) >= s(b);
+      return (a: T, b: T) => s(a) >= s(b);
     default:
       return undefined;
   }
@@ -543,18 +535,12 @@ function intBinary(op: string, loc: SourceLocation): Op | undefined {
         const rem = ((a % ab) + ab) % ab;
         return op === '%' ? rem : (a - rem) / b;
       };
-    case '<':
-      return (a: bigint, b: bigint) => a < b;
-    case '<=':
-      return (a: bigint, b: bigint) => a <= b;
-    case '>':
-      return (a: bigint, b: bigint) => a > b;
-    case '>=':
-      return (a: bigint, b: bigint) => a >= b;
     default:
-      return undefined;
+      // An int's order is the plain one: the "unsigned" comparisons on the values as they are.
+      return op in INT_ORDER ? comparison(INT_ORDER[op]!, (x: bigint) => x) : undefined;
   }
 }
+const INT_ORDER: Readonly<Record<string, string>> = { '<': 'ult', '<=': 'ule', '>': 'ugt', '>=': 'uge' };
 
 const CONVERSION = /^(zext|sext|trunc|int2bv)(8|16|32|64)$/;
 
