@@ -101,9 +101,9 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
       return v as boolean;
     };
   };
-  // The statements of a branch, a loop body or a block are compiled the
-  // first time they run: a run that stops at its first nondet call
-  // compiles little of a large program.
+  // The statements of a list. The `if`, `while` and block statements below
+  // ask for their lists the first time they run: a run that stops at its
+  // first nondet call compiles little of a large program.
   const block = (ss: readonly Stmt[]): (() => void) => {
     const fs = ss.map(compileStmt);
     if (fs.length === 1) return fs[0]!;

@@ -53,7 +53,8 @@ test('the one execution and the IMP interpreter end every decided run of random 
       counts.set(verdict.kind, (counts.get(verdict.kind) ?? 0) + 1);
       if (verdict.kind === 'undecided') continue;
       const where = `seed ${seed} ${dataModel}: ${verdict.kind}\n${text}`;
-      for (const draw of [undefined, Choices.seeded(seed * 7919).int.bind(Choices.seeded(seed * 7919), 2 ** 31)]) {
+      const values = Choices.seeded(seed * 7919);
+      for (const draw of [undefined, () => values.int(2 ** 31)]) {
         const run: ExecutionResult = executeImp(lowered.imp, 'main', {}, { havoc: havocWith(draw), maxSteps: 1_000_000 });
         const at = run.loc ? `${run.loc.line}:${run.loc.column}` : '';
         switch (verdict.kind) {
