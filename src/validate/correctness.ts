@@ -209,8 +209,11 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
   if (candidates.length > 0 && loopClaims.some((cl) => !NONZERO_CONSTANT.test(cl.result.expression))) {
     const lowered = lowerProgram(c, { passes: passesOf(kind), dataModel: resolved.dataModel });
     // No wall-clock deadline: the budget is CPU time, and on a loaded machine
-    // the wall clock would cut Houdini short long before it is spent.
-    const sel = await selectCInvariants(c, lowered, candidates, { method: 'houdini', timeoutMs: 10000 });
+    // the wall clock would cut Houdini short long before it is spent. One
+    // solver call gets at most what is left of it (else one slow call runs
+    // into the hard limit, and nothing after Houdini gets a chance).
+    const callMs = Math.min(10000, Math.max(1, Math.floor(ctx.budgetS() * 1000)));
+    const sel = await selectCInvariants(c, lowered, candidates, { method: 'houdini', timeoutMs: callMs });
     proved = sel.proved;
     sel.verdicts.forEach((v, i) => {
       const cl = loopClaims[i]!;
@@ -248,7 +251,7 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
     ? { verdict: 'true' as const, reason: `the property is proved with the ${confirmed} confirmed invariants` }
     : checked.propertyProved
       ? { verdict: 'true' as const, reason: `the property is proved together with the invariants (${checked.propertyProved})` }
-      : await proveProperty(ctx);
+      : await proveProperty(ctx, points, claims.filter((cl) => cl.status === 'confirmed' && cl.candidate && !NONZERO_CONSTANT.test(cl.result.expression)));
   if (how.verdict === 'false') return finish('refuted', how.reason, { inputs: how.inputs });
   if (how.verdict !== 'true') return finish('unconfirmed', `the property is not proved: ${how.reason}`);
   const unconfirmed = claims.length - confirmed;
@@ -257,17 +260,38 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
 }
 
 /**
- * Proves the property without the witness's help: `verify` on the program.
- * (The one place to hand the confirmed invariants to the engine as loop
- * candidates once it takes them.)
+ * Proves the property with `verify` (Tarsier's own reasoning) on the
+ * program with the confirmed loop invariants assumed at their loop heads:
+ * they hold at every evaluation of the loop condition, so the assumptions
+ * leave every execution of the program in, and the engines start from the
+ * witness's facts instead of finding them again. A violation found there
+ * is a run of the program itself; it refutes only when replayed on the
+ * program.
  */
-async function proveProperty(ctx: CorrectnessContext): Promise<{ verdict: 'true' | 'false' | 'unknown'; reason: string; inputs?: readonly NondetValue[] }> {
+async function proveProperty(ctx: CorrectnessContext, points: ProgramPoints, confirmed: readonly Claim[]): Promise<{ verdict: 'true' | 'false' | 'unknown'; reason: string; inputs?: readonly NondetValue[] }> {
   const budget = ctx.budgetS();
   if (budget < 1) return { verdict: 'unknown', reason: 'no time left' };
-  const v = await verify(ctx.resolved.program, { propertyDetails: ctx.resolved.property, dataModel: ctx.resolved.dataModel, timeoutS: budget, witnessPath: null, log: ctx.log, proofFirst: true });
-  if (v.verdict.kind === 'true') return { verdict: 'true', reason: `proved by Tarsier without the witness (${v.reason})` };
-  if (v.verdict.kind === 'false') return { verdict: 'false', reason: `the program violates the property: ${v.reason}`, ...(v.counterexample ? { inputs: v.counterexample } : {}) };
-  return { verdict: 'unknown', reason: v.reason };
+  const { resolved } = ctx;
+  const errorFunction = resolved.property.errorFunction ?? 'reach_error';
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-validate-'));
+  try {
+    let program = resolved.program;
+    if (confirmed.length > 0) {
+      program = join(dir, basename(resolved.program));
+      writeFileSync(program, withChecks(ctx.text, points, [], errorFunction, confirmed).program);
+    }
+    const v = await verify(program, { propertyDetails: resolved.property, dataModel: resolved.dataModel, timeoutS: budget, witnessPath: null, log: ctx.log, proofFirst: true });
+    const how = confirmed.length > 0 ? `with the ${confirmed.length} confirmed loop invariants assumed` : 'without the witness';
+    if (v.verdict.kind === 'true') return { verdict: 'true', reason: `proved by Tarsier ${how} (${v.reason})` };
+    if (v.verdict.kind !== 'false') return { verdict: 'unknown', reason: v.reason };
+    if (program === resolved.program) return { verdict: 'false', reason: `the program violates the property: ${v.reason}`, ...(v.counterexample ? { inputs: v.counterexample } : {}) };
+    // verify replayed the run on the program with the assumptions; the witness is refuted by the program's own run.
+    const replay = replayCounterexample(resolved.program, v.counterexample ?? [], { symptom: propertyRow(resolved.property.kind).validation!.replay, dataModel: resolved.dataModel, errorFunction });
+    if (replay.status !== 'confirmed') return { verdict: 'unknown', reason: `a violation found with the invariants assumed is not confirmed on the program: ${replay.reason}` };
+    return { verdict: 'false', reason: `the program violates the property: ${replay.reason}`, inputs: v.counterexample ?? [] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**

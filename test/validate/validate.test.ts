@@ -102,6 +102,38 @@ int main(void) {
   }
 });
 
+test('an overflow that gcc folds away is placed by the model: confirmed at the first overflow, not at a target before it', { skip: noGcc }, async () => {
+  const dir = tmp();
+  try {
+    // gcc computes 16 * n * p * q as 16 * (n * p * q) even at -O0: its
+    // sanitizer reports the n * n of line 6 first, though 16 * n overflows
+    // at line 5 (C's first undefined behaviour on the run).
+    const c = join(dir, 'fold.c');
+    writeFileSync(c, `extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  int p = 0, q = 1;
+  int x = 16 * n * p * q;
+  int y = n * n;
+  return x + y;
+}
+`);
+    const w = join(dir, 'w.yml');
+    for (const [line, column, confirmed] of [[5, 11, true], [4, 3, false]] as const) {
+      writeFileSync(w, witnessHeader('fold.c', sha256OfFile(c)).replace('G ! call(reach_error())', 'G ! overflow') + waypoint('function_return', 3, 33, 'main', 'fold.c', '\\\\result == 1000000000') + waypoint('target', line, column, 'main', 'fold.c'));
+      const r = await validate(c, w, { prp: ex('no-overflow.prp'), dataModel: 'LP64', timeoutS: 10 });
+      if (confirmed) {
+        assert.equal(r.outcome, 'confirmed', r.reason);
+        assert.match(r.reason, /in Tarsier's semantics of C, at 5:11/);
+      } else {
+        assert.notEqual(r.outcome, 'confirmed', r.reason);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a violation witness whose pinned value was changed is never confirmed (refuted: the waypoints admit no violation)', { skip: noGcc }, async () => {
   const dir = tmp();
   try {
