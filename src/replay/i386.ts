@@ -7,6 +7,8 @@
 // made here byte by byte: one loadable segment whose code is exit(42)
 // through the 32-bit system call gate. Only the kernel running it gives 42;
 // where it cannot, the system hands the file to the shell, which fails.
+// There the same program asks qemu-i386 (qemu-user), which emulates 32-bit
+// x86 programs in user mode on any x86-64 kernel.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,14 +55,46 @@ let answer: boolean | undefined;
 
 /** Whether the kernel runs 32-bit x86 programs; asked once per process. */
 export function runsI386Programs(): boolean {
-  if (answer !== undefined) return answer;
+  if (answer === undefined) answer = runsProbe([]);
+  return answer;
+}
+
+/** Whether the probe program, run under `prefix` (none: by the kernel), exits with EXIT_CODE. */
+function runsProbe(prefix: readonly string[]): boolean {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-i386-'));
   try {
     const exe = join(dir, 'exit42');
     writeFileSync(exe, exitProgramI386(), { mode: 0o755 });
-    answer = spawnSync(exe, [], { timeout: 10_000, stdio: 'ignore' }).status === EXIT_CODE;
+    const [cmd, ...args] = [...prefix, exe];
+    return spawnSync(cmd!, args, { timeout: 10_000, stdio: 'ignore' }).status === EXIT_CODE;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return answer;
+}
+
+/** The user-mode emulator tried where the kernel cannot run i386 programs: `TARSIER_QEMU_I386` (empty: none), else qemu-i386 on the PATH. */
+export function qemuI386Command(): string | undefined {
+  const named = process.env.TARSIER_QEMU_I386;
+  if (named === undefined) return 'qemu-i386';
+  return named.trim() === '' ? undefined : named;
+}
+
+let runner: readonly string[] | undefined | null = null;
+
+/**
+ * What runs a 32-bit x86 program here, given the program's path after it:
+ * `[]` where the kernel does, `[qemu-i386]` where it does not but qemu's
+ * user-mode emulator runs the probe program (qemu-user: the program runs
+ * inside the emulator's process, so stopping it stops the program), and
+ * undefined where neither does. Asked once per process.
+ *
+ * The emulator is for plain programs (and UBSan's, and threads): the
+ * shadow memory of AddressSanitizer's programs makes them hang under it.
+ */
+export function i386Runner(): readonly string[] | undefined {
+  if (runner !== null) return runner;
+  const qemu = qemuI386Command();
+  if (runsI386Programs()) runner = [];
+  else runner = qemu !== undefined && runsProbe([qemu]) ? [qemu] : undefined;
+  return runner;
 }

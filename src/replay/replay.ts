@@ -5,10 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { gccModeFlag, type DataModel } from '../common/data-model.js';
 import { dataModelDependence } from './data-model.js';
-import { runsI386Programs } from './i386.js';
+import { i386Runner } from './i386.js';
 import { ASSERTION_MARKER, DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMENT_AT_ERROR_MARKER, SEGMENT_AT_EXIT_MARKER, TARGET_MARKER, harnessSource, type NondetValue } from './harness.js';
 import { countsBlocks, detectsLeaks, isMemorySymptom, memoryFlags, memoryVerdict, type MemoryProperty, type MemorySymptom } from './memory.js';
 
@@ -51,7 +51,12 @@ export interface ReplayOptions {
   gcc?: string;
   /** More gcc flags (e.g. sanitizers whose reports make a run inconclusive). */
   extraFlags?: readonly string[];
-  /** A command that runs the compiled program (e.g. valgrind and its options), given the program's path last. */
+  /**
+   * A command that runs the compiled program (e.g. valgrind and its options),
+   * given the program's path last. A -m32 program under it runs only where
+   * the kernel runs 32-bit programs (never inside qemu-i386: the command
+   * would watch the emulator).
+   */
   runUnder?: readonly string[];
   /**
    * The program is a validator's instrumented one: report its waypoint
@@ -87,6 +92,8 @@ export interface ReplayResult {
   reason: string;
   /** gcc's `-m32`/`-m64` that was used. */
   mode?: '-m32' | '-m64';
+  /** The emulator the -m32 program ran in (qemu-i386), where the kernel does not run 32-bit programs. */
+  emulator?: string;
   /** `signed-overflow` and `division-by-zero`: `line:column` of the overflow or division that the sanitizer reported. */
   overflowAt?: { line: number; column: number };
   /** Memory replays: the sub-property the run violated. */
@@ -102,7 +109,10 @@ export interface ReplayResult {
 
 const gccProbeCache = new Map<string, { gcc: boolean; m32: boolean; detail: string }>();
 
-/** Whether gcc exists and whether it can link `-m32` programs; cached per executable. */
+/**
+ * Whether gcc exists and whether its `-m32` programs link and run here (by
+ * the kernel, or under qemu-i386 where the kernel cannot); cached per executable.
+ */
 export function probeGcc(gcc = defaultGcc()): { gcc: boolean; m32: boolean; detail: string } {
   const cached = gccProbeCache.get(gcc);
   if (cached) return cached;
@@ -114,12 +124,19 @@ export function probeGcc(gcc = defaultGcc()): { gcc: boolean; m32: boolean; deta
     const v = spawnSync(gcc, ['--version'], { encoding: 'utf8', timeout: 20000 });
     if (v.error || v.status !== 0) {
       result = { gcc: false, m32: false, detail: `gcc not available (${v.error?.message ?? 'exit ' + v.status})` };
-    } else if (!runsI386Programs()) {
-      result = { gcc: true, m32: false, detail: 'this kernel does not run 32-bit x86 programs (gcc -m32 programs cannot start)' };
     } else {
-      const c = spawnSync(gcc, ['-m32', src, '-o', join(dir, 'p')], { encoding: 'utf8', timeout: 60000 });
-      const ok = c.status === 0 && spawnSync(join(dir, 'p'), [], { timeout: 10000 }).status === 0;
-      result = { gcc: true, m32: ok, detail: ok ? 'gcc -m32 links and runs' : 'gcc -m32 programs cannot be linked or run here (no 32-bit C libraries, or a kernel without 32-bit support)' };
+      const runner = i386Runner();
+      if (runner === undefined) {
+        result = { gcc: true, m32: false, detail: 'this kernel does not run 32-bit x86 programs (gcc -m32 programs cannot start), and no qemu-i386 (qemu-user) runs them' };
+      } else {
+        const c = spawnSync(gcc, ['-m32', src, '-o', join(dir, 'p')], { encoding: 'utf8', timeout: 60000 });
+        const [cmd, ...args] = [...runner, join(dir, 'p')];
+        const ok = c.status === 0 && spawnSync(cmd!, args, { timeout: 10000 }).status === 0;
+        const under = emulatedBy(runner);
+        result = ok
+          ? { gcc: true, m32: true, detail: `gcc -m32 links and runs${under}` }
+          : { gcc: true, m32: false, detail: `gcc -m32 programs cannot be linked or run here${under} (${under ? 'no 32-bit C libraries' : 'no 32-bit C libraries, or a kernel without 32-bit support'})` };
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -128,8 +145,24 @@ export function probeGcc(gcc = defaultGcc()): { gcc: boolean; m32: boolean; deta
   return result;
 }
 
+/** ` under qemu-i386` for a run inside the emulator, else nothing (the kernel runs the program). */
+function emulatedBy(runner: readonly string[]): string {
+  return runner.length ? ` under ${basename(runner[0]!)}` : '';
+}
+
+/**
+ * Sanitizers whose programs cannot run under qemu-i386: AddressSanitizer's
+ * (and LeakSanitizer's) shadow memory makes them hang there; ThreadSanitizer's
+ * runtime has no i386 version at all.
+ */
+function hangsUnderEmulation(flag: string): boolean {
+  return /^-fsanitize=(.*,)?(address|leak|thread|kernel-address|hwaddress)(,|$)/.test(flag);
+}
+
 /** The statuses of a shell that could not run a file (a syntax error, not executable, not found). */
 const SHELL_FAILURES = [2, 126, 127];
+/** The statuses of qemu-i386 that could not load a program (not an i386 executable, its loader missing). */
+const EMULATOR_FAILURES = [1, 255];
 
 function defaultGcc(): string {
   return process.env.TARSIER_GCC ?? 'gcc';
@@ -198,29 +231,42 @@ export function replayCounterexample(
       UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1',
       ASAN_OPTIONS: `detect_leaks=${memory && detectsLeaks(memory) ? 1 : 0}:detect_stack_use_after_return=1:halt_on_error=1`,
     };
+    let mode = gccModeFlag(options.dataModel);
+    // What runs a -m32 program: the kernel, or qemu-i386 where the kernel
+    // cannot; but not for AddressSanitizer's program (it hangs in the
+    // emulator) nor under a command of the caller's (valgrind would watch
+    // the emulator): those fall back to -m64 below as where neither runs.
+    const i386 = mode === '-m32' ? i386Runner() : [];
+    const emulable = options.runUnder === undefined && !flags.some(hangsUnderEmulation);
+    const m32Runner = i386 !== undefined && (i386.length === 0 || emulable) ? i386 : undefined;
     const build = (m: '-m32' | '-m64') => {
       const gccArgs = [m, ...floatFlags(m), ...flags, '-finstrument-functions', '-x', 'c', resolve(programPath), harness, '-o', exe, '-lm'];
       const c = spawnSync(gcc, gccArgs, { encoding: 'utf8', timeout: 120000, cwd: dir });
       if (c.error || c.status !== 0) return { compile: c };
-      const [cmd, ...args] = [...(options.runUnder ?? []), exe];
+      const emulator = m === '-m32' ? (m32Runner ?? []) : [];
+      const [cmd, ...args] = [...(options.runUnder ?? []), ...emulator, exe];
+      // The emulator runs the program in its own process: the time limit's kill stops both.
       const run = spawnSync(cmd!, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 10000, cwd: dir, input: '', maxBuffer: 16 * 1024 * 1024, env });
       // Not started at all: a program this machine cannot run although the
       // kernel's question (i386.ts) passed, e.g. a 32-bit one without its
       // runtime. The system may hand a file it cannot execute to the shell,
-      // which fails with a shell's status; then the probe (cached) decides.
+      // which fails with a shell's status (qemu-i386 with its own); then the
+      // probe (cached) decides.
       const notStarted =
         ['ENOEXEC', 'EACCES', 'ENOENT'].includes((run.error as NodeJS.ErrnoException | undefined)?.code ?? '') ||
-        (m === '-m32' && SHELL_FAILURES.includes(run.status ?? -1) && !probeGcc(gcc).m32);
+        (m === '-m32' && (emulator.length ? EMULATOR_FAILURES : SHELL_FAILURES).includes(run.status ?? -1) && !probeGcc(gcc).m32);
       return notStarted ? { compile: c } : { run };
     };
-    let mode = gccModeFlag(options.dataModel);
-    // A kernel that cannot run -m32 programs is known before gcc builds one.
-    let built = mode === '-m32' && !runsI386Programs() ? undefined : build(mode);
+    // A machine that cannot run the -m32 program is known before gcc builds one.
+    let built = mode === '-m32' && m32Runner === undefined ? undefined : build(mode);
     // gcc is probed only when this fails: is gcc missing, or can -m32 programs not be linked and run here?
     if (!built || built.compile) {
       const probe = probeGcc(gcc);
       if (!probe.gcc) return { status: 'unavailable', reason: `cannot replay: ${probe.detail}` };
-      if (mode === '-m32' && !probe.m32) {
+      if (mode === '-m32' && (!probe.m32 || m32Runner === undefined)) {
+        const why = probe.m32
+          ? `this kernel does not run 32-bit x86 programs (${options.runUnder ? 'and a program run under another command is not emulated' : "and AddressSanitizer's hang under qemu-i386"})`
+          : probe.detail;
         let text: string;
         try {
           text = readFileSync(programPath, 'utf8');
@@ -231,7 +277,7 @@ export function replayCounterexample(
         if (dep !== undefined) {
           return {
             status: 'unavailable',
-            reason: `cannot replay: ${probe.detail}, and the program uses '${dep}', whose meaning differs between ILP32 and LP64`,
+            reason: `cannot replay: ${why}, and the program uses '${dep}', whose meaning differs between ILP32 and LP64`,
           };
         }
         mode = '-m64';
@@ -245,11 +291,14 @@ export function replayCounterexample(
       return { status: 'unavailable', mode, reason: `cannot replay: gcc failed: ${msg.trim()}` };
     }
     const stderr = run.stderr ?? '';
-    const base = { mode, exitCode: run.status, stderr: stderr.slice(0, 4000) };
+    const emulator = mode === '-m32' && m32Runner?.length ? basename(m32Runner[0]!) : undefined;
+    const base = { mode, ...(emulator ? { emulator } : {}), exitCode: run.status, stderr: stderr.slice(0, 4000) };
+    // How the run was made, for a confirmation's reason: `gcc -m32 <flags> under qemu-i386`.
+    const how = (sanitizer = '') => `gcc ${mode}${sanitizer}${emulator ? ` under ${emulator}` : ''}`;
     const timedOut = run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
     if (symptom === 'endless-run') {
       if (timedOut && !stderr.includes(DIVERGED_MARKER) && !OVERFLOW_MESSAGE.test(stderr)) {
-        return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): still running after ${(options.timeoutMs ?? 10000) / 1000} s with the cycle's values repeated` };
+        return { ...base, status: 'confirmed', reason: `replay (${how()}): still running after ${(options.timeoutMs ?? 10000) / 1000} s with the cycle's values repeated` };
       }
       const why = stderr.includes(DIVERGED_MARKER) ? 'the run took another path' : `the program ended (exit ${run.status ?? run.signal})`;
       return { ...base, status: 'not-confirmed', reason: `replay: ${why}` };
@@ -267,18 +316,18 @@ export function replayCounterexample(
     if (symptom === 'failed-assert') {
       const failed = new RegExp(`${ASSERTION_MARKER} (.*):(\\d+): (.*)`).exec(stderr);
       if (run.status === HARNESS_EXIT.assertionFailed && failed) {
-        return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}): assertion '${failed[3]}' failed${failed[2] !== '0' ? ` at line ${failed[2]}` : ''}` };
+        return { ...base, status: 'confirmed', reason: `replay (${how()}): assertion '${failed[3]}' failed${failed[2] !== '0' ? ` at line ${failed[2]}` : ''}` };
       }
       return { ...base, status: 'not-confirmed', reason: `replay: no assertion failed (exit ${run.status ?? run.signal})` };
     }
     if (symptom === 'division-by-zero') {
       const m = DIVISION_MESSAGE.exec(stderr);
-      if (m) return { ...base, status: 'confirmed', overflowAt: { line: Number(m[1]), column: Number(m[2]) }, reason: `replay (gcc ${mode} -fsanitize=integer-divide-by-zero): division by zero at line ${m[1]}` };
+      if (m) return { ...base, status: 'confirmed', overflowAt: { line: Number(m[1]), column: Number(m[2]) }, reason: `replay (${how(' -fsanitize=integer-divide-by-zero')}): division by zero at line ${m[1]}` };
       return { ...base, status: 'not-confirmed', reason: `replay: no division by zero happened (exit ${run.status ?? run.signal})` };
     }
     if (symptom === 'error-call') {
       if (run.status === HARNESS_EXIT.reached && stderr.includes(REACHED_MARKER)) {
-        return { ...base, ...path, status: 'confirmed', reason: `replay (gcc ${mode}): ${options.errorFunction ?? 'reach_error'} was called` };
+        return { ...base, ...path, status: 'confirmed', reason: `replay (${how()}): ${options.errorFunction ?? 'reach_error'} was called` };
       }
       return { ...base, status: 'not-confirmed', reason: `replay: the error function was not called (exit ${run.status ?? run.signal})` };
     }
@@ -292,7 +341,7 @@ export function replayCounterexample(
         ...path,
         status: 'confirmed',
         overflowAt: { line: Number(m[1]), column: Number(m[2]) },
-        reason: `replay (gcc ${mode} -fsanitize=signed-integer-overflow,shift-base): ${m[3]!.startsWith('signed') ? 'signed integer overflow' : m[3]} at line ${m[1]}`,
+        reason: `replay (${how(' -fsanitize=signed-integer-overflow,shift-base')}): ${m[3]!.startsWith('signed') ? 'signed integer overflow' : m[3]} at line ${m[1]}`,
       };
     }
     return { ...base, status: 'not-confirmed', reason: `replay: no signed overflow happened (exit ${run.status ?? run.signal})` };

@@ -13,11 +13,16 @@
 // while another thread waits right before a conflicting one (same bytes, one
 // of them a write, not both inside atomic sections) is the rules' data race,
 // seen in the compiled program; the runtime reports both accesses and stops.
+//
+// Only ThreadSanitizer's instrumentation is used, which gcc -m32 also
+// makes (its runtime has no i386 version): where the kernel does not run
+// 32-bit programs, an ILP32 schedule runs under qemu-i386 (i386.ts).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { DIVERGED_MARKER, HARNESS_EXIT, NONDET_FLOAT_TYPES, NONDET_TYPES, REACHED_MARKER, harnessSource, type NondetValue } from './harness.js';
+import { i386Runner } from './i386.js';
 import { floatFlags, probeGcc, type ReplayResult, type Symptom } from './replay.js';
 
 /** What a schedule replay can look for (replay.ts's symptoms). */
@@ -208,6 +213,9 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-threads-'));
   const mode: '-m32' | '-m64' = options.dataModel === 'ILP32' ? '-m32' : '-m64';
   try {
+    // Where neither the kernel nor qemu-i386 runs a -m32 program, building one is of no use.
+    const runner = mode === '-m32' ? i386Runner() : [];
+    if (runner === undefined) return { status: 'unavailable', reason: `cannot replay: ${probeGcc(gcc).detail}` };
     const errorFunction = options.errorFunction ?? 'reach_error';
     writeFileSync(join(dir, 'harness.c'), harnessSource(values, errorFunction));
     writeFileSync(join(dir, 'runtime.c'), threadRuntimeSource(options));
@@ -230,7 +238,9 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
         return { status: 'unavailable', mode, reason: `cannot replay the schedule: gcc failed: ${msg.trim()}` };
       }
     }
-    const r = spawnSync(join(dir, 'replay'), [], {
+    const [cmd, ...args] = [...runner, join(dir, 'replay')];
+    // The emulator runs the program and its threads in its own process: the time limit's kill stops them all.
+    const r = spawnSync(cmd!, args, {
       encoding: 'utf8',
       timeout: options.timeoutMs ?? 10000,
       cwd: dir,
@@ -239,23 +249,26 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
       env: { ...process.env, UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1' },
     });
     const stderr = r.stderr ?? '';
-    const base = { mode, exitCode: r.status, stderr: stderr.slice(0, 4000) };
+    const emulator = runner.length ? basename(runner[0]!) : undefined;
+    const base = { mode, ...(emulator ? { emulator } : {}), exitCode: r.status, stderr: stderr.slice(0, 4000) };
+    const how = `gcc ${mode}${emulator ? ` under ${emulator}` : ''}, scheduled`;
     if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
       return { ...base, status: 'not-confirmed', timedOut: true, reason: 'replay: the scheduled run did not end within the time limit' };
     }
+    if (r.error) return { status: 'unavailable', mode, reason: `cannot replay the schedule: the program could not be started (${r.error.message})` };
     if (options.symptom === 'data-race') {
       const line = stderr.split('\n').find((l) => l.startsWith(RACE_MARKER));
       if (r.status === RACE_EXIT && line) {
-        return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}, scheduled): ${describeRace(line, join(dir, 'replay'))}` };
+        return { ...base, status: 'confirmed', reason: `replay (${how}): ${describeRace(line, join(dir, 'replay'))}` };
       }
     } else if (options.symptom === 'error-call') {
       if (r.status === HARNESS_EXIT.reached && stderr.includes(REACHED_MARKER)) {
-        return { ...base, status: 'confirmed', reason: `replay (gcc ${mode}, scheduled): ${errorFunction} was called` };
+        return { ...base, status: 'confirmed', reason: `replay (${how}): ${errorFunction} was called` };
       }
     } else {
       const m = /:(\d+):(\d+): runtime error: (signed integer overflow|negation of .* cannot be represented|division of .* by -1 cannot be represented|left shift of .*)/.exec(stderr);
       if (m) {
-        return { ...base, status: 'confirmed', overflowAt: { line: Number(m[1]), column: Number(m[2]) }, reason: `replay (gcc ${mode}, scheduled, -fsanitize=signed-integer-overflow): signed integer overflow at line ${m[1]}` };
+        return { ...base, status: 'confirmed', overflowAt: { line: Number(m[1]), column: Number(m[2]) }, reason: `replay (${how}, -fsanitize=signed-integer-overflow): signed integer overflow at line ${m[1]}` };
       }
     }
     const why = stderr.includes(DIVERGED_MARKER) || stderr.includes(SCHEDULE_END_MARKER) ? 'the run left the schedule or the nondet values' : `the violation did not happen (exit ${r.status ?? r.signal})`;

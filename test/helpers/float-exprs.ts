@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import * as ieee from '../../src/common/ieee754.js';
 import type { DataModel } from '../../src/c/types.js';
 import { floatFlags } from '../../src/replay/replay.js';
+import { spawnProgram } from './tools.js';
 import { I386_MATH_OVERRIDES } from '../../src/replay/harness.js';
 import { FLOAT_TYPES, syntheticLoc, type BuiltinName, type Expr, type FloatType, type ImpType } from '../../src/ivl/ast.js';
 import { fitsInteger } from '../../src/ivl/float-builtins.js';
@@ -459,7 +460,7 @@ export function runGcc(cases: readonly FloatCase[], flags: readonly string[]): s
     const exe = join(dir, 'p');
     const cc = spawnSync('gcc', ['-std=gnu11', '-O0', '-frounding-math', '-fno-math-errno', ...flags, '-o', exe, src, '-lm'], { encoding: 'utf8', timeout: 120_000 });
     if (cc.status !== 0) throw new Error(`gcc failed: ${cc.stderr}`);
-    const run = spawnSync(exe, [], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnProgram(exe, [], flags.includes('-m32'), { encoding: 'utf8', timeout: 60_000 });
     if (run.status !== 0) throw new Error(`the program failed: ${run.stderr}`);
     return run.stdout.trim().split('\n');
   } finally {

@@ -1,17 +1,22 @@
 // The external oracles of the soundness tests (gcc, gcc -m32, its
 // sanitizers, cpp, z3, cvc5, valgrind). On a user's machine a test whose oracle is
 // missing skips with the reason; under CI (CI=true) a missing oracle fails
-// the run, naming it, so that a green CI always means the oracles ran. The
-// one exception is a machine whose kernel cannot execute 32-bit programs
-// (gcc -m32 links but the program does not start): no installation changes
-// that, so those tests skip under CI too, and the run says so once.
+// the run, naming it, so that a green CI always means the oracles ran.
+//
+// gcc -m32 programs run where the kernel runs 32-bit programs, and
+// elsewhere under qemu-i386 (qemu-user, installed with the other tools);
+// tests run them through `runI386` as the replay does. AddressSanitizer's
+// -m32 programs hang under qemu-i386: on a kernel without 32-bit support
+// no installation runs them, so their tests skip under CI too, and the run
+// says so once.
 import { test } from 'node:test';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncOptionsWithStringEncoding, type SpawnSyncReturns } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { i386Runner, runsI386Programs } from '../../src/replay/i386.js';
 
-export type Tool = 'gcc' | 'gcc -m32' | 'gcc -fsanitize' | 'cpp' | 'z3' | 'cvc5' | 'valgrind' | 'python3';
+export type Tool = 'gcc' | 'gcc -m32' | 'gcc -m32 -fsanitize=address' | 'gcc -fsanitize' | 'cpp' | 'z3' | 'cvc5' | 'valgrind' | 'python3';
 
 /** Why a tool is missing; `machine` when no installation can supply it. */
 interface Problem {
@@ -19,22 +24,51 @@ interface Problem {
   machine?: boolean;
 }
 
-/** Compiles and runs a trivial program with these gcc flags. */
+/**
+ * The command (and arguments) that runs a gcc -m32 program: the program
+ * itself, or qemu-i386 before it where the kernel does not run 32-bit
+ * programs. Only for tests that need 'gcc -m32', never for
+ * AddressSanitizer's programs.
+ */
+export function runI386(exe: string): [string, ...string[]] {
+  const [emulator, ...rest] = i386Runner() ?? [];
+  return emulator === undefined ? [exe] : [emulator, ...rest, exe];
+}
+
+/** Runs a program gcc built, a -m32 one through `runI386`. */
+export function spawnProgram(exe: string, args: readonly string[], m32: boolean, options: SpawnSyncOptionsWithStringEncoding): SpawnSyncReturns<string> {
+  const [cmd, ...before] = m32 ? runI386(exe) : [exe];
+  return spawnSync(cmd, [...before, ...args], options);
+}
+
+/** Compiles and runs a trivial program with these gcc flags (-m32 as `runI386` runs it). */
 function gccRuns(flags: string[]): Problem | undefined {
+  const m32 = flags.includes('-m32');
+  if (m32 && i386Runner() === undefined) {
+    // Where the kernel cannot run 32-bit programs, qemu-user can.
+    return { reason: 'this kernel does not run 32-bit x86 programs and qemu-i386 is not installed (the qemu-user package)' };
+  }
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-tool-'));
   try {
     writeFileSync(join(dir, 'p.c'), 'int main(void) { return 0; }\n');
     const c = spawnSync('gcc', [...flags, '-o', join(dir, 'p'), join(dir, 'p.c')], { encoding: 'utf8', timeout: 60_000 });
     if (c.error) return { reason: `gcc cannot start (${c.error.message})` };
     if (c.status !== 0) return { reason: `gcc ${flags.join(' ')} cannot build a program (${c.stderr.trim().split('\n')[0] ?? ''})` };
-    const r = spawnSync(join(dir, 'p'), [], { timeout: 10_000 });
+    const [cmd, ...args] = m32 ? runI386(join(dir, 'p')) : [join(dir, 'p')];
+    const r = spawnSync(cmd, args, { timeout: 10_000 });
     if (r.status === 0) return undefined;
-    // The program links but does not start: the kernel does not execute
-    // this kind of binary (e.g. no 32-bit support), which no package adds.
-    return { reason: `this machine does not run programs built with gcc ${flags.join(' ')}`, machine: flags.includes('-m32') };
+    return { reason: `this machine does not run programs built with gcc ${flags.join(' ')}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** AddressSanitizer's -m32 programs, which run only where the kernel runs 32-bit programs (they hang under qemu-i386). */
+function asanM32Runs(): Problem | undefined {
+  if (!runsI386Programs()) {
+    return { reason: "this kernel does not run 32-bit x86 programs, and AddressSanitizer's gcc -m32 programs hang under qemu-i386", machine: true };
+  }
+  return gccRuns(['-m32', '-fsanitize=address']);
 }
 
 function runs(cmd: string, args: string[]): Problem | undefined {
@@ -46,6 +80,7 @@ function runs(cmd: string, args: string[]): Problem | undefined {
 const probes: Record<Tool, () => Problem | undefined> = {
   gcc: () => gccRuns([]),
   'gcc -m32': () => gccRuns(['-m32']),
+  'gcc -m32 -fsanitize=address': asanM32Runs,
   'gcc -fsanitize': () => gccRuns(['-fsanitize=signed-integer-overflow,shift']),
   cpp: () => runs('cpp', ['--version']),
   z3: () => runs('z3', ['--version']),
@@ -65,11 +100,6 @@ function problemOf(tool: Tool): Problem | undefined {
 /** Why `tool` is missing, or undefined when it works. */
 export function toolProblem(tool: Tool): string | undefined {
   return problemOf(tool)?.reason;
-}
-
-/** Whether `tool` is missing for a reason no installation changes (a kernel that cannot run its programs). */
-export function missingOnThisMachine(tool: Tool): boolean {
-  return problemOf(tool)?.machine === true;
 }
 
 export const inCI = process.env.CI === 'true' || process.env.CI === '1';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataModel } from '../../src/c/types.js';
 import { rng } from '../../src/invariants/random.js';
-import { needTools } from '../helpers/tools.js';
+import { needTools, spawnProgram } from '../helpers/tools.js';
 import { floatFlags } from '../../src/replay/replay.js';
 import { describeCase, gccFloatFlags, generateCases, interpret, runGcc, solve } from '../helpers/float-exprs.js';
 
@@ -41,7 +41,7 @@ function compileAndRun(program: string, flags: readonly string[]): string {
     writeFileSync(join(dir, 'p.c'), program);
     const cc = spawnSync('gcc', ['-O0', ...flags, '-o', join(dir, 'p'), join(dir, 'p.c')], { encoding: 'utf8' });
     assert.equal(cc.status, 0, cc.stderr);
-    return spawnSync(join(dir, 'p'), [], { encoding: 'utf8' }).stdout.trim();
+    return spawnProgram(join(dir, 'p'), [], flags.includes('-m32'), { encoding: 'utf8' }).stdout.trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,7 +12,7 @@ import type { ImpType } from '../../src/ivl/ast.js';
 import { executeImp, zeroValue, type ImpValue } from '../../src/ivl/interp.js';
 import { lowerProgram, nondetAt } from '../../src/lower/index.js';
 import { passesOf } from '../../src/properties/index.js';
-import { needTools } from '../helpers/tools.js';
+import { needTools, spawnProgram } from '../helpers/tools.js';
 
 const PROGRAM = `extern int __VERIFIER_nondet_int(void);
 extern long __VERIFIER_nondet_long(void);
@@ -43,7 +43,7 @@ test('abs, labs and llabs compute what gcc computes (both data models, the most 
       const cc = spawnSync('gcc', [dm === 'LP64' ? '-m64' : '-m32', '-O0', '-fwrapv', '-fno-builtin', '-w', '-Dmain=prog_main', '-o', join(dir, 'p'), join(dir, 'p.c'), join(dir, 'h.c')], { encoding: 'utf8' });
       if (cc.status !== 0 && /multilib|cannot find|skipping incompatible/.test(cc.stderr)) continue;
       assert.equal(cc.status, 0, cc.stderr);
-      const run = spawnSync(join(dir, 'p'), INPUTS.flat().map(String), { encoding: 'utf8' });
+      const run = spawnProgram(join(dir, 'p'), INPUTS.flat().map(String), dm === 'ILP32', { encoding: 'utf8' });
       const expected = run.stdout.trim().split('\n');
       const l = lowerProgram(parseCProgram(PROGRAM, 'p.c', { dataModel: dm }), { passes: passesOf('unreach-call'), dataModel: dm });
       assert.equal(l.unsupported, undefined, l.unsupported?.construct);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCFile, parseCProgram } from '../../src/c/index.js';
 import { repoRoot } from '../helpers/shared.js';
-import { needTools } from '../helpers/tools.js';
+import { needTools, spawnProgram } from '../helpers/tools.js';
 import type { DataModel } from '../../src/c/types.js';
 import type { Expr, ImpProgram, Stmt } from '../../src/ivl/ast.js';
 import { executeImp, type ImpValue } from '../../src/ivl/interp.js';
@@ -122,7 +122,7 @@ function gccRun(dir: string, cFile: string, dm: DataModel, lines: number, extra:
   const exe = join(dir, `run-${dm}`);
   const cc = spawnSync('gcc', [GCC_MODE[dm], '-O0', '-fwrapv', '-w', '-o', exe, ...extra, cFile], { encoding: 'utf8' });
   assert.equal(cc.status, 0, cc.stderr.split('\n').filter((x) => /error/.test(x)).join('\n'));
-  const run = spawnSync(exe, { encoding: 'utf8' });
+  const run = spawnProgram(exe, [], dm === 'ILP32', { encoding: 'utf8' });
   assert.equal(run.status, 0, `${dm}: the gcc-built program exits with ${run.status} ${run.signal ?? ''} ${run.stderr}`);
   const out = run.stdout.trim().split('\n');
   assert.equal(out.length, lines, `${dm}: gcc printed ${out.length} values, not ${lines}`);
@@ -182,7 +182,7 @@ test('control flow and memory agree with gcc (loops, switch, goto, recursion, po
       assert.equal(cc.status, 0, cc.stderr);
       const ld = spawnSync('gcc', [GCC_MODE[dm], '-o', join(dir, 'f'), join(dir, 'p.o'), harness], { encoding: 'utf8' });
       assert.equal(ld.status, 0, ld.stderr);
-      const run = spawnSync(join(dir, 'f'), { encoding: 'utf8' });
+      const run = spawnProgram(join(dir, 'f'), [], dm === 'ILP32', { encoding: 'utf8' });
       assert.equal(run.status, 0, `${dm}: the fixture exits with ${run.status} (2: main failed, 3: a slot of R was never written)`);
       const expected = run.stdout.trim().split('\n').map((x) => BigInt(x));
       assert.equal(expected.length, 27, `${dm}: flow.c records 27 values`);
@@ -261,7 +261,7 @@ test('no-overflow goals fail exactly where gcc -fsanitize=signed-integer-overflo
       const exe = join(dir, `o-${dm}`);
       const cc = spawnSync('gcc', [GCC_MODE[dm], '-O0', '-w', '-fsanitize=signed-integer-overflow,shift', '-fsanitize-recover=all', '-o', exe, cFile], { encoding: 'utf8' });
       assert.equal(cc.status, 0, cc.stderr);
-      const run = spawnSync(exe, { encoding: 'utf8' });
+      const run = spawnProgram(exe, [], dm === 'ILP32', { encoding: 'utf8' });
       assert.equal(run.status, 0, `${dm}: exit ${run.status} ${run.signal ?? ''}`);
       assert.doesNotMatch(run.stderr, /shift exponent/, 'the generator keeps shift amounts in range');
       const reports = [...run.stderr.matchAll(/o\.c:(\d+):\d+: runtime error: (signed integer overflow|negation of|division of|left shift of)/g)];

@@ -79,7 +79,7 @@ function waypointCount(witness: string): number {
 const fixtures = readdirSync(DIR).filter((f) => f.endsWith('.c')).sort();
 const gcc = probeGcc().gcc;
 
-test('the memory fixtures: each verdict as expected, FALSE with a clean witness in the required format that validate confirms (not with its target moved), UNKNOWN naming the construct', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('the memory fixtures: each verdict as expected, FALSE with a clean witness in the required format that validate confirms (not with its target moved), UNKNOWN naming the construct', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   assert.ok(fixtures.length >= 15, `${fixtures.length} fixtures`);
   const work = mkdtempSync(join(tmpdir(), 'tarsier-memfix-'));
   let validated = 0;

@@ -52,7 +52,7 @@ const expectFalse = (r: VerifyResult & { lint: string[] }, sub: string) => {
   assert.deepEqual(r.lint, []);
 };
 
-test('valid-deref: an index one past an array, a read after free, a pointer to a block-scope variable after its block, NULL', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('valid-deref: an index one past an array, a read after free, a pointer to a block-scope variable after its block, NULL', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   expectFalse(
     await run(`int main(void) {
   int a[4];
@@ -97,7 +97,7 @@ int main(void) {
   );
 });
 
-test('valid-free: a double free and the free of a pointer inside a block', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('valid-free: a double free and the free of a pointer inside a block', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   expectFalse(
     await run(`int main(void) {
   int *p = malloc(sizeof(int));
@@ -120,7 +120,7 @@ test('valid-free: a double free and the free of a pointer inside a block', { ski
   );
 });
 
-test('valid-memtrack and valid-memcleanup: a block not freed at the end of main (GraphML witness)', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('valid-memtrack and valid-memcleanup: a block not freed at the end of main (GraphML witness)', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   const body = `int main(void) {
   int *p = malloc(sizeof(int));
   *p = 1;
@@ -268,7 +268,7 @@ int main(void) {
   );
 });
 
-test('blocks allocated inside a loop: a list built and freed is safe; a lost node and a second free are found', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('blocks allocated inside a loop: a list built and freed is safe; a lost node and a second free are found', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   const list = (freeing: string) => `struct node { int v; struct node *next; };
 int main(void) {
   struct node *head = 0;
@@ -309,7 +309,7 @@ int main(void) {
   );
 });
 
-test('realloc: the elements move to the new block and the old one ends; a use of the old pointer and a realloc of a local are found', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('realloc: the elements move to the new block and the old one ends; a use of the old pointer and a realloc of a local are found', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   const grow = await run(`int main(void) {
   int *a = malloc(2 * sizeof(int));
   a[0] = 7; a[1] = 8;
@@ -360,7 +360,7 @@ int main(void) {
   assert.equal(kept.verdict.kind, 'true', kept.reason);
 });
 
-test('memset, memcpy, strlen, strcmp and strcpy: exact values, and an overflow found at the call', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('memset, memcpy, strlen, strcmp and strcpy: exact values, and an overflow found at the call', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   const ok = await run(
     `#include <string.h>
 extern void abort(void);
@@ -512,7 +512,7 @@ int main(void) {
   assert.match(other.reason, /a read of a union member other than the one written last .* at 7:/);
 });
 
-test('an allocation wrapper returning void * makes a block of the type its result is converted to', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('an allocation wrapper returning void * makes a block of the type its result is converted to', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   const prog = (last: string, freeA: string) => `void *xmalloc(unsigned long n) {
   void *p = malloc(n);
   if (!p) abort();

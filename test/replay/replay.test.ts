@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
 import { needTools } from '../helpers/tools.js';
 import { replayCounterexample, probeGcc, dataModelDependence, harnessSource } from '../../src/replay/index.js';
-import { runsI386Programs } from '../../src/replay/i386.js';
+import { i386Runner, runsI386Programs } from '../../src/replay/i386.js';
 
 const fixture = (name: string) => join(repoRoot, 'test', 'fixtures', 'replay', name);
 const noGcc = needTools('gcc');
@@ -86,6 +86,46 @@ test('ILP32 programs using long replay only where -m32 links', { skip: noGcc }, 
   assert.equal(r64.status, 'confirmed', r64.reason);
 });
 
+test('an ILP32 counterexample that needs a 32-bit unsigned long is confirmed by gcc -m32, under qemu-i386 where the kernel does not run 32-bit programs, and named so', { skip: needTools('gcc', 'gcc -m32') }, () => {
+  const values = [{ function: '__VERIFIER_nondet_ulong', value: 4294967295n }];
+  // -m64 cannot stand in: the program uses 'long', and there the sum does not wrap.
+  assert.equal(dataModelDependence(readFileSync(fixture('ulong-wraps.c'), 'utf8')), 'long');
+  const r = replayCounterexample(fixture('ulong-wraps.c'), values, { symptom: 'error-call', dataModel: 'ILP32' });
+  assert.equal(r.status, 'confirmed', r.reason);
+  assert.equal(r.mode, '-m32');
+  if (runsI386Programs()) {
+    assert.equal(r.emulator, undefined);
+    assert.equal(r.reason, 'replay (gcc -m32): reach_error was called');
+  } else {
+    assert.equal(r.emulator, 'qemu-i386');
+    assert.equal(r.reason, 'replay (gcc -m32 under qemu-i386): reach_error was called');
+  }
+  const lp64 = replayCounterexample(fixture('ulong-wraps.c'), values, { symptom: 'error-call', dataModel: 'LP64' });
+  assert.equal(lp64.status, 'not-confirmed', lp64.reason);
+  // The sanitizer's report comes through the emulator too.
+  const overflow = replayCounterexample(fixture('overflow.c'), [{ function: '__VERIFIER_nondet_int', value: 2147483647n }], { symptom: 'signed-overflow', dataModel: 'ILP32' });
+  assert.equal(overflow.status, 'confirmed', overflow.reason);
+  assert.equal(overflow.mode, '-m32');
+  assert.match(overflow.reason, runsI386Programs() ? /^replay \(gcc -m32 -fsanitize=signed-integer-overflow,shift-base\): / : /^replay \(gcc -m32 -fsanitize=signed-integer-overflow,shift-base under qemu-i386\): /);
+});
+
+test('a memory replay in ILP32 never runs under qemu-i386 (AddressSanitizer hangs there): where the kernel does not run 32-bit programs it falls back to -m64 or is unavailable, as without the emulator', { skip: needTools('gcc', 'gcc -fsanitize') }, () => {
+  const r = replayCounterexample(fixture('stack-index.c'), [{ function: '__VERIFIER_nondet_int', value: 2n }], { symptom: 'valid-deref', dataModel: 'ILP32' });
+  assert.equal(r.status, 'confirmed', r.reason);
+  assert.equal(r.emulator, undefined);
+  assert.doesNotMatch(r.reason, /qemu/);
+  assert.equal(r.mode, runsI386Programs() ? '-m32' : '-m64');
+  assert.match(r.reason, /^replay \(gcc -m(32|64) -fsanitize=address\): AddressSanitizer: stack-buffer-overflow/);
+  // A program whose meaning depends on the data model cannot fall back.
+  const long = replayCounterexample(fixture('long.c'), [{ function: '__VERIFIER_nondet_long', value: 1n }], { symptom: 'valid-deref', dataModel: 'ILP32' });
+  if (runsI386Programs()) assert.equal(long.status, 'not-confirmed', long.reason);
+  else {
+    assert.equal(long.status, 'unavailable');
+    assert.equal(long.emulator, undefined);
+    if (i386Runner() !== undefined) assert.equal(long.reason, "cannot replay: this kernel does not run 32-bit x86 programs (and AddressSanitizer's hang under qemu-i386), and the program uses 'long', whose meaning differs between ILP32 and LP64");
+  }
+});
+
 test('data-model dependence ignores comments, strings and long long', () => {
   assert.equal(dataModelDependence('// long\nint x = sizeof_x; char *s = "long"; long long y;'), undefined);
   assert.equal(dataModelDependence('unsigned long z;'), 'long');
@@ -101,7 +141,7 @@ test('a replay runs gcc once; gcc is probed only when the compile or the start f
     const fake = join(dir, 'gcc-no-m32');
     writeFileSync(fake, '#!/bin/sh\nfor a in "$@"; do [ "$a" = -m32 ] && { echo "ld: cannot find -lgcc: No such file or directory" >&2; exit 1; }; done\nexec gcc "$@"\n');
     chmodSync(fake, 0o755);
-    // A gcc whose -m32 programs the kernel cannot run: the system hands them to the shell (exit 2).
+    // A gcc whose -m32 programs do not start: the system hands them to the shell (exit 2), qemu-i386 refuses them (exit 1).
     const unrunnable = join(dir, 'gcc-m32-unrunnable');
     writeFileSync(unrunnable, '#!/bin/sh\nm32=; out=; prev=\nfor a in "$@"; do [ "$a" = -m32 ] && m32=1; [ "$prev" = -o ] && out="$a"; prev="$a"; done\nif [ -n "$m32" ]; then printf \'(\\n\' > "$out"; chmod +x "$out"; exit 0; fi\nexec gcc "$@"\n');
     chmodSync(unrunnable, 0o755);
@@ -116,12 +156,18 @@ test('a replay runs gcc once; gcc is probed only when the compile or the start f
     const once = replayCounterexample(fixture('reach.c'), values, { symptom: 'error-call', dataModel: 'LP64', gcc: counting });
     assert.equal(once.status, 'confirmed', once.reason);
     assert.equal(readFileSync(join(dir, 'runs'), 'utf8'), 'run\n');
-    if (!runsI386Programs()) {
-      // A kernel without 32-bit support is known at once: gcc is asked its version and builds the -m64 program, nothing else.
+    if (i386Runner() === undefined) {
+      // A machine that runs no 32-bit programs is known at once: gcc is asked its version and builds the -m64 program, nothing else.
       const ilp32 = replayCounterexample(fixture('reach.c'), values, { symptom: 'error-call', dataModel: 'ILP32', gcc: counting });
       assert.equal(ilp32.status, 'confirmed', ilp32.reason);
       assert.equal(ilp32.mode, '-m64');
       assert.equal(readFileSync(join(dir, 'runs'), 'utf8'), 'run\nrun\nrun\n');
+    } else if (!runsI386Programs()) {
+      // Under qemu-i386 too, a confirmed replay compiles once.
+      const ilp32 = replayCounterexample(fixture('reach.c'), values, { symptom: 'error-call', dataModel: 'ILP32', gcc: counting });
+      assert.equal(ilp32.status, 'confirmed', ilp32.reason);
+      assert.equal(ilp32.mode, '-m32');
+      assert.equal(readFileSync(join(dir, 'runs'), 'utf8'), 'run\nrun\n');
     }
     const reach = replayCounterexample(fixture('reach.c'), values, { symptom: 'error-call', dataModel: 'ILP32', gcc: fake });
     assert.equal(reach.status, 'confirmed', reach.reason);

@@ -211,7 +211,7 @@ test('GraphML correctness witness: confirmed with true node invariants, never co
   assert.equal(bad.verdict.kind, 'unknown', bad.reason);
 });
 
-test('a memory-safety property with a valid-memcleanup line: a block still reachable at exit is FALSE(valid-memcleanup)', { skip: noGcc, timeout: 600_000 }, async () => {
+test('a memory-safety property with a valid-memcleanup line: a block still reachable at exit is FALSE(valid-memcleanup)', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address'), timeout: 600_000 }, async () => {
   const four = join(dir, 'four.prp');
   writeFileSync(four, 'CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\nCHECK( init(main()), LTL(G valid-memcleanup) )\n');
   const kept = program('kept.c', '#include <stdlib.h>\nint *g;\nint main(void) {\n  g = malloc(sizeof(int));\n  return 0;\n}\n');

@@ -25,7 +25,7 @@ const PRP = {
 type Property = keyof typeof PRP;
 const noGcc = probeGcc().gcc ? false : 'skipped: gcc is not available (confirmations need replay)';
 
-test('memory witnesses for another sub-property, property or path are not confirmed', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('memory witnesses for another sub-property, property or path are not confirmed', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   const work = mkdtempSync(join(tmpdir(), 'tarsier-memval-'));
   const prp = (p: Property) => {
     const f = join(work, `${p}.prp`);

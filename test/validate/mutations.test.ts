@@ -98,7 +98,7 @@ const CASES: readonly { program: string; property: string; mutations: readonly M
 ];
 
 for (const c of CASES) {
-  test(`${c.property}: Tarsier's witness for ${c.program} is confirmed, and none of its mutations is`, { skip: c.property.startsWith('valid-') ? needTools('gcc', 'gcc -m32') : noGcc }, async () => {
+  test(`${c.property}: Tarsier's witness for ${c.program} is confirmed, and none of its mutations is`, { skip: c.property.startsWith('valid-') ? needTools('gcc', 'gcc -m32 -fsanitize=address') : noGcc }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tarsier-mutations-'));
     try {
       const w = join(dir, 'witness.yml');
@@ -190,7 +190,7 @@ test("issue 25: a no-overflow witness whose values cause no overflow is not conf
   }
 });
 
-test('GraphML leak witnesses: a changed assumption is not confirmed', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('GraphML leak witnesses: a changed assumption is not confirmed', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-mutations-'));
   try {
     for (const property of ['valid-memsafety', 'valid-memcleanup']) {

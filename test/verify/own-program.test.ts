@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { needTools } from '../helpers/tools.js';
+import { needTools, spawnProgram } from '../helpers/tools.js';
 import { cliPath } from '../helpers/shared.js';
 import { verify, type VerifyResult } from '../../src/verify/index.js';
 import { harnessSource } from '../../src/replay/harness.js';
@@ -83,7 +83,7 @@ test('the trace of a FALSE: the path with the values of the inputs and variables
     const cc = spawnSync('gcc', ['-m32', '-w', '-o', join(dir, 'p'), join(dir, 'p.c'), join(dir, 'h.c')], { encoding: 'utf8' });
     assert.equal(cc.status, 0, cc.stderr);
     // Standard error (unbuffered: the failing assertion aborts), without the harness's own lines.
-    const out = spawnSync(join(dir, 'p'), [], { encoding: 'utf8' }).stderr.split('\n').filter((l) => /^(r=)?-?\d+( -?\d+)?$/.test(l));
+    const out = spawnProgram(join(dir, 'p'), [], true, { encoding: 'utf8' }).stderr.split('\n').filter((l) => /^(r=)?-?\d+( -?\d+)?$/.test(l));
     assert.deepEqual(out.slice(0, 3), assigned('r').map((v) => `r=${v}`));
     const totals = assigned('total');
     assert.equal(out[3], `${input.value} ${totals[totals.length - 1]}`);
@@ -92,7 +92,7 @@ test('the trace of a FALSE: the path with the values of the inputs and variables
   }
 });
 
-test('without a property: the default checks find a violation of each kind, named by its kind', { skip: needTools('gcc', 'gcc -m32') }, async () => {
+test('without a property: the default checks find a violation of each kind, named by its kind', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, async () => {
   const nondet = 'extern int __VERIFIER_nondet_int(void);\n';
   const cases: Array<[string, string, string]> = [
     ['assert.c', `#include <assert.h>\n${nondet}int main(void) { int x = __VERIFIER_nondet_int(); if (x > 10) assert(x < 5); return 0; }\n`, 'false(assert)'],

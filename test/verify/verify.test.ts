@@ -129,7 +129,7 @@ test('CLI: verdict last, exit 0; bad inputs give one line and a non-zero exit', 
   assert.equal(badModel.status, 2);
 });
 
-test('CLI: without --witness, a leak\'s GraphML witness goes to ./witness.graphml (the rules\' file name for its format)', { skip: needTools('gcc', 'gcc -m32') }, () => {
+test('CLI: without --witness, a leak\'s GraphML witness goes to ./witness.graphml (the rules\' file name for its format)', { skip: needTools('gcc', 'gcc -m32 -fsanitize=address') }, () => {
   const cwd = tmp();
   const r = spawnSync(process.execPath, [cliPath, 'verify', ex('leak.c'), '--prop', ex('valid-memsafety.prp'), '--timeout', '60', '--format', 'json'], { encoding: 'utf8', cwd });
   const j = JSON.parse(r.stdout);
