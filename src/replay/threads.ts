@@ -52,6 +52,8 @@ export interface ThreadReplayOptions {
 
 export const RACE_MARKER = 'TARSIER-REPLAY: data race:';
 export const SCHEDULE_END_MARKER = 'TARSIER-REPLAY: the schedule ended';
+/** The thread whose turn it is would wait for a mutex or a thread that only another thread's turn can free: the run would hang. */
+export const SCHEDULE_BLOCKED_MARKER = 'TARSIER-REPLAY: the schedule blocks';
 const RACE_EXIT = 87;
 
 /** The pthread functions whose calls are visible operations, wrapped by the runtime. */
@@ -70,6 +72,7 @@ export function threadRuntimeSource(options: ThreadReplayOptions): string {
     '#include <stdint.h>',
     '#include <stdio.h>',
     '#include <stdlib.h>',
+    '#include <errno.h>',
     '#include <unistd.h>',
     '#define NI __attribute__((no_instrument_function))',
     `#define NT ${nt}`,
@@ -86,7 +89,8 @@ export function threadRuntimeSource(options: ThreadReplayOptions): string {
     'static int step_i = -1, cur = 0; static long left = 0;',
     'static __thread int me = 1;',
     'static struct { int on; uintptr_t lo, hi; int write, atomic; void *pc; } pend[NT];',
-    'static int arrived[NT], atomic_depth[NT], next_created;',
+    'static int arrived[NT], ended[NT], atomic_depth[NT], next_created;',
+    'static pthread_t handle[NT];',
     // Before main, and for accesses the program's own start-up makes, nothing is scheduled.
     'static int running;',
     '__attribute__((constructor)) NI static void tarsier_start(void) { running = 1; }',
@@ -127,7 +131,7 @@ export function threadRuntimeSource(options: ThreadReplayOptions): string {
     'NI static void thread_end(void) {',
     '  lock_();',
     '  if (cur == me) advance();',
-    '  arrived[me] = 1; pend[me].on = 0;',
+    '  arrived[me] = 1; ended[me] = 1; pend[me].on = 0;',
     '  pthread_cond_broadcast(&tc);',
     '  unlock_();',
     '}',
@@ -145,13 +149,29 @@ export function threadRuntimeSource(options: ThreadReplayOptions): string {
     '  s->fn = fn; s->arg = arg; s->tid = next_created < ncreated ? created[next_created] : NT - 1; next_created++;',
     '  int tid = s->tid;',
     '  int r = __real_pthread_create(t, a, trampoline, s);',
+    '  if (r == 0) handle[tid] = *t;',
     // The new thread runs its own code up to its first visible operation before anything else happens.
     '  lock_(); while (!arrived[tid]) pthread_cond_wait(&tc, &tm); unlock_();',
     '  return r;',
     '}',
-    'NI int __wrap_pthread_join(pthread_t t, void **r) { visible(0, 0, 0, __builtin_return_address(0)); return __real_pthread_join(t, r); }',
+    // Only the thread whose turn it is runs; the others wait for theirs. So
+    // where it would wait for a lock or a thread's end that another thread
+    // must bring, the run would hang until its time limit: it ends at once.
+    'NI static void blocks(void) {',
+    `  fputs("${SCHEDULE_BLOCKED_MARKER}\\n", stderr); fflush(stderr); _exit(${HARNESS_EXIT.diverged});`,
+    '}',
+    'NI int __wrap_pthread_join(pthread_t t, void **r) {',
+    '  visible(0, 0, 0, __builtin_return_address(0));',
+    '  for (int k = 0; k < NT; k++) if (handle[k] && pthread_equal(handle[k], t) && !ended[k]) blocks();',
+    '  return __real_pthread_join(t, r);',
+    '}',
     'NI void __wrap_pthread_exit(void *r) { thread_end(); __real_pthread_exit(r); }',
-    'NI int __wrap_pthread_mutex_lock(pthread_mutex_t *m) { visible(0, 0, 0, __builtin_return_address(0)); return __real_pthread_mutex_lock(m); }',
+    'NI int __wrap_pthread_mutex_lock(pthread_mutex_t *m) {',
+    '  visible(0, 0, 0, __builtin_return_address(0));',
+    '  int r = __real_pthread_mutex_trylock(m);',
+    '  if (r == EBUSY) blocks();',
+    '  return r;',
+    '}',
     'NI int __wrap_pthread_mutex_trylock(pthread_mutex_t *m) { visible(0, 0, 0, __builtin_return_address(0)); return __real_pthread_mutex_trylock(m); }',
     'NI int __wrap_pthread_mutex_unlock(pthread_mutex_t *m) { visible(0, 0, 0, __builtin_return_address(0)); return __real_pthread_mutex_unlock(m); }',
     'NI void __VERIFIER_atomic_begin(void) { atomic_depth[me]++; }',
@@ -271,7 +291,11 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
         return { ...base, status: 'confirmed', overflowAt: { line: Number(m[1]), column: Number(m[2]) }, reason: `replay (${how}, -fsanitize=signed-integer-overflow): signed integer overflow at line ${m[1]}` };
       }
     }
-    const why = stderr.includes(DIVERGED_MARKER) || stderr.includes(SCHEDULE_END_MARKER) ? 'the run left the schedule or the nondet values' : `the violation did not happen (exit ${r.status ?? r.signal})`;
+    const why = stderr.includes(SCHEDULE_BLOCKED_MARKER)
+      ? 'the thread whose turn it was would wait for another thread (a lock it holds, or its end): the run left the schedule'
+      : stderr.includes(DIVERGED_MARKER) || stderr.includes(SCHEDULE_END_MARKER)
+        ? 'the run left the schedule or the nondet values'
+        : `the violation did not happen (exit ${r.status ?? r.signal})`;
     return { ...base, status: 'not-confirmed', reason: `replay (scheduled): ${why}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });

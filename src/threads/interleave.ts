@@ -62,6 +62,11 @@ export interface Interleaved {
 /** The havoc targets that carry the schedule (see the header). */
 export const SCHEDULE_VARS = { thread: '$sched.thread', op: '$sched.op', next: '$sched.next' } as const;
 
+/** Whether an IMP variable is one of the interleaving's own (its havocs choose the schedule, not a nondet call's value, though one may share the call's place). */
+export function isScheduleVar(name: string): boolean {
+  return name.startsWith('$sched.');
+}
+
 const RUN = '$sched.run';
 const EXITED = '$sched.exited';
 const pcOf = (k: number) => `$sched.pc#${k}`;

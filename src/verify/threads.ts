@@ -11,7 +11,7 @@ import { goalOf } from '../lower/index.js';
 import { goalRolesOf, violationKinds, violationOf, violationWitnessFormat } from '../properties/index.js';
 import { replaySchedule, type ScheduleSymptom } from '../replay/threads.js';
 import type { ReplayResult } from '../replay/index.js';
-import { interleave, InterleaveError, type Interleaved } from '../threads/interleave.js';
+import { interleave, InterleaveError, isScheduleVar, type Interleaved } from '../threads/interleave.js';
 import { replaySteps, scheduleOf, type Schedule, type ScheduleHavoc } from '../threads/schedule.js';
 import { exploreInterleavings } from '../threads/explore.js';
 import { lowerC } from './frontend.js';
@@ -118,9 +118,9 @@ function confirm(
   bound: number | undefined,
 ): { verdict?: VerifyResult; replay: ReplayResult } {
   const schedule = scheduleOf(havocs, x.it.operations);
-  const steps = nondetStepsOf(havocs, x.lowered.sourceMap);
+  const steps = nondetStepsOf(havocs.filter((h) => !isScheduleVar(h.target)), x.lowered.sourceMap);
   const enforced = replaySteps(schedule);
-  run.log(`schedule: ${enforced.map((s) => `${s.thread}:${s.operations.map((o) => `${o.kind}@${o.loc.line}`).join(',')}`).join(' ')}`);
+  run.log(`schedule: ${enforced.map((s) => `${s.thread}:${s.operations.map((o) => `${o.kind}@${o.loc.line}`).join(',')}`).join(' ')}${steps.length ? `; nondet values ${steps.map((s) => s.value).join(', ')}` : ''}`);
   const replay = replaySchedule(run.r.program, replayValues(steps), {
     symptom,
     dataModel: run.r.dataModel,

@@ -12,6 +12,8 @@ import { repoRoot } from '../helpers/shared.js';
 import { needTools } from '../helpers/tools.js';
 import { verify } from '../../src/verify/index.js';
 import { validate } from '../../src/validate/index.js';
+import { nondetValue } from '../../src/replay/index.js';
+import { replaySchedule } from '../../src/replay/threads.js';
 
 const noGcc = needTools('gcc -m32');
 const fixture = (name: string) => join(repoRoot, 'test', 'fixtures', 'threads', name);
@@ -60,9 +62,22 @@ test('no-data-race: branches on nondet input and a heap block that may be missin
   assert.equal(r.verdict.kind, 'true', r.reason);
 });
 
-test('no-data-race: a race that needs one input value is never TRUE', { skip: noGcc }, async () => {
+test('no-data-race: a race that needs one input value is FALSE, replayed with that value (the schedule\'s own choices at the nondet call are not values)', { skip: noGcc }, async () => {
   const r = await run('race-on-input.c', 'no-data-race');
-  assert.notEqual(r.verdict.kind, 'true', r.reason);
+  assert.deepEqual(r.verdict, { kind: 'false', property: 'no-data-race' }, r.reason);
+  assert.equal(r.replay?.status, 'confirmed', r.reason);
+  assert.deepEqual(r.counterexample?.map((v) => v.value), [5n]);
+});
+
+test('a schedule whose thread would wait for another thread ends at once, saying so, instead of hanging until its time limit', { skip: noGcc }, () => {
+  // With the input 0 the writer waits for the lock main holds; the schedule's last step lets main run on to its join.
+  const steps = [{ thread: 1, operations: 3 }, { thread: 2, operations: 1 }, { thread: 1, operations: 1 }];
+  const r = replaySchedule(fixture('race-on-input.c'), [nondetValue('__VERIFIER_nondet_int', 0n)], { symptom: 'data-race', dataModel: 'LP64', steps, created: [2], nondetFunctions: ['__VERIFIER_nondet_int'], atomicFunctions: [], timeoutMs: 20_000 });
+  assert.equal(r.status, 'not-confirmed', r.reason);
+  assert.equal(r.timedOut, undefined, r.reason);
+  assert.match(r.reason, /would wait for another thread/);
+  const raced = replaySchedule(fixture('race-on-input.c'), [nondetValue('__VERIFIER_nondet_int', 5n)], { symptom: 'data-race', dataModel: 'LP64', steps, created: [2], nondetFunctions: ['__VERIFIER_nondet_int'], atomicFunctions: [], timeoutMs: 20_000 });
+  assert.equal(raced.status, 'confirmed', raced.reason);
 });
 
 test('unreach-call: a handshake that publishes before raising the flag is safe in every interleaving', async () => {
