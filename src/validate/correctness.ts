@@ -251,7 +251,7 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
     ? { verdict: 'true' as const, reason: `the property is proved with the ${confirmed} confirmed invariants` }
     : checked.propertyProved
       ? { verdict: 'true' as const, reason: `the property is proved together with the invariants (${checked.propertyProved})` }
-      : await proveProperty(ctx, points, claims.filter((cl) => cl.status === 'confirmed' && cl.candidate && !NONZERO_CONSTANT.test(cl.result.expression)));
+      : await proveProperty(ctx);
   if (how.verdict === 'false') return finish('refuted', how.reason, { inputs: how.inputs });
   if (how.verdict !== 'true') return finish('unconfirmed', `the property is not proved: ${how.reason}`);
   const unconfirmed = claims.length - confirmed;
@@ -260,38 +260,18 @@ export async function validateCorrectness(ctx: CorrectnessContext): Promise<Corr
 }
 
 /**
- * Proves the property with `verify` (Tarsier's own reasoning) on the
- * program with the confirmed loop invariants assumed at their loop heads:
- * they hold at every evaluation of the loop condition, so the assumptions
- * leave every execution of the program in, and the engines start from the
- * witness's facts instead of finding them again. A violation found there
- * is a run of the program itself; it refutes only when replayed on the
- * program.
+ * Proves the property without the witness's help: `verify` on the program.
+ * (Not with the confirmed invariants assumed at their loop heads: written
+ * into the loop condition, they hide the condition's bound from the
+ * array-cell candidates, and array programs lost their proofs.)
  */
-async function proveProperty(ctx: CorrectnessContext, points: ProgramPoints, confirmed: readonly Claim[]): Promise<{ verdict: 'true' | 'false' | 'unknown'; reason: string; inputs?: readonly NondetValue[] }> {
+async function proveProperty(ctx: CorrectnessContext): Promise<{ verdict: 'true' | 'false' | 'unknown'; reason: string; inputs?: readonly NondetValue[] }> {
   const budget = ctx.budgetS();
   if (budget < 1) return { verdict: 'unknown', reason: 'no time left' };
-  const { resolved } = ctx;
-  const errorFunction = resolved.property.errorFunction ?? 'reach_error';
-  const dir = mkdtempSync(join(tmpdir(), 'tarsier-validate-'));
-  try {
-    let program = resolved.program;
-    if (confirmed.length > 0) {
-      program = join(dir, basename(resolved.program));
-      writeFileSync(program, withChecks(ctx.text, points, [], errorFunction, confirmed).program);
-    }
-    const v = await verify(program, { propertyDetails: resolved.property, dataModel: resolved.dataModel, timeoutS: budget, witnessPath: null, log: ctx.log, proofFirst: true });
-    const how = confirmed.length > 0 ? `with the ${confirmed.length} confirmed loop invariants assumed` : 'without the witness';
-    if (v.verdict.kind === 'true') return { verdict: 'true', reason: `proved by Tarsier ${how} (${v.reason})` };
-    if (v.verdict.kind !== 'false') return { verdict: 'unknown', reason: v.reason };
-    if (program === resolved.program) return { verdict: 'false', reason: `the program violates the property: ${v.reason}`, ...(v.counterexample ? { inputs: v.counterexample } : {}) };
-    // verify replayed the run on the program with the assumptions; the witness is refuted by the program's own run.
-    const replay = replayCounterexample(resolved.program, v.counterexample ?? [], { symptom: propertyRow(resolved.property.kind).validation!.replay, dataModel: resolved.dataModel, errorFunction });
-    if (replay.status !== 'confirmed') return { verdict: 'unknown', reason: `a violation found with the invariants assumed is not confirmed on the program: ${replay.reason}` };
-    return { verdict: 'false', reason: `the program violates the property: ${replay.reason}`, inputs: v.counterexample ?? [] };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const v = await verify(ctx.resolved.program, { propertyDetails: ctx.resolved.property, dataModel: ctx.resolved.dataModel, timeoutS: budget, witnessPath: null, log: ctx.log, proofFirst: true });
+  if (v.verdict.kind === 'true') return { verdict: 'true', reason: `proved by Tarsier without the witness (${v.reason})` };
+  if (v.verdict.kind === 'false') return { verdict: 'false', reason: `the program violates the property: ${v.reason}`, ...(v.counterexample ? { inputs: v.counterexample } : {}) };
+  return { verdict: 'unknown', reason: v.reason };
 }
 
 /**
