@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 const EXIT_CODE = 42;
 
@@ -97,4 +97,9 @@ export function i386Runner(): readonly string[] | undefined {
   if (runsI386Programs()) runner = [];
   else runner = qemu !== undefined && runsProbe([qemu]) ? [qemu] : undefined;
   return runner;
+}
+
+/** The emulator a runner runs programs in (`qemu-i386`), or undefined where the kernel runs them. */
+export function emulatorOf(runner: readonly string[]): string | undefined {
+  return runner.length ? basename(runner[0]!) : undefined;
 }

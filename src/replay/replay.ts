@@ -5,10 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gccModeFlag, type DataModel } from '../common/data-model.js';
 import { dataModelDependence } from './data-model.js';
-import { i386Runner } from './i386.js';
+import { emulatorOf, i386Runner, qemuI386Command } from './i386.js';
 import { ASSERTION_MARKER, DIVERGED_MARKER, HARNESS_EXIT, REACHED_MARKER, SEGMENT_AT_ERROR_MARKER, SEGMENT_AT_EXIT_MARKER, TARGET_MARKER, harnessSource, type NondetValue } from './harness.js';
 import { countsBlocks, detectsLeaks, isMemorySymptom, memoryFlags, memoryVerdict, type MemoryProperty, type MemorySymptom } from './memory.js';
 
@@ -127,12 +127,14 @@ export function probeGcc(gcc = defaultGcc()): { gcc: boolean; m32: boolean; deta
     } else {
       const runner = i386Runner();
       if (runner === undefined) {
-        result = { gcc: true, m32: false, detail: 'this kernel does not run 32-bit x86 programs (gcc -m32 programs cannot start), and no qemu-i386 (qemu-user) runs them' };
+        const qemu = qemuI386Command();
+        result = { gcc: true, m32: false, detail: `this kernel does not run 32-bit x86 programs (gcc -m32 programs cannot start), and ${qemu === undefined ? 'no emulator is tried (TARSIER_QEMU_I386 is empty)' : `${qemu} (qemu-user) does not run them`}` };
       } else {
         const c = spawnSync(gcc, ['-m32', src, '-o', join(dir, 'p')], { encoding: 'utf8', timeout: 60000 });
         const [cmd, ...args] = [...runner, join(dir, 'p')];
         const ok = c.status === 0 && spawnSync(cmd!, args, { timeout: 10000 }).status === 0;
-        const under = emulatedBy(runner);
+        const emulator = emulatorOf(runner);
+        const under = emulator ? ` under ${emulator}` : '';
         result = ok
           ? { gcc: true, m32: true, detail: `gcc -m32 links and runs${under}` }
           : { gcc: true, m32: false, detail: `gcc -m32 programs cannot be linked or run here${under} (${under ? 'no 32-bit C libraries' : 'no 32-bit C libraries, or a kernel without 32-bit support'})` };
@@ -143,11 +145,6 @@ export function probeGcc(gcc = defaultGcc()): { gcc: boolean; m32: boolean; deta
   }
   gccProbeCache.set(gcc, result);
   return result;
-}
-
-/** ` under qemu-i386` for a run inside the emulator, else nothing (the kernel runs the program). */
-function emulatedBy(runner: readonly string[]): string {
-  return runner.length ? ` under ${basename(runner[0]!)}` : '';
 }
 
 /**
@@ -168,7 +165,8 @@ function defaultGcc(): string {
   return process.env.TARSIER_GCC ?? 'gcc';
 }
 
-const OVERFLOW_MESSAGE =
+/** UBSan's report of a signed overflow (a signed `<<` among them): its line, column and kind. */
+export const OVERFLOW_MESSAGE =
   /:(\d+):(\d+): runtime error: (signed integer overflow|negation of .* cannot be represented|division of .* by -1 cannot be represented|left shift of .*)/;
 
 /**
@@ -291,7 +289,7 @@ export function replayCounterexample(
       return { status: 'unavailable', mode, reason: `cannot replay: gcc failed: ${msg.trim()}` };
     }
     const stderr = run.stderr ?? '';
-    const emulator = mode === '-m32' && m32Runner?.length ? basename(m32Runner[0]!) : undefined;
+    const emulator = mode === '-m32' && m32Runner ? emulatorOf(m32Runner) : undefined;
     const base = { mode, ...(emulator ? { emulator } : {}), exitCode: run.status, stderr: stderr.slice(0, 4000) };
     // How the run was made, for a confirmation's reason: `gcc -m32 <flags> under qemu-i386`.
     const how = (sanitizer = '') => `gcc ${mode}${sanitizer}${emulator ? ` under ${emulator}` : ''}`;

@@ -20,10 +20,10 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DIVERGED_MARKER, HARNESS_EXIT, NONDET_FLOAT_TYPES, NONDET_TYPES, REACHED_MARKER, harnessSource, type NondetValue } from './harness.js';
-import { i386Runner } from './i386.js';
-import { floatFlags, probeGcc, type ReplayResult, type Symptom } from './replay.js';
+import { emulatorOf, i386Runner } from './i386.js';
+import { floatFlags, OVERFLOW_MESSAGE, probeGcc, type ReplayResult, type Symptom } from './replay.js';
 
 /** What a schedule replay can look for (replay.ts's symptoms). */
 export type ScheduleSymptom = Extract<Symptom, 'error-call' | 'data-race' | 'signed-overflow'>;
@@ -269,7 +269,7 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
       env: { ...process.env, UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1' },
     });
     const stderr = r.stderr ?? '';
-    const emulator = runner.length ? basename(runner[0]!) : undefined;
+    const emulator = emulatorOf(runner);
     const base = { mode, ...(emulator ? { emulator } : {}), exitCode: r.status, stderr: stderr.slice(0, 4000) };
     const how = `gcc ${mode}${emulator ? ` under ${emulator}` : ''}, scheduled`;
     if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
@@ -286,7 +286,7 @@ export function replaySchedule(programPath: string, values: readonly NondetValue
         return { ...base, status: 'confirmed', reason: `replay (${how}): ${errorFunction} was called` };
       }
     } else {
-      const m = /:(\d+):(\d+): runtime error: (signed integer overflow|negation of .* cannot be represented|division of .* by -1 cannot be represented|left shift of .*)/.exec(stderr);
+      const m = OVERFLOW_MESSAGE.exec(stderr);
       if (m) {
         return { ...base, status: 'confirmed', overflowAt: { line: Number(m[1]), column: Number(m[2]) }, reason: `replay (${how}, -fsanitize=signed-integer-overflow): signed integer overflow at line ${m[1]}` };
       }

@@ -7,14 +7,15 @@
 
 import type { SourceLocation } from '../common/location.js';
 import type { CProgram } from '../c/index.js';
-import type { ImpType, Stmt } from '../ivl/ast.js';
-import { boolValue, bvValue, executeImp, intValue, zeroValue, type ImpValue } from '../ivl/interp.js';
+import type { ImpType } from '../ivl/ast.js';
+import { executeImp, zeroValue, type ImpValue } from '../ivl/interp.js';
 import { lowerProgram } from '../lower/index.js';
 import { locKey, nondetAt } from '../lower/source-map.js';
-import { stmtBodies } from '../ivl/walk.js';
+import { visitStmts } from '../ivl/walk.js';
 import { passesOf, violationKinds } from '../properties/index.js';
 import type { NondetValue } from '../replay/index.js';
 import type { DataModel, PropertyKind } from '../task/index.js';
+import { impValue } from '../verify/trace.js';
 
 /** Steps the run may take: the validator's budget is seconds, the interpreter does about a million steps a second. */
 const MAX_STEPS = 2_000_000;
@@ -33,13 +34,9 @@ export function modelViolationAt(c: CProgram, kind: PropertyKind, dataModel: Dat
   // The havoc statements; the interpreter's other havocs are the initial
   // values of IMP variables, which the lowering writes before reading.
   const statements = new Set<string>();
-  const collect = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      if (s.kind === 'havoc') statements.add(`${s.target}|${locKey(s.loc)}`);
-      stmtBodies(s).forEach(collect);
-    }
-  };
-  if (proc.body) collect(proc.body);
+  visitStmts(proc.body ?? [], (s) => {
+    if (s.kind === 'havoc') statements.add(`${s.target}|${locKey(s.loc)}`);
+  });
   // A value C leaves indeterminate need not be gcc's: the run is made with
   // all such bits clear and with all set, and must end alike.
   const run = (indeterminate: (type: ImpType) => ImpValue): SourceLocation | undefined => {
@@ -48,7 +45,7 @@ export function modelViolationAt(c: CProgram, kind: PropertyKind, dataModel: Dat
       maxSteps: MAX_STEPS,
       outOfTime,
       havoc(name, type, loc) {
-        if (nondetAt(lowered.sourceMap, loc) !== undefined && next < values.length) return valueOf(values[next++]!.value, type);
+        if (nondetAt(lowered.sourceMap, loc) !== undefined && next < values.length) return impValue(values[next++]!.value, type);
         return statements.has(`${name}|${locKey(loc)}`) ? indeterminate(type) : zeroValue(type);
       },
     });
@@ -57,15 +54,7 @@ export function modelViolationAt(c: CProgram, kind: PropertyKind, dataModel: Dat
     return goal && violationKinds(kind).includes(goal.kind) ? goal.loc : undefined;
   };
   const clear = run(zeroValue);
-  const set = clear && run((type) => valueOf(-1n, type));
+  // All bits set: -1 read into a bit-vector; a float's bits as an unsigned number.
+  const set = clear && run((type) => impValue(type.kind === 'float' ? (1n << BigInt(type.eb + type.sb)) - 1n : -1n, type));
   return clear && set && locKey(clear) === locKey(set) ? clear : undefined;
-}
-
-/** A harness value (the C type's reading) as the model's value of `type`. */
-function valueOf(v: bigint, type: ImpType): ImpValue {
-  if (type.kind === 'bv') return bvValue(BigInt.asUintN(type.width, v), type.width);
-  if (type.kind === 'int') return intValue(v);
-  if (type.kind === 'bool') return boolValue(v !== 0n);
-  if (type.kind === 'float') return { kind: 'float', eb: type.eb, sb: type.sb, bits: v };
-  return zeroValue(type);
 }

@@ -108,8 +108,8 @@ export function counterexampleTrace(program: ImpProgram, havocs: readonly TraceH
   return steps.length > MAX_STEPS ? [...steps.slice(0, MAX_STEPS / 4), ...steps.slice(steps.length - (MAX_STEPS * 3) / 4)] : steps;
 }
 
-/** A model value of the counterexample as the interpreter's value of `type`. */
-function impValue(v: bigint, type: ImpType): ImpValue {
+/** A model value of the counterexample (or a nondet call's value, as the C type reads it) as the interpreter's value of `type`. */
+export function impValue(v: bigint, type: ImpType): ImpValue {
   if (type.kind === 'bv') return bvValue(v, type.width);
   if (type.kind === 'int') return intValue(v);
   if (type.kind === 'bool') return boolValue(v !== 0n);
