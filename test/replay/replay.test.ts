@@ -102,11 +102,18 @@ test('an ILP32 counterexample that needs a 32-bit unsigned long is confirmed by 
   }
   const lp64 = replayCounterexample(fixture('ulong-wraps.c'), values, { symptom: 'error-call', dataModel: 'LP64' });
   assert.equal(lp64.status, 'not-confirmed', lp64.reason);
-  // The sanitizer's report comes through the emulator too.
+  // A program that means the same in LP64 is not emulated: it runs natively as -m64 (much faster).
+  assert.equal(dataModelDependence(readFileSync(fixture('overflow.c'), 'utf8')), undefined);
   const overflow = replayCounterexample(fixture('overflow.c'), [{ function: '__VERIFIER_nondet_int', value: 2147483647n }], { symptom: 'signed-overflow', dataModel: 'ILP32' });
   assert.equal(overflow.status, 'confirmed', overflow.reason);
-  assert.equal(overflow.mode, '-m32');
-  assert.match(overflow.reason, runsI386Programs() ? /^replay \(gcc -m32 -fsanitize=signed-integer-overflow,shift-base\): / : /^replay \(gcc -m32 -fsanitize=signed-integer-overflow,shift-base under qemu-i386\): /);
+  assert.equal(overflow.mode, runsI386Programs() ? '-m32' : '-m64');
+  assert.equal(overflow.emulator, undefined);
+  assert.match(overflow.reason, runsI386Programs() ? /^replay \(gcc -m32 -fsanitize=signed-integer-overflow,shift-base\): / : /^replay \(gcc -m64 -fsanitize=signed-integer-overflow,shift-base\): /);
+  // The sanitizer's report comes through the emulator too.
+  const wrapped = replayCounterexample(fixture('long-overflow.c'), [{ function: '__VERIFIER_nondet_long', value: 2147483647n }], { symptom: 'signed-overflow', dataModel: 'ILP32' });
+  assert.equal(wrapped.status, 'confirmed', wrapped.reason);
+  assert.equal(wrapped.mode, '-m32');
+  assert.match(wrapped.reason, runsI386Programs() ? /^replay \(gcc -m32 -fsanitize=signed-integer-overflow,shift-base\): / : /^replay \(gcc -m32 -fsanitize=signed-integer-overflow,shift-base under qemu-i386\): /);
 });
 
 test('a memory replay in ILP32 never runs under qemu-i386 (AddressSanitizer hangs there): where the kernel does not run 32-bit programs it falls back to -m64 or is unavailable, as without the emulator', { skip: needTools('gcc', 'gcc -fsanitize') }, () => {
@@ -163,11 +170,15 @@ test('a replay runs gcc once; gcc is probed only when the compile or the start f
       assert.equal(ilp32.mode, '-m64');
       assert.equal(readFileSync(join(dir, 'runs'), 'utf8'), 'run\nrun\nrun\n');
     } else if (!runsI386Programs()) {
-      // Under qemu-i386 too, a confirmed replay compiles once.
+      // A program that means the same in LP64 runs natively as -m64, one under qemu-i386 as -m32: each compiles once.
       const ilp32 = replayCounterexample(fixture('reach.c'), values, { symptom: 'error-call', dataModel: 'ILP32', gcc: counting });
       assert.equal(ilp32.status, 'confirmed', ilp32.reason);
-      assert.equal(ilp32.mode, '-m32');
+      assert.equal(ilp32.mode, '-m64');
       assert.equal(readFileSync(join(dir, 'runs'), 'utf8'), 'run\nrun\n');
+      const emulated = replayCounterexample(fixture('ulong-wraps.c'), [{ function: '__VERIFIER_nondet_ulong', value: 4294967295n }], { symptom: 'error-call', dataModel: 'ILP32', gcc: counting });
+      assert.equal(emulated.status, 'confirmed', emulated.reason);
+      assert.equal(emulated.mode, '-m32');
+      assert.equal(readFileSync(join(dir, 'runs'), 'utf8'), 'run\nrun\nrun\n');
     }
     const reach = replayCounterexample(fixture('reach.c'), values, { symptom: 'error-call', dataModel: 'ILP32', gcc: fake });
     assert.equal(reach.status, 'confirmed', reach.reason);
