@@ -338,8 +338,9 @@ export function bindSequence(program: CProgram, text: string, points: ProgramPoi
     // (those inside it, such as a nondet call's return, come during it).
     let before = follows;
     while (target && before > 0 && target.start <= followAt[before - 1]! && followAt[before - 1]! < target.end) before--;
-    edits.declare('extern void __tarsier_target(void);');
-    const mark = `if (${SEG} >= ${before}u) __tarsier_target();`;
+    // Told once: a target in a loop of 2^30 iterations would otherwise call (and print) each time.
+    edits.declare('extern void __tarsier_target(void); static int __tarsier_target_told = 0;');
+    const mark = `if (!__tarsier_target_told && ${SEG} >= ${before}u) { __tarsier_target_told = 1; __tarsier_target(); }`;
     if (target) beforeStatement(edits, target, mark);
     if (targetEndOf) {
       const fn = targetEndOf;

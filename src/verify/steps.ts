@@ -5,7 +5,7 @@
 
 import { formatLocation } from '../common/location.js';
 import { analysisCandidates } from '../analysis/index.js';
-import { abstractArrayCells, accumulatorCandidates, assertionCandidates, bmc, candidateSources, filteredByRuns, polynomialCandidates, templateCandidates, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type CellAbstraction, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
+import { abstractArrayCells, accelerateLoops, ACCELERATION_FILE, accumulatorCandidates, assertionCandidates, bmc, candidateSources, filteredByRuns, polynomialCandidates, templateCandidates, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type CellAbstraction, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import { freeVars, loopsOf } from '../ivl/walk.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
@@ -215,6 +215,41 @@ const STEPS: Readonly<Record<StepName, Step>> = {
     },
   },
   /**
+   * Loops that step variables by constants: BMC on the program that may
+   * jump over m iterations of such a loop at once (engines/acceleration.ts)
+   * for a tenth of the budget, at most 1 s: a violation after 2^31
+   * iterations shows at bound 1. Only a replayed counterexample counts (the
+   * replay runs every iteration); no proof is taken from this step.
+   */
+  acceleration: {
+    lowered: true,
+    applies: (run) => !run.options.proofFirst && !run.family!.recursive && acceleratedOf(run) !== undefined,
+    async run(run) {
+      const accelerated = acceleratedOf(run)!;
+      const stopAt = run.deadline() - Math.min(1000, run.deadline() / 10);
+      const left = () => run.deadline() - stopAt;
+      const result = await bmc(() => accelerated.program, {
+        induction: false,
+        candidates: false,
+        deadline: left,
+        solverTimeoutMs: () => (run.solverTimeoutMs() * Math.max(1, left())) / Math.max(1, run.deadline()),
+        roles: goalRolesOf(run.r.property.kind),
+        log: run.log,
+        solver: run.options.solver,
+      });
+      run.profile.mark('acceleration');
+      run.log(`acceleration (${accelerated.loops} loops): ${result.verdict}${result.verdict === 'unknown' ? `: ${result.reason}` : ''}`);
+      if (result.verdict !== 'false') return undefined;
+      const first = run.family!.first;
+      const cex = result.counterexample;
+      const found = confirmedViolation(run, cex, first.sourceMap);
+      if (found.kind !== 'confirmed') return undefined;
+      // The trace retraces the original program (every iteration), without the jumps' own choices.
+      const original = { ...cex, havocs: cex.havocs.filter((h) => h.loc.file !== ACCELERATION_FILE) };
+      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'acceleration', `BMC bound ${result.bound} with loops accelerated`, result.bound, traceOf(run, first.imp, original, first.sourceMap, found.goal));
+    },
+  },
+  /**
    * Loops: BMC first for a sixth of the budget (at most 1.5 s), which finds
    * the quick violations and complete unrollings; then loop invariants from
    * Horn clauses get up to 20 % of what is left (Spacer answers fast or not
@@ -360,6 +395,13 @@ function runBmc(run: VerificationRun, left: () => number, startBound = 1): Promi
     // The abstract interpreter's loop-head facts and the program's own asserted conditions as candidate invariants.
     loopCandidates: loopCandidatesOf(run, 'bmc'),
   });
+}
+
+/** The run's program with its loops accelerated, or undefined where no loop qualifies; made once. */
+const accelerations = new WeakMap<VerificationRun, ReturnType<typeof accelerateLoops>>();
+function acceleratedOf(run: VerificationRun): ReturnType<typeof accelerateLoops> {
+  if (!accelerations.has(run)) accelerations.set(run, accelerateLoops(run.family!.first.imp));
+  return accelerations.get(run);
 }
 
 /** One analysis per run (its facts are cached per program), shared by the steps that use candidates. */

@@ -1,0 +1,258 @@
+// Loop acceleration for BMC: before a loop whose body only adds constants
+// to bit-vector variables (and asserts facts about them), the program may
+// jump over m iterations at once. A violation that needs 2^31 iterations
+// (a counter running into overflow) is then found at bound 1.
+//
+// The jump is exact: it reaches only states the loop reaches. After m
+// iterations each variable x is x + c·m (bit-vector addition is modular, so
+// this holds whatever wraps). The loop's condition and the body's asserts
+// must hold in each of the m iterations; they are conjunctions of
+// comparisons of affine terms, so where every term's value at iteration t
+// is the same as its mathematical value (no wrap-around, checked at both
+// ends: an affine function of t lies between its values at the ends), each
+// comparison is affine in t and holds on an interval of t: holding at
+// t = 0 and t = m - 1 it holds in between. The terms are evaluated in 64
+// bits, where a static bound on their magnitude keeps them exact.
+//
+// Only a counterexample counts (the step that uses it replays it like any
+// other): the accelerated program has the original's executions and more
+// paths to them, none to a state the original cannot reach.
+
+import { boolType, bvType, syntheticLoc, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type VarDecl, type WhileStmt } from '../ivl/ast.js';
+import { rewriteStmts } from '../ivl/walk.js';
+import { procedureScope } from '../ivl/typecheck.js';
+import { printExpr } from '../ivl/printer.js';
+
+/** The file name of the jumps' statements: a counterexample's havocs there are the jumps' own, no nondet call's. */
+export const ACCELERATION_FILE = '<acceleration>';
+const loc = syntheticLoc(ACCELERATION_FILE);
+/** The most iterations one jump covers: enough for a 32-bit unsigned counter to pass 2^32. */
+const MAX_JUMP = 1n << 33n;
+/** The largest constant a variable may change by per iteration. */
+const MAX_STEP = 1n << 16n;
+/** Terms evaluated in 64 bits stay below this magnitude (exact, with room for one more sum). */
+const MAX_MAGNITUDE = 1n << 62n;
+
+/** The program with a jump before each loop that qualifies, and how many loops did; undefined when none. */
+export function accelerateLoops(p: ImpProgram): { readonly program: ImpProgram; readonly loops: number } | undefined {
+  let loops = 0;
+  const procedures = p.procedures.map((proc): Procedure => {
+    if (!proc.body) return proc;
+    const scope = procedureScope(p, proc);
+    const typeOf = (name: string) => scope.get(name)?.decl.type;
+    const decls: VarDecl[] = [];
+    const body = rewriteStmts(proc.body, (s) => {
+      if (s.kind !== 'while') return undefined;
+      const jump = jumpOver(s, typeOf, `$acc${loops}`);
+      if (!jump) return undefined;
+      loops++;
+      decls.push(...jump.decls);
+      return [...jump.stmts, s];
+    });
+    return decls.length ? { ...proc, locals: [...proc.locals, ...decls], body } : proc;
+  });
+  return loops ? { program: { ...p, procedures }, loops } : undefined;
+}
+
+/** Per variable the body steps: the constant it adds each iteration, and its width. */
+type Steps = ReadonlyMap<string, { readonly c: bigint; readonly width: BvWidth }>;
+
+/** The jump over m iterations of `loop` (its variables named from `prefix`), or undefined when the loop does not qualify. */
+function jumpOver(loop: WhileStmt, typeOf: (name: string) => ImpType | undefined, prefix: string): { decls: VarDecl[]; stmts: Stmt[] } | undefined {
+  const steps = new Map<string, { c: bigint; width: BvWidth }>();
+  // The asserts, each with the variables stepped before it in the body.
+  const asserts: { cond: Expr; stepped: Set<string> }[] = [];
+  const stepped = new Set<string>();
+  for (const s of loop.body) {
+    if (s.kind === 'skip') continue;
+    if (s.kind === 'assert') {
+      asserts.push({ cond: s.cond, stepped: new Set(stepped) });
+      continue;
+    }
+    if (s.kind !== 'assign') return undefined;
+    const t = typeOf(s.target);
+    if (t?.kind !== 'bv' || t.width === 64 || steps.has(s.target)) return undefined;
+    const c = constantStep(s.target, s.value, t.width);
+    if (c === undefined) return undefined;
+    steps.set(s.target, { c, width: t.width });
+    stepped.add(s.target);
+  }
+  if (steps.size === 0) return undefined;
+  const m = `${prefix}_m`;
+  const go = `${prefix}_go`;
+  const mVar: Expr = { kind: 'var', name: m, loc };
+  const zero = bv64(0n);
+  const last: Expr = { kind: 'binary', op: '-', left: mVar, right: bv64(1n), loc };
+  const facts: Expr[] = [app('ult', zero, mVar), app('ule', mVar, bv64(MAX_JUMP))];
+  for (const t of [zero, last]) {
+    const cond = convexAt(loop.cond, { steps, t, stepped: new Set() }, typeOf);
+    if (!cond) return undefined;
+    facts.push(...cond);
+    for (const a of asserts) {
+      const held = convexAt(a.cond, { steps, t, stepped: a.stepped }, typeOf);
+      if (!held) return undefined;
+      facts.push(...held);
+    }
+  }
+  const updates: Stmt[] = [...steps].map(([x, { c, width }]) => ({
+    kind: 'assign',
+    target: x,
+    value: { kind: 'binary', op: '+', left: v(x), right: truncTo(width, { kind: 'binary', op: '*', left: bv64(c), right: mVar, loc }), loc },
+    loc,
+  }));
+  // The same fact is often made for the condition and an assert: once is enough.
+  const distinct = [...new Map(facts.map((f) => [printExpr(f), f])).values()];
+  const jump: Stmt[] = [{ kind: 'havoc', target: m, loc }, ...distinct.map((cond): Stmt => ({ kind: 'assume', cond, loc })), ...updates];
+  return {
+    decls: [
+      { kind: 'var_decl', name: go, type: boolType, loc },
+      { kind: 'var_decl', name: m, type: bvType(64), loc },
+    ],
+    stmts: [{ kind: 'havoc', target: go, loc }, { kind: 'if', cond: v(go), then: jump, else: [], loc }],
+  };
+}
+
+/** `c` when `value` is `x + c`, `c + x` or `x - c` for a literal c (as a signed step, at most MAX_STEP in size). */
+function constantStep(x: string, value: Expr, width: BvWidth): bigint | undefined {
+  if (value.kind !== 'binary' || (value.op !== '+' && value.op !== '-')) return undefined;
+  const isX = (e: Expr) => e.kind === 'var' && e.name === x;
+  const lit = (e: Expr) => (e.kind === 'bv_lit' && e.width === width ? BigInt.asIntN(width, e.value) : undefined);
+  let c: bigint | undefined;
+  if (isX(value.left)) c = lit(value.right);
+  else if (value.op === '+' && isX(value.right)) c = lit(value.left);
+  if (c === undefined) return undefined;
+  if (value.op === '-') c = -c;
+  return c > -MAX_STEP && c < MAX_STEP ? c : undefined;
+}
+
+/** Where a condition is evaluated: iteration `t` (a 64-bit term), after the body has stepped the variables in `stepped`. */
+interface At {
+  readonly steps: Steps;
+  readonly t: Expr;
+  readonly stepped: ReadonlySet<string>;
+}
+
+const NEGATED: Readonly<Record<string, string>> = { slt: 'sge', sle: 'sgt', sgt: 'sle', sge: 'slt', ult: 'uge', ule: 'ugt', ugt: 'ule', uge: 'ult' };
+const SIGNED: Readonly<Record<string, 's' | 'u'>> = { slt: 's', sle: 's', sgt: 's', sge: 's', ult: 'u', ule: 'u', ugt: 'u', uge: 'u' };
+
+/**
+ * The facts that make `cond` hold at `at`, as comparisons of exact 64-bit
+ * terms plus the range facts that make them exact; undefined when `cond`
+ * is not a conjunction of comparisons of affine terms (its truth over the
+ * iterations may then not be an interval).
+ */
+function convexAt(cond: Expr, at: At, typeOf: (name: string) => ImpType | undefined): Expr[] | undefined {
+  const out: Expr[] = [];
+  const comparison = (op: string, a: Expr, b: Expr): boolean => {
+    const view = SIGNED[op] ?? 's';
+    const ta = term(a, view, at, typeOf, out);
+    const tb = term(b, view, at, typeOf, out);
+    if (!ta || !tb) return false;
+    // Exact values of magnitude below 2^62 compare as signed 64-bit numbers.
+    out.push(op === '==' ? { kind: 'binary', op: '==', left: ta.value, right: tb.value, loc } : app(`s${op.slice(1)}`, ta.value, tb.value));
+    return true;
+  };
+  const walk = (e: Expr): boolean => {
+    if (e.kind === 'bool_lit') return e.value || (out.push(e), true);
+    if (e.kind === 'binary' && e.op === '&&') return walk(e.left) && walk(e.right);
+    if (e.kind === 'binary' && e.op === '==') return typeOf0(e.left, typeOf)?.kind === 'bv' && comparison('==', e.left, e.right);
+    if (e.kind === 'app' && e.fn in NEGATED) return comparison(e.fn, e.args[0]!, e.args[1]!);
+    if (e.kind === 'unary' && e.op === '!' && e.arg.kind === 'app' && e.arg.fn in NEGATED) return comparison(NEGATED[e.arg.fn]!, e.arg.args[0]!, e.arg.args[1]!);
+    return false;
+  };
+  return walk(cond) ? out : undefined;
+}
+
+/** The bit-vector type of a variable or literal term (enough to tell `==` on bit-vectors from `==` on Booleans, whose sides are never both of these). */
+function typeOf0(e: Expr, typeOf: (name: string) => ImpType | undefined): ImpType | undefined {
+  if (e.kind === 'bv_lit') return bvType(e.width);
+  if (e.kind === 'var') return typeOf(e.name);
+  if (e.kind === 'binary' && ['+', '-', '*'].includes(e.op)) return typeOf0(e.left, typeOf) ?? typeOf0(e.right, typeOf);
+  if (e.kind === 'app' && /^[sz]ext\d+$/.test(e.fn)) return bvType(Number(e.fn.slice(4)) as BvWidth);
+  return undefined;
+}
+
+/**
+ * `e`'s mathematical value at `at`, read as signed (`s`) or unsigned (`u`),
+ * as a 64-bit term, with the largest magnitude it can have; the facts that
+ * its bit-vector value is that number go to `facts`. Undefined for a term
+ * that is not affine in the loop's variables.
+ */
+function term(e: Expr, view: 's' | 'u', at: At, typeOf: (name: string) => ImpType | undefined, facts: Expr[]): { value: Expr; bound: bigint; width: number } | undefined {
+  const result = (value: Expr, bound: bigint, width: number) => {
+    if (bound >= MAX_MAGNITUDE) return undefined;
+    // The bit-vector reads as the number where the number is in the view's range.
+    if (width < 64) facts.push(...inRange(value, view, width));
+    else if (view === 'u') facts.push(app('sge', value, bv64(0n)));
+    return { value, bound, width };
+  };
+  switch (e.kind) {
+    case 'bv_lit': {
+      const n = view === 's' ? BigInt.asIntN(e.width, e.value) : e.value;
+      return result(bv64(n), n < 0n ? -n : n, e.width);
+    }
+    case 'var': {
+      const t = typeOf(e.name);
+      if (t?.kind !== 'bv') return undefined;
+      const read: Expr = t.width === 64 ? v(e.name) : app(`${view === 's' ? 's' : 'z'}ext64`, v(e.name));
+      const range = t.width === 64 ? 1n << 63n : 1n << BigInt(t.width);
+      const s = at.steps.get(e.name);
+      // A variable the loop does not change reads as itself (a 64-bit one may be too large).
+      if (!s) return t.width === 64 ? result(read, range, 64) : { value: read, bound: range, width: t.width };
+      // x + c·t, and + c once more where the body has stepped x already.
+      const iterations: Expr = at.stepped.has(e.name) ? { kind: 'binary', op: '+', left: at.t, right: bv64(1n), loc } : at.t;
+      const value: Expr = { kind: 'binary', op: '+', left: read, right: { kind: 'binary', op: '*', left: bv64(s.c), right: iterations, loc }, loc };
+      const abs = s.c < 0n ? -s.c : s.c;
+      return result(value, range + abs * (MAX_JUMP + 1n), t.width);
+    }
+    case 'app': {
+      const ext = /^([sz])ext(\d+)$/.exec(e.fn);
+      if (!ext) return undefined;
+      const inner = term(e.args[0]!, ext[1] === 's' ? 's' : 'u', at, typeOf, facts);
+      return inner && result(inner.value, inner.bound, Number(ext[2]));
+    }
+    case 'unary': {
+      if (e.op !== '-') return undefined;
+      const a = term(e.arg, view, at, typeOf, facts);
+      return a && result({ kind: 'unary', op: '-', arg: a.value, loc }, a.bound, a.width);
+    }
+    case 'binary': {
+      if (e.op === '+' || e.op === '-') {
+        const a = term(e.left, view, at, typeOf, facts);
+        const b = a && term(e.right, view, at, typeOf, facts);
+        return a && b && result({ kind: 'binary', op: e.op, left: a.value, right: b.value, loc }, a.bound + b.bound, Math.max(a.width, b.width));
+      }
+      if (e.op === '*') {
+        // A product with a literal: the literal times the other side.
+        const [lit, other] = e.left.kind === 'bv_lit' ? [e.left, e.right] : e.right.kind === 'bv_lit' ? [e.right, e.left] : [];
+        if (!lit || !other) return undefined;
+        const l = term(lit, view, at, typeOf, facts);
+        const o = l && term(other, view, at, typeOf, facts);
+        return l && o && result({ kind: 'binary', op: '*', left: l.value, right: o.value, loc }, l.bound * o.bound, Math.max(l.width, o.width));
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `value` (an exact 64-bit term) lies in the range of a `width`-bit number read as `view`. */
+function inRange(value: Expr, view: 's' | 'u', width: number): Expr[] {
+  const w = BigInt(width);
+  const [lo, hi] = view === 's' ? [-(1n << (w - 1n)), (1n << (w - 1n)) - 1n] : [0n, (1n << w) - 1n];
+  return [app('sge', value, bv64(lo)), app('sle', value, bv64(hi))];
+}
+
+function v(name: string): Expr {
+  return { kind: 'var', name, loc };
+}
+function bv64(n: bigint): Expr {
+  return { kind: 'bv_lit', value: BigInt.asUintN(64, n), width: 64, loc };
+}
+function app(fn: string, ...args: Expr[]): Expr {
+  return { kind: 'app', fn: fn as never, args, loc };
+}
+function truncTo(width: BvWidth, e: Expr): Expr {
+  return app(`trunc${width}`, e);
+}

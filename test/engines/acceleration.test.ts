@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseImp } from '../../src/ivl/index.js';
+import { printImp } from '../../src/ivl/printer.js';
+import { checkImp } from '../../src/ivl/typecheck.js';
+import { bvValue, executeImp, type ImpValue } from '../../src/ivl/interp.js';
+import { accelerateLoops } from '../../src/engines/index.js';
+import { rng } from '../../src/common/random.js';
+
+const VARS = ['x', 'y', 'z'];
+
+/** A random 8-bit loop whose body steps some of x, y, z by constants and asserts comparisons (some of them in 64 bits, as the overflow checks are). */
+function randomLoop(r: () => number): string {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const lit = () => `${Math.floor(r() * 256)}bv8`;
+  const operand = () => (r() < 0.7 ? pick([...VARS, 'n']) : lit());
+  const side = () => (r() < 0.4 ? `${pick(VARS)} ${pick(['+', '-'])} ${Math.floor(r() * 4)}bv8` : operand());
+  const comparison = () => {
+    if (r() < 0.15) return `${pick(VARS)} == ${side()}`;
+    if (r() < 0.3) return `${pick(['sle', 'sge'])}(sext64(${pick(VARS)}) + ${Math.floor(r() * 6)}bv64, ${pick(['127bv64', '18446744073709551488bv64', '100bv64'])})`;
+    const c = `${pick(['slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge'])}(${side()}, ${side()})`;
+    return r() < 0.2 ? `!${c}` : c;
+  };
+  const conjunction = () => Array.from({ length: 1 + Math.floor(r() * 2) }, comparison).join(' && ');
+  const stepped = VARS.filter(() => r() < 0.6);
+  if (stepped.length === 0) stepped.push('x');
+  const body: string[] = [];
+  for (const v of stepped) {
+    if (r() < 0.5) body.push(`assert {:goal overflow ${body.length}} ${conjunction()};`);
+    const c = 1 + Math.floor(r() * 3);
+    body.push(r() < 0.5 ? `${v} := ${v} + ${c}bv8;` : `${v} := ${v} - ${c}bv8;`);
+  }
+  if (r() < 0.5) body.push(`assert ${conjunction()};`);
+  return `procedure main() { var x: bv8, y: bv8, z: bv8, n: bv8;
+    while (${conjunction()}) { ${body.join(' ')} } }`;
+}
+
+test('a jump over m iterations reaches only what the loop reaches: on random 8-bit loops, every jump not cut off ends as the loop itself does (same state, same failing assert), and some jumps are taken', () => {
+  const r = rng(20261127);
+  let jumps = 0;
+  let compared = 0;
+  for (let i = 0; i < 120; i++) {
+    const text = randomLoop(r);
+    const original = parseImp(text, 't.imp');
+    const accelerated = accelerateLoops(original);
+    if (!accelerated) continue;
+    checkImp(accelerated.program);
+    for (let k = 0; k < 40; k++) {
+      const inputs = new Map<string, ImpValue>(['x', 'y', 'z', 'n'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
+      const m = BigInt(1 + Math.floor(r() * (r() < 0.5 ? 8 : 300)));
+      const plain = executeImp(original, 'main', inputs, { maxSteps: 20_000 });
+      if (plain.status === 'out-of-steps') continue;
+      const jumped = executeImp(accelerated.program, 'main', inputs, {
+        maxSteps: 20_000,
+        havoc: (name, type) => (name.endsWith('_go') ? { kind: 'bool', value: true } : type.kind === 'bv' ? bvValue(m, type.width) : assert.fail(`havoc of ${name}`)),
+      });
+      if (jumped.status === 'assume-failed') continue;
+      jumps++;
+      const why: string = `${text}\ninputs ${[...inputs].map(([v, x]) => `${v}=${(x as { value: bigint }).value}`).join(' ')}, m = ${m}\n${printImp(accelerated.program)}`;
+      assert.equal(jumped.status, plain.status, why);
+      assert.deepEqual(jumped.goal, plain.goal, why);
+      if (plain.status === 'returned') for (const v of ['x', 'y', 'z', 'n']) assert.deepEqual(jumped.state.get(v), plain.state.get(v), `${v}: ${why}`);
+      compared++;
+    }
+  }
+  assert.ok(jumps > 200 && compared === jumps, `${jumps} jumps taken`);
+});
+
+test('loops outside the shape are not accelerated: a != condition, a step by a variable, a branch, a 64-bit counter', () => {
+  const none = (body: string, cond = 'slt(x, n)', type = 'bv32') =>
+    accelerateLoops(parseImp(`procedure main() { var x: ${type}, y: ${type}, n: ${type}; while (${cond}) { ${body} } }`, 't.imp')) === undefined;
+  assert.ok(!none('x := x + 1bv32;'), 'the plain counter is accelerated');
+  assert.ok(none('x := x + 1bv32;', 'x != n'), 'x != n holds at both ends of a run of iterations where it fails in between');
+  assert.ok(none('x := x + y;'));
+  assert.ok(none('x := x + 1bv32; y := y + x;'));
+  assert.ok(none('if (slt(x, y)) { x := x + 1bv32; }'));
+  assert.ok(none('x := x + 1bv64;', 'slt(x, n)', 'bv64'));
+  assert.ok(none('x := x + 1bv32; x := x + 1bv32;'), 'a variable stepped twice');
+});
+
+test('the jump after the loop has run m times: x + c·m, with the condition and the asserts required at the first and the last of the m iterations', () => {
+  const a = accelerateLoops(parseImp('procedure main() { var i: bv32, n: bv32; while (slt(i, n)) { assert {:goal overflow 0} sle(sext64(i) + 2bv64, 2147483647bv64); i := i + 2bv32; } }', 't.imp'));
+  assert.ok(a);
+  const text = printImp(a.program);
+  assert.match(text, /i := i \+ trunc32\(2bv64 \* \$acc0_m\);/);
+  assert.match(text, /assume sle\(sext64\(i\) \+ 2bv64 \* \(\$acc0_m - 1bv64\) \+ 2bv64, 2147483647bv64\);/);
+  assert.match(text, /assume slt\(sext64\(i\) \+ 2bv64 \* \(\$acc0_m - 1bv64\), sext64\(n\)\);/);
+});
