@@ -22,9 +22,10 @@ import { boolType, bvType, syntheticLoc, type BvWidth, type Expr, type ImpProgra
 import { rewriteStmts } from '../ivl/walk.js';
 import { procedureScope } from '../ivl/typecheck.js';
 import { printExpr } from '../ivl/printer.js';
+import type { TraceHavoc } from './bmc.js';
 
 /** The file name of the jumps' statements: a counterexample's havocs there are the jumps' own, no nondet call's. */
-export const ACCELERATION_FILE = '<acceleration>';
+const ACCELERATION_FILE = '<acceleration>';
 const loc = syntheticLoc(ACCELERATION_FILE);
 /** The most iterations one jump covers: enough for a 32-bit unsigned counter to pass 2^32. */
 const MAX_JUMP = 1n << 33n;
@@ -32,6 +33,18 @@ const MAX_JUMP = 1n << 33n;
 const MAX_STEP = 1n << 16n;
 /** Terms evaluated in 64 bits stay below this magnitude (exact, with room for one more sum). */
 const MAX_MAGNITUDE = 1n << 62n;
+
+/** The iterations the jumps of a counterexample did (the values of their `m`s), and its havocs without the jumps' own. */
+export function jumpsOf(havocs: readonly TraceHavoc[]): { readonly iterations: bigint; readonly others: TraceHavoc[] } {
+  let iterations = 0n;
+  const others: TraceHavoc[] = [];
+  for (const h of havocs) {
+    if (h.loc.file !== ACCELERATION_FILE) others.push(h);
+    else if (h.target.endsWith(M_SUFFIX)) iterations += h.value;
+  }
+  return { iterations, others };
+}
+const M_SUFFIX = '_m';
 
 /** The program with a jump before each loop that qualifies, and how many loops did; undefined when none. */
 export function accelerateLoops(p: ImpProgram): { readonly program: ImpProgram; readonly loops: number } | undefined {
@@ -78,21 +91,20 @@ function jumpOver(loop: WhileStmt, typeOf: (name: string) => ImpType | undefined
     stepped.add(s.target);
   }
   if (steps.size === 0) return undefined;
-  const m = `${prefix}_m`;
+  const m = `${prefix}${M_SUFFIX}`;
   const go = `${prefix}_go`;
   const mVar: Expr = { kind: 'var', name: m, loc };
   const zero = bv64(0n);
   const last: Expr = { kind: 'binary', op: '-', left: mVar, right: bv64(1n), loc };
   const facts: Expr[] = [app('ult', zero, mVar), app('ule', mVar, bv64(MAX_JUMP))];
-  for (const t of [zero, last]) {
-    const cond = convexAt(loop.cond, { steps, t, stepped: new Set() }, typeOf);
-    if (!cond) return undefined;
-    facts.push(...cond);
-    for (const a of asserts) {
-      const held = convexAt(a.cond, { steps, t, stepped: a.stepped }, typeOf);
-      if (!held) return undefined;
-      facts.push(...held);
-    }
+  const ends = (stepped: ReadonlySet<string>): readonly [At, At] => [
+    { steps, t: zero, stepped },
+    { steps, t: last, stepped },
+  ];
+  for (const [cond, stepped] of [[loop.cond, new Set<string>()] as const, ...asserts.map((a) => [a.cond, a.stepped] as const)]) {
+    const held = heldThroughout(cond, ends(stepped), typeOf);
+    if (!held) return undefined;
+    facts.push(...held);
   }
   const updates: Stmt[] = [...steps].map(([x, { c, width }]) => ({
     kind: 'assign',
@@ -136,28 +148,45 @@ const NEGATED: Readonly<Record<string, string>> = { slt: 'sge', sle: 'sgt', sgt:
 const SIGNED: Readonly<Record<string, 's' | 'u'>> = { slt: 's', sle: 's', sgt: 's', sge: 's', ult: 'u', ule: 'u', ugt: 'u', uge: 'u' };
 
 /**
- * The facts that make `cond` hold at `at`, as comparisons of exact 64-bit
- * terms plus the range facts that make them exact; undefined when `cond`
- * is not a conjunction of comparisons of affine terms (its truth over the
- * iterations may then not be an interval).
+ * Facts that make `cond` hold at every iteration from the first to the last
+ * of `ends`: comparisons of exact 64-bit terms at both ends, plus the range
+ * facts that make them exact; undefined when `cond` is not a conjunction of
+ * comparisons of affine terms. An affine comparison that holds at both
+ * ends holds in between; `a != b` does where `a - b` has the same sign at
+ * both ends (a sufficient condition).
  */
-function convexAt(cond: Expr, at: At, typeOf: (name: string) => ImpType | undefined): Expr[] | undefined {
+function heldThroughout(cond: Expr, ends: readonly [At, At], typeOf: (name: string) => ImpType | undefined): Expr[] | undefined {
   const out: Expr[] = [];
-  const comparison = (op: string, a: Expr, b: Expr): boolean => {
+  // The terms of both sides at both ends, in the view of the comparison.
+  const termsOf = (op: string, a: Expr, b: Expr) => {
     const view = SIGNED[op] ?? 's';
-    const ta = term(a, view, at, typeOf, out);
-    const tb = term(b, view, at, typeOf, out);
-    if (!ta || !tb) return false;
+    const pairs = ends.map((at) => [term(a, view, at, typeOf, out), term(b, view, at, typeOf, out)] as const);
+    return pairs.every(([x, y]) => x && y) ? pairs.map(([x, y]) => [x!.value, y!.value] as const) : undefined;
+  };
+  const comparison = (op: string, a: Expr, b: Expr): boolean => {
+    const pairs = termsOf(op, a, b);
+    if (!pairs) return false;
+    if (op === '!=') {
+      const [[a0, b0], [a1, b1]] = pairs as [readonly [Expr, Expr], readonly [Expr, Expr]];
+      const both = (fn: string) => and(app(fn, a0, b0), app(fn, a1, b1));
+      out.push({ kind: 'binary', op: '||', left: both('slt'), right: both('sgt'), loc });
+      return true;
+    }
     // Exact values of magnitude below 2^62 compare as signed 64-bit numbers.
-    out.push(op === '==' ? { kind: 'binary', op: '==', left: ta.value, right: tb.value, loc } : app(`s${op.slice(1)}`, ta.value, tb.value));
+    for (const [x, y] of pairs) out.push(op === '==' ? { kind: 'binary', op: '==', left: x, right: y, loc } : app(`s${op.slice(1)}`, x, y));
     return true;
   };
+  const onBitVectors = (e: Expr & { kind: 'binary' }) => typeOf0(e.left, typeOf)?.kind === 'bv';
   const walk = (e: Expr): boolean => {
     if (e.kind === 'bool_lit') return e.value || (out.push(e), true);
     if (e.kind === 'binary' && e.op === '&&') return walk(e.left) && walk(e.right);
-    if (e.kind === 'binary' && e.op === '==') return typeOf0(e.left, typeOf)?.kind === 'bv' && comparison('==', e.left, e.right);
+    if (e.kind === 'binary' && (e.op === '==' || e.op === '!=')) return onBitVectors(e) && comparison(e.op, e.left, e.right);
     if (e.kind === 'app' && e.fn in NEGATED) return comparison(e.fn, e.args[0]!, e.args[1]!);
-    if (e.kind === 'unary' && e.op === '!' && e.arg.kind === 'app' && e.arg.fn in NEGATED) return comparison(NEGATED[e.arg.fn]!, e.arg.args[0]!, e.arg.args[1]!);
+    if (e.kind === 'unary' && e.op === '!') {
+      const n = e.arg;
+      if (n.kind === 'app' && n.fn in NEGATED) return comparison(NEGATED[n.fn]!, n.args[0]!, n.args[1]!);
+      if (n.kind === 'binary' && (n.op === '==' || n.op === '!=')) return onBitVectors(n) && comparison(n.op === '==' ? '!=' : '==', n.left, n.right);
+    }
     return false;
   };
   return walk(cond) ? out : undefined;
@@ -249,6 +278,9 @@ function v(name: string): Expr {
 }
 function bv64(n: bigint): Expr {
   return { kind: 'bv_lit', value: BigInt.asUintN(64, n), width: 64, loc };
+}
+function and(a: Expr, b: Expr): Expr {
+  return { kind: 'binary', op: '&&', left: a, right: b, loc };
 }
 function app(fn: string, ...args: Expr[]): Expr {
   return { kind: 'app', fn: fn as never, args, loc };

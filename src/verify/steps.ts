@@ -5,7 +5,7 @@
 
 import { formatLocation } from '../common/location.js';
 import { analysisCandidates } from '../analysis/index.js';
-import { abstractArrayCells, accelerateLoops, ACCELERATION_FILE, accumulatorCandidates, assertionCandidates, bmc, candidateSources, filteredByRuns, polynomialCandidates, templateCandidates, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type CellAbstraction, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
+import { abstractArrayCells, accelerateLoops, jumpsOf, accumulatorCandidates, assertionCandidates, bmc, candidateSources, filteredByRuns, polynomialCandidates, templateCandidates, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type CellAbstraction, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import { freeVars, loopsOf } from '../ivl/walk.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
@@ -244,9 +244,12 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const cex = result.counterexample;
       const found = confirmedViolation(run, cex, first.sourceMap);
       if (found.kind !== 'confirmed') return undefined;
-      // The trace retraces the original program (every iteration), without the jumps' own choices.
-      const original = { ...cex, havocs: cex.havocs.filter((h) => h.loc.file !== ACCELERATION_FILE) };
-      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'acceleration', `BMC bound ${result.bound} with loops accelerated`, result.bound, traceOf(run, first.imp, original, first.sourceMap, found.goal));
+      // The trace retraces the original program (every iteration), without the jumps' own choices; not a run too long to retrace.
+      const jumps = jumpsOf(cex.havocs);
+      let trace: TraceStep[] | undefined;
+      if (jumps.iterations <= TRACEABLE_STEPS) trace = traceOf(run, first.imp, { ...cex, havocs: jumps.others }, first.sourceMap, found.goal);
+      else run.log(`trace: none; the jumps did ${jumps.iterations} iterations (the witness and the replay show the violation)`);
+      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'acceleration', `BMC bound ${result.bound} with loops accelerated`, result.bound, trace);
     },
   },
   /**

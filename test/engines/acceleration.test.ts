@@ -16,7 +16,7 @@ function randomLoop(r: () => number): string {
   const operand = () => (r() < 0.7 ? pick([...VARS, 'n']) : lit());
   const side = () => (r() < 0.4 ? `${pick(VARS)} ${pick(['+', '-'])} ${Math.floor(r() * 4)}bv8` : operand());
   const comparison = () => {
-    if (r() < 0.15) return `${pick(VARS)} == ${side()}`;
+    if (r() < 0.15) return `${pick(VARS)} ${pick(['==', '!='])} ${side()}`;
     if (r() < 0.3) return `${pick(['sle', 'sge'])}(sext64(${pick(VARS)}) + ${Math.floor(r() * 6)}bv64, ${pick(['127bv64', '18446744073709551488bv64', '100bv64'])})`;
     const c = `${pick(['slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge'])}(${side()}, ${side()})`;
     return r() < 0.2 ? `!${c}` : c;
@@ -39,7 +39,7 @@ test('a jump over m iterations reaches only what the loop reaches: on random 8-b
   const r = rng(20261127);
   let jumps = 0;
   let compared = 0;
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 200; i++) {
     const text = randomLoop(r);
     const original = parseImp(text, 't.imp');
     const accelerated = accelerateLoops(original);
@@ -63,14 +63,15 @@ test('a jump over m iterations reaches only what the loop reaches: on random 8-b
       compared++;
     }
   }
-  assert.ok(jumps > 200 && compared === jumps, `${jumps} jumps taken`);
+  assert.ok(jumps > 150 && compared === jumps, `${jumps} jumps taken`);
 });
 
-test('loops outside the shape are not accelerated: a != condition, a step by a variable, a branch, a 64-bit counter', () => {
+test('loops outside the shape are not accelerated: a disjunction, a step by a variable, a branch, a 64-bit counter', () => {
   const none = (body: string, cond = 'slt(x, n)', type = 'bv32') =>
     accelerateLoops(parseImp(`procedure main() { var x: ${type}, y: ${type}, n: ${type}; while (${cond}) { ${body} } }`, 't.imp')) === undefined;
   assert.ok(!none('x := x + 1bv32;'), 'the plain counter is accelerated');
-  assert.ok(none('x := x + 1bv32;', 'x != n'), 'x != n holds at both ends of a run of iterations where it fails in between');
+  assert.ok(!none('x := x + 1bv32;', 'x != n'), 'x != n: where x - n has one sign at both ends');
+  assert.ok(none('x := x + 1bv32;', 'slt(x, n) || slt(y, n)'), 'a disjunction may hold at both ends and fail in between');
   assert.ok(none('x := x + y;'));
   assert.ok(none('x := x + 1bv32; y := y + x;'));
   assert.ok(none('if (slt(x, y)) { x := x + 1bv32; }'));
