@@ -1,12 +1,12 @@
 // Loop acceleration for BMC: before a loop whose body only adds constants
-// to bit-vector variables (and asserts facts about them), the program may
+// to bit-vector variables (and asserts or assumes facts about them), the program may
 // jump over m iterations at once. A violation that needs 2^31 iterations
 // (a counter running into overflow) is then found at bound 1.
 //
 // The jump is exact: it reaches only states the loop reaches. After m
 // iterations each variable x is x + c·m (bit-vector addition is modular, so
 // this holds whatever wraps). The loop's condition and the body's asserts
-// must hold in each of the m iterations; they are conjunctions of
+// and assumes must hold in each of the m iterations; they are conjunctions of
 // comparisons of affine terms, so where every term's value at iteration t
 // is the same as its mathematical value (no wrap-around, checked at both
 // ends: an affine function of t lies between its values at the ends), each
@@ -73,13 +73,13 @@ type Steps = ReadonlyMap<string, { readonly c: bigint; readonly width: BvWidth }
 /** The jump over m iterations of `loop` (its variables named from `prefix`), or undefined when the loop does not qualify. */
 function jumpOver(loop: WhileStmt, typeOf: (name: string) => ImpType | undefined, prefix: string): { decls: VarDecl[]; stmts: Stmt[] } | undefined {
   const steps = new Map<string, { c: bigint; width: BvWidth }>();
-  // The asserts, each with the variables stepped before it in the body.
-  const asserts: { cond: Expr; stepped: Set<string> }[] = [];
+  // The asserts and assumes (each must hold in every iteration jumped over), with the variables stepped before each.
+  const conditions: { cond: Expr; stepped: Set<string> }[] = [];
   const stepped = new Set<string>();
   for (const s of loop.body) {
     if (s.kind === 'skip') continue;
-    if (s.kind === 'assert') {
-      asserts.push({ cond: s.cond, stepped: new Set(stepped) });
+    if (s.kind === 'assert' || s.kind === 'assume') {
+      conditions.push({ cond: s.cond, stepped: new Set(stepped) });
       continue;
     }
     if (s.kind !== 'assign') return undefined;
@@ -101,7 +101,7 @@ function jumpOver(loop: WhileStmt, typeOf: (name: string) => ImpType | undefined
     { steps, t: zero, stepped },
     { steps, t: last, stepped },
   ];
-  for (const [cond, stepped] of [[loop.cond, new Set<string>()] as const, ...asserts.map((a) => [a.cond, a.stepped] as const)]) {
+  for (const [cond, stepped] of [[loop.cond, new Set<string>()] as const, ...conditions.map((a) => [a.cond, a.stepped] as const)]) {
     const held = heldThroughout(cond, ends(stepped), typeOf);
     if (!held) return undefined;
     facts.push(...held);

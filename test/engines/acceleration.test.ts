@@ -31,6 +31,7 @@ function randomLoop(r: () => number): string {
     body.push(r() < 0.5 ? `${v} := ${v} + ${c}bv8;` : `${v} := ${v} - ${c}bv8;`);
   }
   if (r() < 0.5) body.push(`assert ${conjunction()};`);
+  if (r() < 0.3) body.splice(Math.floor(r() * body.length), 0, `assume ${conjunction()};`);
   return `procedure main() { var x: bv8, y: bv8, z: bv8, n: bv8;
     while (${conjunction()}) { ${body.join(' ')} } }`;
 }
