@@ -1,5 +1,6 @@
 // Loop acceleration for BMC: before a loop whose body only adds constants
-// to bit-vector variables (and asserts or assumes facts about them), the program may
+// to bit-vector variables (sets others to values the loop does not change,
+// and asserts or assumes facts about them), the program may
 // jump over m iterations at once. A violation that needs 2^31 iterations
 // (a counter running into overflow) is then found at bound 1.
 //
@@ -19,7 +20,7 @@
 // paths to them, none to a state the original cannot reach.
 
 import { boolType, bvType, syntheticLoc, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type VarDecl, type WhileStmt } from '../ivl/ast.js';
-import { rewriteStmts } from '../ivl/walk.js';
+import { freeVars, rewriteStmts } from '../ivl/walk.js';
 import { procedureScope } from '../ivl/typecheck.js';
 import { printExpr } from '../ivl/printer.js';
 import type { TraceHavoc } from './bmc.js';
@@ -73,6 +74,7 @@ type Steps = ReadonlyMap<string, { readonly c: bigint; readonly width: BvWidth }
 /** The jump over m iterations of `loop` (its variables named from `prefix`), or undefined when the loop does not qualify. */
 function jumpOver(loop: WhileStmt, typeOf: (name: string) => ImpType | undefined, prefix: string): { decls: VarDecl[]; stmts: Stmt[] } | undefined {
   const steps = new Map<string, { c: bigint; width: BvWidth }>();
+  const sets = new Map<string, Expr>();
   // The asserts and assumes (each must hold in every iteration jumped over), with the variables stepped before each.
   const conditions: { cond: Expr; stepped: Set<string> }[] = [];
   const stepped = new Set<string>();
@@ -82,15 +84,25 @@ function jumpOver(loop: WhileStmt, typeOf: (name: string) => ImpType | undefined
       conditions.push({ cond: s.cond, stepped: new Set(stepped) });
       continue;
     }
-    if (s.kind !== 'assign') return undefined;
+    if (s.kind !== 'assign' || steps.has(s.target) || sets.has(s.target)) return undefined;
     const t = typeOf(s.target);
-    if (t?.kind !== 'bv' || t.width === 64 || steps.has(s.target)) return undefined;
-    const c = constantStep(s.target, s.value, t.width);
-    if (c === undefined) return undefined;
-    steps.set(s.target, { c, width: t.width });
-    stepped.add(s.target);
+    const c = t?.kind === 'bv' && t.width < 64 ? constantStep(s.target, s.value, t.width) : undefined;
+    if (c !== undefined) {
+      steps.set(s.target, { c, width: (t as { width: BvWidth }).width });
+      stepped.add(s.target);
+    } else sets.set(s.target, s.value);
   }
   if (steps.size === 0) return undefined;
+  // A variable set to the same value in every iteration (one of variables the
+  // loop does not change) has that value after the jump; nothing else in the
+  // loop may read it (it differs between the first iteration and the others).
+  const changed = new Set([...steps.keys(), ...sets.keys()]);
+  const read = new Set<string>();
+  freeVars(loop.cond, read);
+  for (const c of conditions) freeVars(c.cond, read);
+  for (const [x, e] of sets) {
+    if (read.has(x) || [...freeVars(e)].some((y) => changed.has(y))) return undefined;
+  }
   const m = `${prefix}${M_SUFFIX}`;
   const go = `${prefix}_go`;
   const mVar: Expr = { kind: 'var', name: m, loc };
@@ -106,12 +118,15 @@ function jumpOver(loop: WhileStmt, typeOf: (name: string) => ImpType | undefined
     if (!held) return undefined;
     facts.push(...held);
   }
-  const updates: Stmt[] = [...steps].map(([x, { c, width }]) => ({
-    kind: 'assign',
-    target: x,
-    value: { kind: 'binary', op: '+', left: v(x), right: truncTo(width, { kind: 'binary', op: '*', left: bv64(c), right: mVar, loc }), loc },
-    loc,
-  }));
+  const updates: Stmt[] = [
+    ...[...steps].map(([x, { c, width }]): Stmt => ({
+      kind: 'assign',
+      target: x,
+      value: { kind: 'binary', op: '+', left: v(x), right: truncTo(width, { kind: 'binary', op: '*', left: bv64(c), right: mVar, loc }), loc },
+      loc,
+    })),
+    ...[...sets].map(([x, value]): Stmt => ({ kind: 'assign', target: x, value, loc })),
+  ];
   // The same fact is often made for the condition and an assert: once is enough.
   const distinct = [...new Map(facts.map((f) => [printExpr(f), f])).values()];
   const jump: Stmt[] = [{ kind: 'havoc', target: m, loc }, ...distinct.map((cond): Stmt => ({ kind: 'assume', cond, loc })), ...updates];

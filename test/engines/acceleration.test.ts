@@ -32,7 +32,9 @@ function randomLoop(r: () => number): string {
   }
   if (r() < 0.5) body.push(`assert ${conjunction()};`);
   if (r() < 0.3) body.splice(Math.floor(r() * body.length), 0, `assume ${conjunction()};`);
-  return `procedure main() { var x: bv8, y: bv8, z: bv8, n: bv8;
+  // w: set to a value the loop does not change, read by nothing in the loop.
+  if (r() < 0.4) body.splice(Math.floor(r() * body.length), 0, `w := ${pick(['n + 1bv8', '7bv8', 'n'])};`);
+  return `procedure main() { var x: bv8, y: bv8, z: bv8, n: bv8, w: bv8;
     while (${conjunction()}) { ${body.join(' ')} } }`;
 }
 
@@ -47,7 +49,7 @@ test('a jump over m iterations reaches only what the loop reaches: on random 8-b
     if (!accelerated) continue;
     checkImp(accelerated.program);
     for (let k = 0; k < 40; k++) {
-      const inputs = new Map<string, ImpValue>(['x', 'y', 'z', 'n'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
+      const inputs = new Map<string, ImpValue>(['x', 'y', 'z', 'n', 'w'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
       const m = BigInt(1 + Math.floor(r() * (r() < 0.5 ? 8 : 300)));
       const plain = executeImp(original, 'main', inputs, { maxSteps: 20_000 });
       if (plain.status === 'out-of-steps') continue;
@@ -60,7 +62,7 @@ test('a jump over m iterations reaches only what the loop reaches: on random 8-b
       const why: string = `${text}\ninputs ${[...inputs].map(([v, x]) => `${v}=${(x as { value: bigint }).value}`).join(' ')}, m = ${m}\n${printImp(accelerated.program)}`;
       assert.equal(jumped.status, plain.status, why);
       assert.deepEqual(jumped.goal, plain.goal, why);
-      if (plain.status === 'returned') for (const v of ['x', 'y', 'z', 'n']) assert.deepEqual(jumped.state.get(v), plain.state.get(v), `${v}: ${why}`);
+      if (plain.status === 'returned') for (const v of ['x', 'y', 'z', 'n', 'w']) assert.deepEqual(jumped.state.get(v), plain.state.get(v), `${v}: ${why}`);
       compared++;
     }
   }
@@ -78,6 +80,9 @@ test('loops outside the shape are not accelerated: a disjunction, a step by a va
   assert.ok(none('if (slt(x, y)) { x := x + 1bv32; }'));
   assert.ok(none('x := x + 1bv64;', 'slt(x, n)', 'bv64'));
   assert.ok(none('x := x + 1bv32; x := x + 1bv32;'), 'a variable stepped twice');
+  assert.ok(!none('x := x + 1bv32; y := n;'), 'y set to what the loop does not change');
+  assert.ok(none('y := n; x := x + y;'), 'y set, and read in the loop');
+  assert.ok(none('x := x + 1bv32; y := x;'), 'y set to what the loop changes');
 });
 
 test('the jump after the loop has run m times: x + c·m, with the condition and the asserts required at the first and the last of the m iterations', () => {
