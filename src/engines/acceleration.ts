@@ -19,7 +19,7 @@
 // other): the accelerated program has the original's executions and more
 // paths to them, none to a state the original cannot reach.
 
-import { boolType, bvType, syntheticLoc, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type VarDecl, type WhileStmt } from '../ivl/ast.js';
+import { boolType, bvType, syntheticLoc, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type VarDecl } from '../ivl/ast.js';
 import { freeVars, rewriteStmts } from '../ivl/walk.js';
 import { procedureScope } from '../ivl/typecheck.js';
 import { printExpr } from '../ivl/printer.js';
@@ -47,9 +47,19 @@ export function jumpsOf(havocs: readonly TraceHavoc[]): { readonly iterations: b
 }
 const M_SUFFIX = '_m';
 
-/** The program with a jump before each loop that qualifies, and how many loops did; undefined when none. */
+/** The most paths through a loop's body that get a jump each. */
+const MAX_PATHS = 4;
+
+/**
+ * The program with jumps before each loop that qualifies, and how many
+ * loops did; undefined when none. A body with branches gets a jump per path
+ * through it whose branch conditions qualify (m iterations that all take
+ * that path); the jumps come in sequence, the sequence repeated once per
+ * path, so that the loop's phases can follow each other in any order.
+ */
 export function accelerateLoops(p: ImpProgram): { readonly program: ImpProgram; readonly loops: number } | undefined {
   let loops = 0;
+  let jumps = 0;
   const procedures = p.procedures.map((proc): Procedure => {
     if (!proc.body) return proc;
     const scope = procedureScope(p, proc);
@@ -57,28 +67,52 @@ export function accelerateLoops(p: ImpProgram): { readonly program: ImpProgram; 
     const decls: VarDecl[] = [];
     const body = rewriteStmts(proc.body, (s) => {
       if (s.kind !== 'while') return undefined;
-      const jump = jumpOver(s, typeOf, `$acc${loops}`);
-      if (!jump) return undefined;
+      const paths = pathsOf(s.body, MAX_PATHS);
+      const made = (paths ?? []).flatMap((path) => jumpOver(s.cond, path, typeOf, `$acc${jumps++}`) ?? []);
+      if (made.length === 0) return undefined;
       loops++;
-      decls.push(...jump.decls);
-      return [...jump.stmts, s];
+      for (const j of made) decls.push(...j.decls);
+      const sequence = made.flatMap((j) => j.stmts);
+      return [...Array.from({ length: made.length }, () => sequence).flat(), s];
     });
     return decls.length ? { ...proc, locals: [...proc.locals, ...decls], body } : proc;
   });
   return loops ? { program: { ...p, procedures }, loops } : undefined;
 }
 
+/** The straight-line paths through `body`, a branch's condition an assume on each side; undefined beyond `limit` paths or with a loop or call inside. */
+function pathsOf(body: readonly Stmt[], limit: number): Stmt[][] | undefined {
+  let paths: Stmt[][] = [[]];
+  for (const s of body) {
+    if (s.kind === 'if') {
+      const then = pathsOf(s.then, limit);
+      const otherwise = pathsOf(s.else, limit);
+      if (!then || !otherwise) return undefined;
+      const assume = (cond: Expr): Stmt => ({ kind: 'assume', cond, loc: s.loc });
+      const branches = [...then.map((b) => [assume(s.cond), ...b]), ...otherwise.map((b) => [assume({ kind: 'unary', op: '!', arg: s.cond, loc: s.loc }), ...b])];
+      paths = paths.flatMap((p) => branches.map((b) => [...p, ...b]));
+    } else if (s.kind === 'block') {
+      const inner = pathsOf(s.body, limit);
+      if (!inner) return undefined;
+      paths = paths.flatMap((p) => inner.map((b) => [...p, ...b]));
+    } else if (s.kind === 'while' || s.kind === 'call') return undefined;
+    else paths = paths.map((p) => [...p, s]);
+    if (paths.length > limit) return undefined;
+  }
+  return paths;
+}
+
 /** Per variable the body steps: the constant it adds each iteration, and its width. */
 type Steps = ReadonlyMap<string, { readonly c: bigint; readonly width: BvWidth }>;
 
-/** The jump over m iterations of `loop` (its variables named from `prefix`), or undefined when the loop does not qualify. */
-function jumpOver(loop: WhileStmt, typeOf: (name: string) => ImpType | undefined, prefix: string): { decls: VarDecl[]; stmts: Stmt[] } | undefined {
+/** The jump over m iterations of a loop with condition `cond` that all run `body` (straight-line; its variables named from `prefix`), or undefined when they do not qualify. */
+function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => ImpType | undefined, prefix: string): { decls: VarDecl[]; stmts: Stmt[] } | undefined {
   const steps = new Map<string, { c: bigint; width: BvWidth }>();
   const sets = new Map<string, Expr>();
   // The asserts and assumes (each must hold in every iteration jumped over), with the variables stepped before each.
   const conditions: { cond: Expr; stepped: Set<string> }[] = [];
   const stepped = new Set<string>();
-  for (const s of loop.body) {
+  for (const s of body) {
     if (s.kind === 'skip') continue;
     if (s.kind === 'assert' || s.kind === 'assume') {
       conditions.push({ cond: s.cond, stepped: new Set(stepped) });
@@ -98,7 +132,7 @@ function jumpOver(loop: WhileStmt, typeOf: (name: string) => ImpType | undefined
   // loop may read it (it differs between the first iteration and the others).
   const changed = new Set([...steps.keys(), ...sets.keys()]);
   const read = new Set<string>();
-  freeVars(loop.cond, read);
+  freeVars(cond, read);
   for (const c of conditions) freeVars(c.cond, read);
   for (const [x, e] of sets) {
     if (read.has(x) || [...freeVars(e)].some((y) => changed.has(y))) return undefined;
@@ -113,8 +147,8 @@ function jumpOver(loop: WhileStmt, typeOf: (name: string) => ImpType | undefined
     { steps, t: zero, stepped },
     { steps, t: last, stepped },
   ];
-  for (const [cond, stepped] of [[loop.cond, new Set<string>()] as const, ...conditions.map((a) => [a.cond, a.stepped] as const)]) {
-    const held = heldThroughout(cond, ends(stepped), typeOf);
+  for (const [c, stepped] of [[cond, new Set<string>()] as const, ...conditions.map((a) => [a.cond, a.stepped] as const)]) {
+    const held = heldThroughout(c, ends(stepped), typeOf);
     if (!held) return undefined;
     facts.push(...held);
   }
@@ -201,6 +235,9 @@ function heldThroughout(cond: Expr, ends: readonly [At, At], typeOf: (name: stri
       const n = e.arg;
       if (n.kind === 'app' && n.fn in NEGATED) return comparison(NEGATED[n.fn]!, n.args[0]!, n.args[1]!);
       if (n.kind === 'binary' && (n.op === '==' || n.op === '!=')) return onBitVectors(n) && comparison(n.op === '==' ? '!=' : '==', n.left, n.right);
+      // !(a || b) is !a && !b.
+      if (n.kind === 'binary' && n.op === '||') return walk({ kind: 'unary', op: '!', arg: n.left, loc }) && walk({ kind: 'unary', op: '!', arg: n.right, loc });
+      if (n.kind === 'unary' && n.op === '!') return walk(n.arg);
     }
     return false;
   };

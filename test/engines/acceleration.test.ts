@@ -28,7 +28,9 @@ function randomLoop(r: () => number): string {
   for (const v of stepped) {
     if (r() < 0.5) body.push(`assert {:goal overflow ${body.length}} ${conjunction()};`);
     const c = 1 + Math.floor(r() * 3);
-    body.push(r() < 0.5 ? `${v} := ${v} + ${c}bv8;` : `${v} := ${v} - ${c}bv8;`);
+    const step = r() < 0.5 ? `${v} := ${v} + ${c}bv8;` : `${v} := ${v} - ${c}bv8;`;
+    // Some steps on a branch: each path gets its own jump.
+    body.push(r() < 0.3 ? `if (${comparison()}) { ${step} } else { ${v} := ${v} + ${1 + Math.floor(r() * 3)}bv8; }` : step);
   }
   if (r() < 0.5) body.push(`assert ${conjunction()};`);
   if (r() < 0.3) body.splice(Math.floor(r() * body.length), 0, `assume ${conjunction()};`);
@@ -50,16 +52,22 @@ test('a jump over m iterations reaches only what the loop reaches: on random 8-b
     checkImp(accelerated.program);
     for (let k = 0; k < 40; k++) {
       const inputs = new Map<string, ImpValue>(['x', 'y', 'z', 'n', 'w'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
-      const m = BigInt(1 + Math.floor(r() * (r() < 0.5 ? 8 : 300)));
       const plain = executeImp(original, 'main', inputs, { maxSteps: 20_000 });
       if (plain.status === 'out-of-steps') continue;
+      // Each jump taken or not, over 1 to 300 iterations.
+      const taken: bigint[] = [];
       const jumped = executeImp(accelerated.program, 'main', inputs, {
         maxSteps: 20_000,
-        havoc: (name, type) => (name.endsWith('_go') ? { kind: 'bool', value: true } : type.kind === 'bv' ? bvValue(m, type.width) : assert.fail(`havoc of ${name}`)),
+        havoc: (name, type) => {
+          if (name.endsWith('_go')) return { kind: 'bool', value: r() < 0.6 };
+          if (type.kind !== 'bv') return assert.fail(`havoc of ${name}`);
+          taken.push(BigInt(1 + Math.floor(r() * (r() < 0.5 ? 8 : 300))));
+          return bvValue(taken[taken.length - 1]!, type.width);
+        },
       });
-      if (jumped.status === 'assume-failed') continue;
+      if (jumped.status === 'assume-failed' || taken.length === 0) continue;
       jumps++;
-      const why: string = `${text}\ninputs ${[...inputs].map(([v, x]) => `${v}=${(x as { value: bigint }).value}`).join(' ')}, m = ${m}\n${printImp(accelerated.program)}`;
+      const why: string = `${text}\ninputs ${[...inputs].map(([v, x]) => `${v}=${(x as { value: bigint }).value}`).join(' ')}, jumps of ${taken.join(', ')}\n${printImp(accelerated.program)}`;
       assert.equal(jumped.status, plain.status, why);
       assert.deepEqual(jumped.goal, plain.goal, why);
       if (plain.status === 'returned') for (const v of ['x', 'y', 'z', 'n', 'w']) assert.deepEqual(jumped.state.get(v), plain.state.get(v), `${v}: ${why}`);
@@ -69,7 +77,7 @@ test('a jump over m iterations reaches only what the loop reaches: on random 8-b
   assert.ok(jumps > 150 && compared === jumps, `${jumps} jumps taken`);
 });
 
-test('loops outside the shape are not accelerated: a disjunction, a step by a variable, a branch, a 64-bit counter', () => {
+test('loops outside the shape are not accelerated: a disjunction, a step by a variable, a 64-bit counter; a body with branches gets a jump per path that qualifies', () => {
   const none = (body: string, cond = 'slt(x, n)', type = 'bv32') =>
     accelerateLoops(parseImp(`procedure main() { var x: ${type}, y: ${type}, n: ${type}; while (${cond}) { ${body} } }`, 't.imp')) === undefined;
   assert.ok(!none('x := x + 1bv32;'), 'the plain counter is accelerated');
@@ -77,7 +85,9 @@ test('loops outside the shape are not accelerated: a disjunction, a step by a va
   assert.ok(none('x := x + 1bv32;', 'slt(x, n) || slt(y, n)'), 'a disjunction may hold at both ends and fail in between');
   assert.ok(none('x := x + y;'));
   assert.ok(none('x := x + 1bv32; y := y + x;'));
-  assert.ok(none('if (slt(x, y)) { x := x + 1bv32; }'));
+  assert.ok(!none('if (slt(x, y)) { x := x + 1bv32; }'));
+  assert.ok(none('if (srem(x, 2bv32) == 0bv32) { x := x + 1bv32; } else { x := x + 3bv32; }'), 'neither path qualifies: x % 2 is not affine');
+  assert.ok(!none('if (slt(x, y) && slt(y, n)) { x := x + 1bv32; } else { x := x + 2bv32; }'), 'the then path qualifies (!(a && b) on the other is a disjunction)');
   assert.ok(none('x := x + 1bv64;', 'slt(x, n)', 'bv64'));
   assert.ok(none('x := x + 1bv32; x := x + 1bv32;'), 'a variable stepped twice');
   assert.ok(!none('x := x + 1bv32; y := n;'), 'y set to what the loop does not change');
