@@ -217,7 +217,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
   /**
    * Loops that step variables by constants: BMC on the program that may
    * jump over m iterations of such a loop at once (engines/acceleration.ts)
-   * for a tenth of the budget, at most 1 s: a violation after 2^31
+   * up to bound 4, for a tenth of the budget, at most 1 s: a violation after 2^31
    * iterations shows at bound 1. Only a replayed counterexample counts (the
    * replay runs every iteration); no proof is taken from this step.
    */
@@ -231,6 +231,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const result = await bmc(() => accelerated.program, {
         induction: false,
         candidates: false,
+        // The jumps make deep violations shallow; deeper bounds are the bmc step's.
+        maxBound: ACCELERATED_BOUND,
         deadline: left,
         solverTimeoutMs: () => (run.solverTimeoutMs() * Math.max(1, left())) / Math.max(1, run.deadline()),
         roles: goalRolesOf(run.r.property.kind),
@@ -399,6 +401,9 @@ function runBmc(run: VerificationRun, left: () => number, startBound = 1): Promi
     loopCandidates: loopCandidatesOf(run, 'bmc'),
   });
 }
+
+/** The largest BMC bound of the acceleration step. */
+const ACCELERATED_BOUND = 4;
 
 /** The run's program with its loops accelerated, or undefined where no loop qualifies; made once. */
 const accelerations = new WeakMap<VerificationRun, ReturnType<typeof accelerateLoops>>();
