@@ -251,7 +251,9 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       let trace: TraceStep[] | undefined;
       if (jumps.iterations <= TRACEABLE_STEPS) trace = traceOf(run, first.imp, { ...cex, havocs: jumps.others }, first.sourceMap, found.goal);
       else run.log(`trace: none; the jumps did ${jumps.iterations} iterations (the witness and the replay show the violation)`);
-      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'acceleration', `BMC bound ${result.bound} with loops accelerated`, result.bound, trace);
+      const jumped = jumps.iterations > 0n;
+      const how = `BMC bound ${result.bound}${jumped ? ` with ${jumps.iterations} loop iterations jumped over` : ''}`;
+      return run.refuted(found.goal, found.violated, found.steps, found.replay, jumped ? 'acceleration' : 'bmc', how, result.bound, trace);
     },
   },
   /**
