@@ -149,7 +149,8 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
   ];
   for (const [c, stepped] of [[cond, new Set<string>()] as const, ...conditions.map((a) => [a.cond, a.stepped] as const)]) {
     const held = heldThroughout(c, ends(stepped), typeOf);
-    if (!held) return undefined;
+    // A path through a failing assert (an error call) is never jumped along.
+    if (!held || held.some((f) => f.kind === 'bool_lit' && !f.value)) return undefined;
     facts.push(...held);
   }
   const updates: Stmt[] = [
@@ -269,8 +270,10 @@ function term(e: Expr, view: 's' | 'u', at: At, typeOf: (name: string) => ImpTyp
   };
   switch (e.kind) {
     case 'bv_lit': {
+      // A literal read as its width's number is in its range.
       const n = view === 's' ? BigInt.asIntN(e.width, e.value) : e.value;
-      return result(bv64(n), n < 0n ? -n : n, e.width);
+      const bound = n < 0n ? -n : n;
+      return bound < MAX_MAGNITUDE ? { value: bv64(n), bound, width: e.width } : undefined;
     }
     case 'var': {
       const t = typeOf(e.name);

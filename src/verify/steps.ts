@@ -217,7 +217,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
   /**
    * Loops that step variables by constants: BMC on the program that may
    * jump over m iterations of such a loop at once (engines/acceleration.ts)
-   * up to bound 4, for a tenth of the budget, at most 1 s: a violation after 2^31
+   * up to bound 2, for a tenth of the budget, at most 1 s: a violation after 2^31
    * iterations shows at bound 1. Only a replayed counterexample counts (the
    * replay runs every iteration); no proof is taken from this step.
    */
@@ -405,7 +405,7 @@ function runBmc(run: VerificationRun, left: () => number, startBound = 1): Promi
 }
 
 /** The largest BMC bound of the acceleration step. */
-const ACCELERATED_BOUND = 4;
+const ACCELERATED_BOUND = 2;
 
 /** The run's program with its loops accelerated, or undefined where no loop qualifies; made once. */
 const accelerations = new WeakMap<VerificationRun, ReturnType<typeof accelerateLoops>>();

@@ -44,13 +44,13 @@ test('a jump over m iterations reaches only what the loop reaches: on random 8-b
   const r = rng(20261127);
   let jumps = 0;
   let compared = 0;
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 120; i++) {
     const text = randomLoop(r);
     const original = parseImp(text, 't.imp');
     const accelerated = accelerateLoops(original);
     if (!accelerated) continue;
     checkImp(accelerated.program);
-    for (let k = 0; k < 40; k++) {
+    for (let k = 0; k < 25; k++) {
       const inputs = new Map<string, ImpValue>(['x', 'y', 'z', 'n', 'w'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
       const plain = executeImp(original, 'main', inputs, { maxSteps: 20_000 });
       if (plain.status === 'out-of-steps') continue;
