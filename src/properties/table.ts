@@ -160,7 +160,7 @@ function oneGoalRow(
 // unreach-call; a correctness witness is written but not required.
 const OWN = {
   correctnessWitness: { format: YAML_2_0, required: false },
-  strategy: ['summaries', 'sampling', 'intervals', 'acceleration', 'horn', 'cells', 'bmc'],
+  strategy: ['summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'bmc'],
   defaultChoice: false,
 } as const;
 
@@ -170,7 +170,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     concreteRun: { replay: 'error-call', sanitizers: UB_BUT_OVERFLOW },
     threaded: 'error-call',
     validation: { violation: 'error-call', replay: 'error-call', correctness: true },
-    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'acceleration', 'horn', 'cells', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'bmc'],
     defaultChoice: true,
   }),
   oneGoalRow('no-overflow', 'overflow', 'overflow', 'signed-overflow', {
@@ -178,7 +178,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     concreteRun: { replay: 'signed-overflow', sanitizers: ALL_UB },
     threaded: 'signed-overflow',
     validation: { violation: 'at-target', replay: 'signed-overflow', correctness: true },
-    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'acceleration', 'horn', 'cells', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'bmc'],
     defaultChoice: true,
   }),
   {
@@ -262,7 +262,7 @@ function defaultRow(rows: readonly PropertyRow[]): PropertyRow {
     boundKinds: [...new Set(checks.flatMap((r) => r.boundKinds))],
     violationWitness: (violated, program) => owner(violated).violationWitness(violated, program),
     // Several properties at once: no specification of the rules says that (no correctness witness).
-    strategy: ['summaries', 'sampling', 'intervals', 'acceleration', 'horn', 'cells', 'bmc'],
+    strategy: ['summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'bmc'],
     induction: checks.some((r) => r.induction === 'without-heap') ? 'without-heap' : 'always',
     defaultChoice: false,
   };

@@ -219,7 +219,10 @@ const STEPS: Readonly<Record<StepName, Step>> = {
    * jump over m iterations of such a loop at once (engines/acceleration.ts)
    * up to bound 2, for a tenth of the budget, at most 1 s: a violation after 2^31
    * iterations shows at bound 1. Only a replayed counterexample counts (the
-   * replay runs every iteration); no proof is taken from this step.
+   * replay runs every iteration); no proof is taken from this step. After
+   * the Horn step: its short BMC run finds the shallow violations first,
+   * whose runs are short (a jump may pick a run of 2^32 iterations for
+   * one that two would show).
    */
   acceleration: {
     lowered: true,
