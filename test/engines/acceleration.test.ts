@@ -9,7 +9,7 @@ import { rng } from '../../src/common/random.js';
 
 const VARS = ['x', 'y', 'z'];
 
-/** A random 8-bit loop whose body steps some of x, y, z by constants and asserts comparisons (some of them in 64 bits, as the overflow checks are). */
+/** A random 8-bit loop whose body steps some of x, y, z by constants (some on a branch), sets w, and asserts and assumes comparisons (some of them in 64 bits, as the overflow checks are). */
 function randomLoop(r: () => number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const lit = () => `${Math.floor(r() * 256)}bv8`;
