@@ -215,6 +215,53 @@ const STEPS: Readonly<Record<StepName, Step>> = {
     },
   },
   /**
+   * Loops: BMC first for a sixth of the budget (at most 1.5 s), which finds
+   * the quick violations and complete unrollings; then loop invariants from
+   * Horn clauses get up to 20 % of what is left (Spacer answers fast or not
+   * at all here, and a longer attempt cost k-induction its proofs), and the
+   * check of a solution on the program up to half of it (bit-blasted goals
+   * take seconds where Spacer took milliseconds); not for programs with
+   * arrays that the cells step abstracts. The bmc step goes on where
+   * only its time share stopped it. With `proofFirst`, no BMC here.
+   */
+  horn: {
+    lowered: true,
+    applies: (run) => {
+      const first = run.family!.first;
+      const main = first.imp.procedures.find((p) => p.name === 'main');
+      // As k-induction: with heap blocks under memtrack, only a complete unrolling proves.
+      return !run.family!.recursive && !(run.row.induction === 'without-heap' && first.allocates) && loopsOf(main?.body ?? []).length > 0;
+    },
+    async run(run) {
+      const undecided = await firstBmc(run, 1500, 1 / 6);
+      if (undecided && undecided.verdict !== 'unknown') return bmcVerdict(run, undecided);
+      // BMC's UNKNOWN for another reason than its time share is the step's answer when Horn clauses prove nothing.
+      const afterBmc = () => (undecided && !undecided.reason.startsWith('time limit reached') ? bmcVerdict(run, undecided) : undefined);
+      // Spacer finds no invariant over arrays in its time here: the cells step's abstraction of them gets it.
+      if (STEPS.cells.applies(run)) return afterBmc();
+      const stopAt = run.deadline() * 0.8;
+      const recheckStopAt = run.deadline() * 0.5;
+      const first = run.family!.first;
+      const h = await proveByHorn(first.imp, {
+        left: () => run.deadline() - stopAt,
+        recheckLeft: () => run.deadline() - recheckStopAt,
+        wallMs: (ms) => (run.solverTimeoutMs() * ms) / Math.max(1, run.deadline()),
+        roles: goalRolesOf(run.r.property.kind),
+        views: new Map(first.sourceMap.variables.map((v) => [v.imp, v.signed ? 's' : 'u'] as const)),
+        solver: run.options.solver,
+        candidates: loopCandidatesOf(run, 'horn'),
+        log: run.log,
+      });
+      run.profile.mark('horn');
+      run.log(`horn: ${h.reason}`);
+      if (h.verdict === 'true') {
+        const vacuous = await vacuity(run);
+        return vacuous ? run.unknown(vacuous) : run.proved(`no violation: ${h.reason}`, 'horn', { lowered: first, invariants: h.invariants });
+      }
+      return afterBmc();
+    },
+  },
+  /**
    * Loops that step variables by constants: BMC on the program that may
    * jump over m iterations of such a loop at once (engines/acceleration.ts)
    * up to bound 2, for a tenth of the budget, at most 1 s: a violation after 2^31
@@ -260,56 +307,9 @@ const STEPS: Readonly<Record<StepName, Step>> = {
     },
   },
   /**
-   * Loops: BMC first for a sixth of the budget (at most 1.5 s), which finds
-   * the quick violations and complete unrollings; then loop invariants from
-   * Horn clauses get up to 20 % of what is left (Spacer answers fast or not
-   * at all here, and a longer attempt cost k-induction its proofs), and the
-   * check of a solution on the program up to half of it (bit-blasted goals
-   * take seconds where Spacer took milliseconds); not for programs with
-   * arrays that the next step abstracts. The next step's BMC goes on where
-   * only its time share stopped it. With `proofFirst`, no BMC here.
-   */
-  horn: {
-    lowered: true,
-    applies: (run) => {
-      const first = run.family!.first;
-      const main = first.imp.procedures.find((p) => p.name === 'main');
-      // As k-induction: with heap blocks under memtrack, only a complete unrolling proves.
-      return !run.family!.recursive && !(run.row.induction === 'without-heap' && first.allocates) && loopsOf(main?.body ?? []).length > 0;
-    },
-    async run(run) {
-      const undecided = await firstBmc(run, 1500, 1 / 6);
-      if (undecided && undecided.verdict !== 'unknown') return bmcVerdict(run, undecided);
-      // BMC's UNKNOWN for another reason than its time share is the step's answer when Horn clauses prove nothing.
-      const afterBmc = () => (undecided && !undecided.reason.startsWith('time limit reached') ? bmcVerdict(run, undecided) : undefined);
-      // Spacer finds no invariant over arrays in its time here: the next step's abstraction of them gets it.
-      if (STEPS.cells.applies(run)) return afterBmc();
-      const stopAt = run.deadline() * 0.8;
-      const recheckStopAt = run.deadline() * 0.5;
-      const first = run.family!.first;
-      const h = await proveByHorn(first.imp, {
-        left: () => run.deadline() - stopAt,
-        recheckLeft: () => run.deadline() - recheckStopAt,
-        wallMs: (ms) => (run.solverTimeoutMs() * ms) / Math.max(1, run.deadline()),
-        roles: goalRolesOf(run.r.property.kind),
-        views: new Map(first.sourceMap.variables.map((v) => [v.imp, v.signed ? 's' : 'u'] as const)),
-        solver: run.options.solver,
-        candidates: loopCandidatesOf(run, 'horn'),
-        log: run.log,
-      });
-      run.profile.mark('horn');
-      run.log(`horn: ${h.reason}`);
-      if (h.verdict === 'true') {
-        const vacuous = await vacuity(run);
-        return vacuous ? run.unknown(vacuous) : run.proved(`no violation: ${h.reason}`, 'horn', { lowered: first, invariants: h.invariants });
-      }
-      return afterBmc();
-    },
-  },
-  /**
    * Arrays: k-induction on the array-cell abstraction (engines/array-cells.ts),
    * where a fact about every cell is one about the cell at a symbolic index,
-   * with 60 % of what is left (85 % in a validation; the previous step
+   * with 60 % of what is left (85 % in a validation; the Horn step
    * leaves Horn clauses out for such programs). Only a proof counts: the abstraction reads arbitrary
    * values, so a failure there shows nothing.
    */
