@@ -37,6 +37,8 @@ export interface BmcOptions {
   readonly nextBound?: (bound: number) => number;
   /** Inlining depth of recursive IMP procedure calls for bound k (default: k). */
   readonly callDepth?: (bound: number) => number;
+  /** Called with each bound whose error goals showed no violation (a later search may start after it). */
+  readonly onNoViolation?: (bound: number) => void;
   readonly log?: (message: string) => void;
   /** Also try k-induction (default true). */
   readonly induction?: boolean;
@@ -46,6 +48,12 @@ export interface BmcOptions {
    * nothing. Its base case is the induction's own.
    */
   readonly inductionOnly?: boolean;
+  /**
+   * k-induction's later attempts at a bound only while its allowance lasts
+   * (default false: each attempt has its own time): for a short search for
+   * violations, which deeper bounds serve better than a long attempt.
+   */
+  readonly inductionWithinAllowance?: boolean;
   /** Built-in candidate invariants (comparison templates) for k-induction (default true). */
   readonly candidates?: boolean;
   /**
@@ -279,12 +287,17 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       if (plain.kind === 'refuted') survivors.plainRefutedAt = k;
       else survivors.plainSpentMs = plainMs;
     }
+    // With `inductionWithinAllowance`, the later attempts only while the
+    // allowance lasts (each call gets at least MIN_CALL_MS: four attempts
+    // overran a 300-ms allowance fourfold and kept BMC from the next bound);
+    // the next attempt, with more time, goes on from the survivors.
+    const within = () => !options.inductionWithinAllowance || used() - u3 < allowance;
     const hasCaller = options.loopCandidates !== undefined;
     // A set that was too hard for one check is tried again once an attempt has twice the time that check had.
     const timeFor = (tooHardMs: number | undefined) => allowance >= 2 * (tooHardMs ?? 0);
     const withCaller = hasCaller && timeFor(survivors.callerTooHardMs);
     // (Not when induction has the whole budget: the second attempt would start over.)
-    if (hasCaller && options.candidates !== false && !options.inductionOnly && timeFor(survivors.callerAloneTooHardMs)) {
+    if (hasCaller && options.candidates !== false && !options.inductionOnly && timeFor(survivors.callerAloneTooHardMs) && within()) {
       // The caller's candidates alone first: few, so Houdini needs few rounds,
       // and they are often the whole proof; the templates only when they are not.
       const alone = await attempt('caller', allowance / 2);
@@ -294,6 +307,10 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
         return proof(alone);
       }
     }
+    if (!within()) {
+      inductionMs += used() - u3;
+      return undefined;
+    }
     const rest = () => Math.max(INDUCTION_FLOOR_MS, allowance - (used() - u3));
     let r = await attempt(withCaller ? 'all' : 'built-in', rest());
     if (r.kind === 'caller-too-hard') {
@@ -301,9 +318,9 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       log(`k-induction: depth ${k}: retrying without the caller's candidates`);
       survivors.callerTooHardMs = r.limitMs;
       r = await attempt('built-in', rest());
-    } else if (r.kind === 'spent' && withCaller && !options.inductionOnly) {
-      // The built-in candidates alone are often quicker to decide (and enough): the same time for them.
-      const alone = await attempt('built-in', allowance);
+    } else if (r.kind === 'spent' && withCaller && !options.inductionOnly && within()) {
+      // The built-in candidates alone are often quicker to decide (and enough): what is left for them.
+      const alone = await attempt('built-in', rest());
       if (alone.kind === 'proved') r = alone;
     }
     inductionMs += used() - u3;
@@ -369,6 +386,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
         if (r.status === 'sat') return { verdict: 'false', bound, counterexample: await readTrace(solver, e, errors), program: p };
         if (r.status === 'unknown') return gaveUp('error goals', r.reason, wholeBudget);
       }
+      options.onNoViolation?.(bound);
       const done: BmcResult = { verdict: 'true', bound, method: 'unrolling', invariants: [], program: p };
       if (unwinding.length === 0) return done;
       const t2 = Date.now();

@@ -18,8 +18,6 @@ export class LoweredFamily {
   private readonly byDepth: Map<number, LoweredProgram>;
   private readonly sizes: Map<number, number>;
   private last: SourceMap;
-  // The largest bound BMC asked for (checkedAt).
-  private checking = 0;
   private established_ = 0;
 
   constructor(
@@ -49,20 +47,11 @@ export class LoweredFamily {
     return this.last;
   }
 
-  /**
-   * The program for BMC's check at `bound`. BMC asks for the bounds in
-   * increasing order and goes on only when a bound showed no violation, so
-   * asking for a larger one establishes the last. Only BMC's search may ask
-   * here (a use that checks no error goal, as the vacuity check, asks
-   * `programAt`): the bmc step resumes after `established`.
-   */
-  checkedAt(bound: number): ImpProgram {
-    if (bound > this.checking) {
-      this.established_ = this.checking;
-      this.checking = bound;
-      if (this.established_ > 0) this.onBound?.(this.established_);
-    }
-    return this.programAt(bound);
+  /** BMC's search showed no violation up to `bound` (at every bound it checked up to there). */
+  noViolationUpTo(bound: number): void {
+    if (bound <= this.established_) return;
+    this.established_ = bound;
+    this.onBound?.(bound);
   }
 
   /** The program at a bound (recursion inlined that deep); EncodeError when it would grow too large or change nothing. */

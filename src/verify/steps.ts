@@ -382,20 +382,22 @@ const STEPS: Readonly<Record<StepName, Step>> = {
 async function firstBmc(run: VerificationRun, capMs: number, part: number): Promise<BmcResult | undefined> {
   if (run.options.proofFirst) return undefined;
   const firstEnd = run.deadline() - Math.min(capMs, run.deadline() * part);
-  const result = await runBmc(run, () => run.deadline() - firstEnd);
+  const result = await runBmc(run, () => run.deadline() - firstEnd, 1, true);
   run.profile.mark('bmc');
   return result;
 }
 
 /** BMC (with k-induction) until `left` ms are spent; its solver calls get the share of their usual limit that `left` is of the budget. */
-function runBmc(run: VerificationRun, left: () => number, startBound = 1): Promise<BmcResult> {
+function runBmc(run: VerificationRun, left: () => number, startBound = 1, inductionWithinAllowance = false): Promise<BmcResult> {
   const family = run.family!;
-  return bmc((bound) => family.checkedAt(bound), {
+  return bmc((bound) => family.programAt(bound), {
     startBound,
+    onNoViolation: (bound) => family.noViolationUpTo(bound),
     nextBound: (bound) => family.nextBound(bound),
     // A block lost in a run that never ends is a violation no goal sees
     // (valid-memtrack): with heap blocks, TRUE only when every run ends within the bound.
     induction: !(run.row.induction === 'without-heap' && family.first.allocates),
+    inductionWithinAllowance,
     deadline: left,
     solverTimeoutMs: () => (run.solverTimeoutMs() * Math.max(1, left())) / Math.max(1, run.deadline()),
     // An assert made for no goal is a claim (replay guards FALSE).
