@@ -159,6 +159,14 @@ class Builder {
   private compare(op: '<' | '<=' | '>' | '>=' | '==' | '!=', a: LinearExpr, b: LinearExpr, positive: boolean): Dnf {
     let o = op;
     if (!positive) o = ({ '<': '>=', '<=': '>', '>': '<=', '>=': '<', '==': '!=', '!=': '==' } as const)[op];
+    // Two constants compare now: a path that cannot be taken is not counted
+    // (`x != 0` on a known x would otherwise split it in two).
+    const ka = linConstantValue(a);
+    const kb = linConstantValue(b);
+    if (ka !== undefined && kb !== undefined) {
+      const holds = { '<': ka < kb, '<=': ka <= kb, '>': ka > kb, '>=': ka >= kb, '==': ka === kb, '!=': ka !== kb }[o];
+      return holds ? [[]] : [];
+    }
     switch (o) {
       case '<':
         return [[lt(a, b)]];
@@ -257,7 +265,22 @@ class Builder {
           return this.bounded(out);
         }
         const signed = this.readings.get(s.target) !== 'unsigned';
-        for (const p of paths) p.env.set(s.target, this.value(s.value, p.env, signed));
+        const v = s.value;
+        if (v.kind === 'ite' && isLiteral(v.then) && isLiteral(v.else)) {
+          // x := (if c then 1 else 0), as an assert's condition is lowered: split on c, so that a later test of x is decided.
+          const out: PathState[] = [];
+          for (const p of paths) {
+            for (const [positive, arm] of [[true, v.then], [false, v.else]] as const) {
+              for (const conj of this.cond(v.cond, p.env, positive)) {
+                const env = new Map(p.env);
+                env.set(s.target, this.value(arm, env, signed));
+                out.push({ constraints: [...p.constraints, ...conj], env });
+              }
+            }
+          }
+          return this.bounded(out);
+        }
+        for (const p of paths) p.env.set(s.target, this.value(v, p.env, signed));
         return paths;
       }
       case 'havoc':
@@ -287,6 +310,10 @@ class Builder {
         return paths;
     }
   }
+}
+
+function isLiteral(e: Expr): boolean {
+  return e.kind === 'bv_lit' || e.kind === 'int_lit' || e.kind === 'bool_lit';
 }
 
 /** `c ==> e` when `c` is the loop's condition (a flag variable) is just `e` in an iteration. */

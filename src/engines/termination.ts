@@ -219,7 +219,10 @@ export async function provedByRanking(program: ImpProgram, options: TerminationO
     if (first.proved) return first;
     const until = options.deadline() * 0.6;
     const bounds = await inductiveBounds(program, proc, solver, () => options.deadline() - until);
-    if (!bounds) return first;
+    if (!bounds) {
+      log('termination: no inductive bounds found in the time (solver gave up or time ran out)');
+      return first;
+    }
     const supporting = new Map(loopsInsideOut(proc.body!).map((l) => [l, [...hook(l), ...(bounds.get(l) ?? [])]]));
     return await ranker.rankAll({ ...proc, body: withInvariants(proc.body!, supporting) }, options.deadline);
   } finally {

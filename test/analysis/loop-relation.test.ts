@@ -36,3 +36,24 @@ test('paths that multiply along a sequence of ifs stop at the limit instead of e
   assert.ok('error' in rel);
   assert.match(rel.error, /more than 256 paths/);
 });
+
+test('asserts lowered as `t := (if c then 1 else 0); if (t == 0) { assume false; }` add no paths', () => {
+  // Nine asserts, as in loop-invgen/heapsort: when `t != 0` split into
+  // `t < 0` and `t > 0` on a t of unknown value, they made 2^9 paths.
+  const asserts = Array.from({ length: 9 }, (_, k) => `t${k} := (if sle(${k}bv32, j) then 1bv32 else 0bv32); if (t${k} == 0bv32) { assume false; } else { }`);
+  const text = `procedure main() {
+  var j, r: bv32; var ${asserts.map((_, k) => `t${k}`).join(', ')}: bv32;
+  while (sle(j, r)) {
+    ${asserts.join('\n    ')}
+    j := j + 1bv32;
+  }
+}`;
+  const proc = parseImp(text, 'asserts.imp').procedures[0]!;
+  const types = new Map<string, ImpType>(proc.locals.map((d) => [d.name, d.type]));
+  const rel = loopRelation(loopsOf(proc.body!)[0] as WhileStmt, types, 256);
+  assert.ok(!('error' in rel), 'error' in rel ? rel.error : '');
+  // One path: every assert holds (the paths where one fails end in `assume false`).
+  assert.equal(rel.paths.length, 1);
+  // Its constraints say that each assert's condition held: 8 <= j among them.
+  assert.ok(rel.paths[0]!.length >= 10);
+});
