@@ -9,7 +9,8 @@
 // plugged in through TerminationOptions.supportingInvariants.
 
 import { syntheticLoc, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type WhileStmt } from '../ivl/ast.js';
-import { loopsOf, mentionedVars, rewriteStmts, visitStmtExprs } from '../ivl/walk.js';
+import { loopsOf, mentionedVars, rewriteStmts, visitStmtExprs, visitStmts } from '../ivl/walk.js';
+import { printExpr } from '../ivl/printer.js';
 import type { Solver } from '../smt/solver.js';
 import { mkAnd, mkOr } from '../smt/terms.js';
 import { encodeProcedure } from '../vc/encode.js';
@@ -59,6 +60,28 @@ function candidates(loop: WhileStmt, types: ReadonlyMap<string, ImpType>, consta
   return out;
 }
 
+/**
+ * For a loop run by a flag that the body sets to one condition c (or to
+ * false, to leave), the candidate `flag ==> c`: at the head, an iteration
+ * runs only where c holds (the ranking check starts from any state with the
+ * flag set, where `i < n` is otherwise unknown and `i + 1` may wrap).
+ */
+function flagCandidates(loop: WhileStmt, next: () => number): Expr[] {
+  const flag = loop.cond;
+  if (flag.kind !== 'var') return [];
+  const set = new Map<string, Expr>();
+  let other = false;
+  visitStmts(loop.body, (s) => {
+    if (s.kind === 'assign' && s.target === flag.name) {
+      if (s.value.kind === 'bool_lit' && !s.value.value) return;
+      set.set(printExpr(s.value), s.value);
+    } else if (s.kind === 'havoc' && s.target === flag.name) other = true;
+  });
+  if (other || set.size !== 1) return [];
+  const c = [...set.values()][0]!;
+  return [{ kind: 'binary', op: '==>', left: flag, right: c, loc: { ...syntheticLoc(CANDIDATE_FILE), line: next() } }];
+}
+
 /** The statements with `invs` added to the invariants of their loops. */
 export function withInvariants(ss: readonly Stmt[], invs: ReadonlyMap<WhileStmt, readonly Expr[]>): Stmt[] {
   return rewriteStmts(ss, (s) =>
@@ -82,9 +105,25 @@ export async function inductiveBounds(
   const lits = new Set<bigint>([0n, 1n]);
   literals(proc.body ?? [], lits);
   const constants = [...lits].filter((c) => c >= -(1n << 20n) && c <= 1n << 20n).sort((a, b) => (a < b ? -1 : 1)).slice(0, MAX_CONSTANTS + 2);
+  return inductiveSubset(program, proc, solver, deadline, (loop, next) => [...flagCandidates(loop, next), ...candidates(loop, types, constants, next)]);
+}
+
+/** The inductive subset of the flag candidates alone (few, and quick to check): undefined as for `inductiveBounds`. */
+export function inductiveFlagConditions(program: ImpProgram, proc: Procedure, solver: Solver, deadline: () => number): Promise<Map<WhileStmt, Expr[]> | undefined> {
+  return inductiveSubset(program, proc, solver, deadline, flagCandidates);
+}
+
+/** Houdini over the candidates `make` gives each loop of `proc` (numbered by `next`, in CANDIDATE_FILE). */
+async function inductiveSubset(
+  program: ImpProgram,
+  proc: Procedure,
+  solver: Solver,
+  deadline: () => number,
+  make: (loop: WhileStmt, next: () => number) => Expr[],
+): Promise<Map<WhileStmt, Expr[]> | undefined> {
   let id = 1;
   const live = new Map<WhileStmt, Expr[]>();
-  for (const loop of loopsOf(proc.body ?? [])) live.set(loop, candidates(loop, types, constants, () => id++));
+  for (const loop of loopsOf(proc.body ?? [])) live.set(loop, make(loop, () => id++));
   for (;;) {
     if (deadline() <= 0) return undefined;
     const annotated: Procedure = { ...proc, body: withInvariants(proc.body ?? [], live) };

@@ -38,7 +38,7 @@ import { encodeProcedure } from '../vc/encode.js';
 import { translateExpr } from '../vc/translate.js';
 import { bmc, type ProgramAtBound, type TraceHavoc } from './bmc.js';
 import { EncodeError } from './unroll.js';
-import { inductiveBounds, withInvariants } from './supporting-invariants.js';
+import { inductiveBounds, inductiveFlagConditions, withInvariants } from './supporting-invariants.js';
 import { printExpr } from '../ivl/printer.js';
 import { closedRecurrentSet, havocKey } from './recurrent-set.js';
 
@@ -217,6 +217,13 @@ export async function provedByRanking(program: ImpProgram, options: TerminationO
     // First with the hook's invariants only (cheap); for the loops left, also with inductive bounds found here.
     const first = await ranker.rankAll({ ...proc, body: withInvariants(proc.body!, new Map(loopsInsideOut(proc.body!).map((l) => [l, hook(l)]))) }, options.deadline);
     if (first.proved) return first;
+    // Then with the loops' flag conditions (few candidates, quick to prove), before the costly search for bounds.
+    const flags = await inductiveFlagConditions(program, proc, solver, options.deadline);
+    if (flags && [...flags.values()].some((invs) => invs.length > 0)) {
+      const withFlags = new Map(loopsInsideOut(proc.body!).map((l) => [l, [...hook(l), ...(flags.get(l) ?? [])]]));
+      const second = await ranker.rankAll({ ...proc, body: withInvariants(proc.body!, withFlags) }, options.deadline);
+      if (second.proved) return second;
+    }
     const until = options.deadline() * 0.6;
     const bounds = await inductiveBounds(program, proc, solver, () => options.deadline() - until);
     if (!bounds) {

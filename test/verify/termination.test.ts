@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
@@ -78,6 +78,23 @@ test('wrap.c: the integer ranking function fails on bit-vectors (unsigned char w
   assert.match(proof.proved ? '' : proof.reason, /does not hold with bit-vector semantics/);
   const r = await verify(fx('wrap.c'), { prp, timeoutS: 20, witnessPath: null });
   assert.notEqual(r.verdict.kind, 'true');
+});
+
+test('early-exit.c: a loop left by break is ranked with its flag\'s condition (proved inductive); with `i <= n` (n = UINT_MAX runs forever) it is not', async () => {
+  const lowered = (text: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tarsier-early-exit-'));
+    try {
+      writeFileSync(join(dir, 'p.c'), text);
+      return lowerProgram(parseCFile(join(dir, 'p.c'), { dataModel: 'ILP32' }), { passes: passesOf('termination'), dataModel: 'ILP32', recursionDepth: 1 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const text = readFileSync(fx('early-exit.c'), 'utf8');
+  const proof = await provedByRanking(lowered(text).imp, { deadline: () => 60000, solver: () => createSolver() });
+  assert.equal(proof.proved, true, proof.proved ? '' : proof.reason);
+  const forever = await provedByRanking(lowered(text.replace('i < n; i++', 'i <= n; i++')).imp, { deadline: () => 60000, solver: () => createSolver() });
+  assert.equal(forever.proved, false);
 });
 
 test('loop-after-error.c: reach_error returns and the loop goes on forever at x == 5, so never TRUE (the path was cut there: a wrong TRUE)', async () => {
