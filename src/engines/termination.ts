@@ -217,8 +217,9 @@ export async function provedByRanking(program: ImpProgram, options: TerminationO
     // First with the hook's invariants only (cheap); for the loops left, also with inductive bounds found here.
     const first = await ranker.rankAll({ ...proc, body: withInvariants(proc.body!, new Map(loopsInsideOut(proc.body!).map((l) => [l, hook(l)]))) }, options.deadline);
     if (first.proved) return first;
-    // Then with the loops' flag conditions (few candidates, quick to prove), before the costly search for bounds.
-    const flags = await inductiveFlagConditions(program, proc, solver, options.deadline);
+    // Then with the loops' flag conditions (few candidates, quick to prove; a quarter of what is left at most), before the costly search for bounds.
+    const flagsUntil = options.deadline() * 0.75;
+    const flags = await inductiveFlagConditions(program, proc, solver, () => options.deadline() - flagsUntil);
     if (flags && [...flags.values()].some((invs) => invs.length > 0)) {
       const withFlags = new Map(loopsInsideOut(proc.body!).map((l) => [l, [...hook(l), ...(flags.get(l) ?? [])]]));
       const second = await ranker.rankAll({ ...proc, body: withInvariants(proc.body!, withFlags) }, options.deadline);
