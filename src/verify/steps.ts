@@ -154,7 +154,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
   /**
    * Recursion: bounded recursion is decided by BMC at once (a tenth of the
    * budget, at most 1 s), then recursion summaries get a quarter of what is
-   * left; the next step's BMC goes on where only its time share stopped it.
+   * left; the bmc step goes on where only its time share stopped it.
    * A validation (`proofFirst`) needs the proof: summaries at once, with 60 %.
    */
   summaries: {

@@ -21,7 +21,7 @@ test('violations after millions of loop iterations are found at bound 1 with the
       ['phases.c', 'unreach-call', /^call of reach_error at phases\.c:10:24 \(BMC bound 1 with \d+ loop iterations jumped over, 1 nondet values; replay/],
     ] as const) {
       const witness = join(dir, `${name}.yml`);
-      const r = await verify(fx(name), { property, dataModel: 'LP64', timeoutS: 10, witnessPath: witness });
+      const r = await verify(fx(name), { property, dataModel: 'LP64', timeoutS: 20, witnessPath: witness });
       assert.equal(r.verdict.kind, 'false', `${name}: ${r.reason}`);
       assert.match(r.reason, shown);
       const v = await validate(fx(name), witness, { property, dataModel: 'LP64', timeoutS: 10 });
@@ -34,7 +34,7 @@ test('violations after millions of loop iterations are found at bound 1 with the
 
 test('a loop the acceleration applies to that is safe stays TRUE (the jump adds no state the loop cannot reach)', { skip: noGcc }, async () => {
   for (const property of ['unreach-call', 'no-overflow']) {
-    const r = await verify(fx('counter-safe.c'), { property, dataModel: 'LP64', timeoutS: 10, witnessPath: null });
+    const r = await verify(fx('counter-safe.c'), { property, dataModel: 'LP64', timeoutS: 20, witnessPath: null });
     assert.equal(r.verdict.kind, 'true', `${property}: ${r.reason}`);
   }
 });
