@@ -20,7 +20,7 @@
 // paths to them, none to a state the original cannot reach.
 
 import { boolType, bvType, syntheticLoc, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type VarDecl } from '../ivl/ast.js';
-import { freeVars, rewriteStmts } from '../ivl/walk.js';
+import { freeVars, renameExpr, rewriteStmts } from '../ivl/walk.js';
 import { procedureScope } from '../ivl/typecheck.js';
 import { printExpr } from '../ivl/printer.js';
 import type { TraceHavoc } from './bmc.js';
@@ -35,17 +35,40 @@ const MAX_STEP = 1n << 16n;
 /** Terms evaluated in 64 bits stay below this magnitude (exact, with room for one more sum). */
 const MAX_MAGNITUDE = 1n << 62n;
 
-/** The iterations the jumps of a counterexample did (the values of their `m`s), and its havocs without the jumps' own. */
-export function jumpsOf(havocs: readonly TraceHavoc[]): { readonly iterations: bigint; readonly others: TraceHavoc[] } {
+/** A havoc of a counterexample, made `repeat` times in a row (a nondet call in the iterations a jump did). */
+export type RepeatedHavoc = TraceHavoc & { readonly repeat?: bigint };
+
+/**
+ * The iterations the jumps of a counterexample did (the values of their
+ * `m`s), and its havocs as the program makes them: without the jumps' own,
+ * the value a jump chose for the iterations before its last one repeated
+ * m - 1 times (left out when m = 1).
+ */
+export function jumpsOf(havocs: readonly TraceHavoc[]): { readonly iterations: bigint; readonly others: RepeatedHavoc[] } {
   let iterations = 0n;
-  const others: TraceHavoc[] = [];
+  let m = 0n;
+  const others: RepeatedHavoc[] = [];
   for (const h of havocs) {
-    if (h.loc.file !== ACCELERATION_FILE) others.push(h);
-    else if (h.target.endsWith(M_SUFFIX)) iterations += h.value;
+    if (h.target.startsWith(JUMP_PREFIX) && h.target.endsWith(CHOICE_SUFFIX)) {
+      if (m > 1n) others.push({ ...h, repeat: m - 1n });
+    } else if (h.loc.file !== ACCELERATION_FILE) others.push(h);
+    else if (h.target.endsWith(M_SUFFIX)) {
+      m = h.value;
+      iterations += m;
+    }
   }
   return { iterations, others };
 }
+
+/** The havocs one by one (for a trace; only where the repeats are few). */
+export function expandRepeats(havocs: readonly RepeatedHavoc[]): TraceHavoc[] {
+  return havocs.flatMap((h) => Array.from({ length: Number(h.repeat ?? 1n) }, () => h));
+}
+
+const JUMP_PREFIX = '$acc';
 const M_SUFFIX = '_m';
+/** The value a jump chooses for a nondet call in every iteration but its last. */
+const CHOICE_SUFFIX = '_w';
 
 /** The most paths through a loop's body that get a jump each. */
 const MAX_PATHS = 4;
@@ -68,7 +91,7 @@ export function accelerateLoops(p: ImpProgram): { readonly program: ImpProgram; 
     const body = rewriteStmts(proc.body, (s) => {
       if (s.kind !== 'while') return undefined;
       const paths = pathsOf(s.body, MAX_PATHS);
-      const made = (paths ?? []).flatMap((path) => jumpOver(s.cond, path, typeOf, `$acc${jumps++}`) ?? []);
+      const made = (paths ?? []).flatMap((path) => jumpOver(s.cond, path, typeOf, `${JUMP_PREFIX}${jumps++}`) ?? []);
       if (made.length === 0) return undefined;
       loops++;
       for (const j of made) decls.push(...j.decls);
@@ -105,6 +128,20 @@ function pathsOf(body: readonly Stmt[], limit: number): Stmt[][] | undefined {
 /** Per variable the body steps: the constant it adds each iteration, and its width. */
 type Steps = ReadonlyMap<string, { readonly c: bigint; readonly width: BvWidth }>;
 
+/**
+ * A nondet value the body chooses afresh in each iteration (`v := havoc`,
+ * then assumes about v alone), which only the loop's condition reads: the
+ * iterations jumped over may choose any value that lets the loop go on.
+ */
+interface Choice {
+  readonly name: string;
+  readonly type: ImpType;
+  /** The havoc's place (its nondet call). */
+  readonly loc: Stmt['loc'];
+  /** The assumes on the value chosen. */
+  readonly assumes: Expr[];
+}
+
 /** The jump over m iterations of a loop with condition `cond` that all run `body` (straight-line; its variables named from `prefix`), or undefined when they do not qualify. */
 function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => ImpType | undefined, prefix: string): { decls: VarDecl[]; stmts: Stmt[] } | undefined {
   const steps = new Map<string, { c: bigint; width: BvWidth }>();
@@ -112,13 +149,31 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
   // The asserts and assumes (each must hold in every iteration jumped over), with the variables stepped before each.
   const conditions: { cond: Expr; stepped: Set<string> }[] = [];
   const stepped = new Set<string>();
+  // At most one choice: the harness repeats one value, not a pattern of several.
+  let choice: Choice | undefined;
+  const read = new Set<string>();
+  const readsChoice = (e: Expr) => choice !== undefined && freeVars(e).has(choice.name);
   for (const s of body) {
     if (s.kind === 'skip') continue;
+    if (s.kind === 'havoc') {
+      const t = typeOf(s.target);
+      // A value read before it is chosen would be the last iteration's.
+      if (choice || !t || (t.kind !== 'bv' && t.kind !== 'bool') || read.has(s.target) || steps.has(s.target) || sets.has(s.target)) return undefined;
+      choice = { name: s.target, type: t, loc: s.loc, assumes: [] };
+      continue;
+    }
     if (s.kind === 'assert' || s.kind === 'assume') {
+      if (readsChoice(s.cond)) {
+        if (s.kind === 'assert' || freeVars(s.cond).size !== 1) return undefined;
+        choice!.assumes.push(s.cond);
+        continue;
+      }
+      freeVars(s.cond, read);
       conditions.push({ cond: s.cond, stepped: new Set(stepped) });
       continue;
     }
-    if (s.kind !== 'assign' || steps.has(s.target) || sets.has(s.target)) return undefined;
+    if (s.kind !== 'assign' || steps.has(s.target) || sets.has(s.target) || s.target === choice?.name || readsChoice(s.value)) return undefined;
+    freeVars(s.value, read);
     const t = typeOf(s.target);
     const c = t?.kind === 'bv' && t.width < 64 ? constantStep(s.target, s.value, t.width) : undefined;
     if (c !== undefined) {
@@ -127,15 +182,24 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
     } else sets.set(s.target, s.value);
   }
   if (steps.size === 0) return undefined;
+  // The condition's conjuncts on the choice alone; the others may not read it.
+  const onChoice: Expr[] = [];
+  const onState: Expr[] = [];
+  for (const c of conjuncts(cond)) {
+    if (!readsChoice(c)) onState.push(c);
+    else if (freeVars(c).size === 1) onChoice.push(c);
+    else return undefined;
+  }
+  const stateCond = onState.reduce<Expr>((a, b) => and(a, b), { kind: 'bool_lit', value: true, loc });
   // A variable set to the same value in every iteration (one of variables the
   // loop does not change) has that value after the jump; nothing else in the
   // loop may read it (it differs between the first iteration and the others).
   const changed = new Set([...steps.keys(), ...sets.keys()]);
-  const read = new Set<string>();
-  freeVars(cond, read);
-  for (const c of conditions) freeVars(c.cond, read);
+  const readByConditions = new Set<string>();
+  freeVars(stateCond, readByConditions);
+  for (const c of conditions) freeVars(c.cond, readByConditions);
   for (const [x, e] of sets) {
-    if (read.has(x) || [...freeVars(e)].some((y) => changed.has(y))) return undefined;
+    if (readByConditions.has(x) || [...freeVars(e)].some((y) => changed.has(y))) return undefined;
   }
   const m = `${prefix}${M_SUFFIX}`;
   const go = `${prefix}_go`;
@@ -147,7 +211,7 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
     { steps, t: zero, stepped },
     { steps, t: last, stepped },
   ];
-  for (const [c, stepped] of [[cond, new Set<string>()] as const, ...conditions.map((a) => [a.cond, a.stepped] as const)]) {
+  for (const [c, stepped] of [[stateCond, new Set<string>()] as const, ...conditions.map((a) => [a.cond, a.stepped] as const)]) {
     const held = heldThroughout(c, ends(stepped), typeOf);
     // A path through a failing assert (an error call) is never jumped along.
     if (!held || held.some((f) => f.kind === 'bool_lit' && !f.value)) return undefined;
@@ -164,14 +228,31 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
   ];
   // The same fact is often made for the condition and an assert: once is enough.
   const distinct = [...new Map(facts.map((f) => [printExpr(f), f])).values()];
-  const jump: Stmt[] = [{ kind: 'havoc', target: m, loc }, ...distinct.map((cond): Stmt => ({ kind: 'assume', cond, loc })), ...updates];
-  return {
-    decls: [
-      { kind: 'var_decl', name: go, type: boolType, loc },
-      { kind: 'var_decl', name: m, type: bvType(64), loc },
-    ],
-    stmts: [{ kind: 'havoc', target: go, loc }, { kind: 'if', cond: v(go), then: jump, else: [], loc }],
-  };
+  const assume = (c: Expr): Stmt => ({ kind: 'assume', cond: c, loc });
+  const jump: Stmt[] = [{ kind: 'havoc', target: m, loc }, ...distinct.map(assume)];
+  const decls: VarDecl[] = [
+    { kind: 'var_decl', name: go, type: boolType, loc },
+    { kind: 'var_decl', name: m, type: bvType(64), loc },
+  ];
+  if (choice) {
+    // The first iteration runs on the value chosen before; the others on one
+    // value w (the nondet call returns it m - 1 times), the last iteration's
+    // choice is any the assumes allow (the loop's next test reads it).
+    const w = `${prefix}${CHOICE_SUFFIX}`;
+    const onW = [...choice.assumes, ...onChoice].map((c) => renameExpr(c, new Map([[choice!.name, w]])));
+    const first: Expr = { kind: 'binary', op: '==', left: mVar, right: bv64(1n), loc };
+    decls.push({ kind: 'var_decl', name: w, type: choice.type, loc });
+    jump.push(...onChoice.map(assume), { kind: 'havoc', target: w, loc: choice.loc });
+    if (onW.length) jump.push(assume({ kind: 'binary', op: '||', left: first, right: onW.reduce((a, b) => and(a, b)), loc }));
+  }
+  jump.push(...updates);
+  if (choice) jump.push({ kind: 'havoc', target: choice.name, loc: choice.loc }, ...choice.assumes.map(assume));
+  return { decls, stmts: [{ kind: 'havoc', target: go, loc }, { kind: 'if', cond: v(go), then: jump, else: [], loc }] };
+}
+
+/** The conjuncts of `e` (its `&&` tree's leaves). */
+function conjuncts(e: Expr): Expr[] {
+  return e.kind === 'binary' && e.op === '&&' ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e];
 }
 
 /** `c` when `value` is `x + c`, `c + x` or `x - c` for a literal c (as a signed step, at most MAX_STEP in size). */

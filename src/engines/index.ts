@@ -36,5 +36,5 @@ export type { VacuityOptions } from './vacuity.js';
 export { checkSummaries, strongestSummaries } from './summaries.js';
 export type { FailedSummaryCheck, SummaryCheck, SummaryCheckProgram } from './summaries.js';
 export { abstractArrayCells, type CellAbstraction } from './array-cells.js';
-export { accelerateLoops, jumpsOf } from './acceleration.js';
+export { accelerateLoops, expandRepeats, jumpsOf, type RepeatedHavoc } from './acceleration.js';
 export { filteredByRuns, type RunFilterOptions } from './run-filter.js';

@@ -10,11 +10,27 @@ export interface NondetValue {
   function: string;
   /** The value, as a mathematical integer (sign as the C type reads it); for `float` and `double`, its IEEE bits. */
   value: bigint;
+  /** How many calls in a row return it (absent: one); the iterations of a loop jumped over may make billions. */
+  repeat?: bigint;
 }
 
 /** A nondet value that `JSON.stringify` writes as `{function, value: "<decimal>"}` (a BigInt has no JSON form): library results stay plain JSON. */
-export function nondetValue(fn: string, value: bigint): NondetValue {
-  return Object.defineProperty({ function: fn, value }, 'toJSON', { value: () => ({ function: fn, value: String(value) }), enumerable: false });
+export function nondetValue(fn: string, value: bigint, repeat = 1n): NondetValue {
+  const many = repeat !== 1n;
+  return Object.defineProperty({ function: fn, value, ...(many ? { repeat } : {}) }, 'toJSON', {
+    value: () => ({ function: fn, value: String(value), ...(many ? { repeat: String(repeat) } : {}) }),
+    enumerable: false,
+  });
+}
+
+/** How many nondet calls the values stand for (a repeated value counts each call). */
+export function nondetCalls(values: readonly NondetValue[]): bigint {
+  return values.reduce((n, v) => n + (v.repeat ?? 1n), 0n);
+}
+
+/** `f()=v`, with `(n times)` for a repeated value (for messages). */
+export function describeNondet(v: NondetValue, sep = '='): string {
+  return `${v.function}()${sep}${v.value}${v.repeat !== undefined ? ` (${v.repeat} times)` : ''}`;
 }
 
 /** Exit codes the harness uses; chosen to be unlikely program exit codes. */
@@ -117,9 +133,16 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
   const vals = values.map((v) => `${BigInt.asUintN(64, v.value)}ULL`);
   const names = values.map((v) => cString(v.function));
   lines.push(`static const unsigned long long tarsier_vals[] = { ${vals.join(', ') || '0ULL'} };`);
+  const repeats = values.map((v) => `${v.repeat ?? 1n}ULL`);
   lines.push(`static const char *const tarsier_names[] = { ${names.join(', ') || '""'} };`);
+  lines.push(`static const unsigned long long tarsier_repeats[] = { ${repeats.join(', ') || '1ULL'} };`);
   lines.push(`static const unsigned tarsier_count = ${values.length}u;`);
   lines.push('static unsigned tarsier_next_index = 0;');
+  // A value that repeats: how many more calls of which function return it.
+  // Those calls take a fast path (the program is built without optimisation,
+  // and a loop jumped over may make billions of them).
+  lines.push('static unsigned long long tarsier_value, tarsier_left = 0;');
+  lines.push('static const char *tarsier_left_for = 0;');
   // A lasso (non-termination): after the last value, the values from cycleStart on repeat forever.
   const wrap = cycleStart !== undefined && cycleStart < values.length ? cycleStart : -1;
   lines.push(`static const int tarsier_cycle_start = ${wrap};`);
@@ -128,19 +151,24 @@ export function harnessSource(values: readonly NondetValue[], errorFunction: str
   lines.push(
     'NI static unsigned long long tarsier_next(const char *name) {',
     '  if (tarsier_next_index >= tarsier_count && tarsier_cycle_start >= 0) tarsier_next_index = (unsigned)tarsier_cycle_start;',
-    '  if (tarsier_next_index >= tarsier_count || strcmp(name, tarsier_names[tarsier_next_index]) != 0) {',
+    '  if (tarsier_left != 0 || tarsier_next_index >= tarsier_count || strcmp(name, tarsier_names[tarsier_next_index]) != 0) {',
     `    fprintf(stderr, "${DIVERGED_MARKER} at nondet call %u (%s)\\n", tarsier_next_index, name);`,
     `    fflush(stderr); _exit(${HARNESS_EXIT.diverged});`,
     '  }',
-    '  return tarsier_vals[tarsier_next_index++];',
+    '  tarsier_value = tarsier_vals[tarsier_next_index];',
+    '  tarsier_left = tarsier_repeats[tarsier_next_index++] - 1;',
+    '  tarsier_left_for = name;',
+    '  return tarsier_value;',
     '}',
   );
+  // The next value for a function whose name is `n` (a static array: the fast path compares its address).
+  const next = (fn: string) => `static const char n[] = ${cString(fn)}; unsigned long long r = tarsier_left != 0 && tarsier_left_for == n ? (tarsier_left--, tarsier_value) : tarsier_next(n);`;
   for (const [fn, type] of Object.entries(NONDET_TYPES)) {
     const conv = type.endsWith('*') ? `(${type})(uintptr_t)` : `(${type})`;
-    lines.push(`NI ${type} ${fn}(void) { return ${conv}tarsier_next(${cString(fn)}); }`);
+    lines.push(`NI ${type} ${fn}(void) { ${next(fn)} return ${conv}r; }`);
   }
   for (const [fn, { type, bits }] of Object.entries(NONDET_FLOAT_TYPES)) {
-    lines.push(`NI ${type} ${fn}(void) { union { ${bits} bits; ${type} value; } v; v.bits = (${bits})tarsier_next(${cString(fn)}); return v.value; }`);
+    lines.push(`NI ${type} ${fn}(void) { ${next(fn)} union { ${bits} bits; ${type} value; } v; v.bits = (${bits})r; return v.value; }`);
   }
   // Weak definitions: used only when the program declares but does not define them.
   lines.push(

@@ -6,6 +6,7 @@
  * witness was refused. Plain data: the browser's worker and `tarsier serve`
  * both send it to the page.
  */
+import { describeNondet } from '../replay/harness.js';
 import type { ValidateResult } from '../validate/index.js';
 
 export interface ValidationEntryStatus {
@@ -33,7 +34,7 @@ export interface ValidationView {
   readonly where?: 'browser' | 'server';
 }
 
-const values = (inputs: ValidateResult['inputs']) => inputs?.map((v) => `${v.function}() = ${v.value}`);
+const values = (inputs: ValidateResult['inputs']) => inputs?.map((v) => describeNondet(v, ' = '));
 
 export function validationView(r: ValidateResult, witnessName: string, where?: 'browser' | 'server'): ValidationView {
   const verdict = r.verdict.kind === 'false' ? `FALSE(${r.verdict.property})` : r.verdict.kind.toUpperCase();

@@ -24,7 +24,7 @@ import { basename, join } from 'node:path';
 import { TarsierError } from '../common/errors.js';
 import type { CProgram } from '../c/index.js';
 import { propertyRow, violationWitnessFormat, type WitnessContext } from '../properties/index.js';
-import { replayCounterexample, shownAtExit, type MemoryProperty, type NondetValue, type ReplayResult, type Symptom } from '../replay/index.js';
+import { nondetCalls, replayCounterexample, shownAtExit, type MemoryProperty, type NondetValue, type ReplayResult, type Symptom } from '../replay/index.js';
 import type { PropertyKind } from '../task/index.js';
 import type { Resolved } from '../verify/index.js';
 import { verify } from '../verify/index.js';
@@ -140,7 +140,7 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
       ctx.log(`search (strict reading): ${s.verdict.kind}: ${s.reason}`);
       const sc = s.verdict.kind === 'false' && s.counterexample ? check(s.counterexample) : undefined;
       if (s.counterexample && sc?.ok) {
-        return confirmed('search', s.counterexample, sc, `an execution along the waypoints, ${s.counterexample.length} nondet values${s.bound === undefined ? '' : ` (BMC bound ${s.bound})`}`);
+        return confirmed('search', s.counterexample, sc, `an execution along the waypoints, ${nondetCalls(s.counterexample)} nondet values${s.bound === undefined ? '' : ` (BMC bound ${s.bound})`}`);
       }
       v = await search(bound.program, ctx.budgetS());
     } catch (e) {
@@ -151,7 +151,7 @@ export async function validateViolation(ctx: ViolationContext): Promise<Violatio
     if (v.verdict.kind === 'false' && v.counterexample) {
       const c = check(v.counterexample);
       if (!c.ok) return { ...base, outcome: 'unconfirmed', method: 'search', replay: c.replay, reason: `an execution along the waypoints was found, but ${c.reason}` };
-      return confirmed('search', v.counterexample, c, `an execution along the waypoints, ${v.counterexample.length} nondet values${v.bound === undefined ? '' : ` (BMC bound ${v.bound})`}`);
+      return confirmed('search', v.counterexample, c, `an execution along the waypoints, ${nondetCalls(v.counterexample)} nondet values${v.bound === undefined ? '' : ` (BMC bound ${v.bound})`}`);
     }
     if (v.verdict.kind === 'true') {
       if (bound.overApproximates) {

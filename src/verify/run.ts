@@ -8,7 +8,7 @@ import type { LoopInvariants } from '../engines/index.js';
 import type { GoalInfo } from '../lower/source-map.js';
 import type { LoweredProgram } from '../lower/index.js';
 import { propertyRow, violatedCheck, violationWitnessFormat, type PropertyRow } from '../properties/index.js';
-import type { ReplayResult } from '../replay/index.js';
+import { nondetCalls, type ReplayResult } from '../replay/index.js';
 import { builtInProperty, type Verdict } from '../task/index.js';
 import { writeWitness } from '../witness/index.js';
 import { buildCorrectnessWitness } from './correctness-witness.js';
@@ -17,7 +17,7 @@ import { cpuSeconds, type PhaseProfile } from './profile.js';
 import type { Resolved } from '../properties/resolve.js';
 import type { TraceStep } from './trace.js';
 import type { VerifyOptions, VerifyResult } from './types.js';
-import { buildViolationWitness, replayValues, violationGraphml, type NondetStep } from './witness.js';
+import { buildViolationWitness, pinnedSteps, replayValues, violationGraphml, type NondetStep } from './witness.js';
 import { emitWitness, witnessContext, witnessFields, witnessMetadata } from './witness-output.js';
 
 /** The invariants an engine's proof used (for the correctness witness), or `null`: a proof that needs none (an execution, summaries). */
@@ -106,7 +106,7 @@ export class VerificationRun {
     const text = (withValues: boolean) => () => {
       const entry = buildViolationWitness({ steps: withValues ? steps : [], goal, fileName: r.programAsWritten, metadata });
       if (format.version !== '1.0') return writeWitness({ format: 'yaml', entries: [entry] });
-      const callees = (withValues ? steps : []).filter((x) => x.info.closeParenLoc).map((x) => x.info.callee);
+      const callees = (withValues ? pinnedSteps(steps) : []).filter((x) => x.info.closeParenLoc).map((x) => x.info.callee);
       return violationGraphml(entry, r.programAsWritten, callees);
     };
     // The full witness pins every nondet value; if it does not lint clean,
@@ -120,7 +120,7 @@ export class VerificationRun {
     const where = formatLocation({ ...goal.loc, file: r.programAsWritten });
     return this.done(
       { kind: 'false', property: violated },
-      `${goal.description} at ${where} (${how}, ${steps.length} nondet values; ${replay.reason})`,
+      `${goal.description} at ${where} (${how}, ${nondetCalls(replayValues(steps))} nondet values; ${replay.reason})`,
       { bound, replay, counterexample: replayValues(steps), ...(trace ? { trace } : {}), ...witnessFields(emitted) },
     );
   }

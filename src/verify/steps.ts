@@ -5,7 +5,7 @@
 
 import { formatLocation } from '../common/location.js';
 import { analysisCandidates } from '../analysis/index.js';
-import { abstractArrayCells, accelerateLoops, jumpsOf, accumulatorCandidates, assertionCandidates, bmc, candidateSources, filteredByRuns, polynomialCandidates, templateCandidates, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type CellAbstraction, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
+import { abstractArrayCells, accelerateLoops, expandRepeats, jumpsOf, accumulatorCandidates, assertionCandidates, bmc, candidateSources, filteredByRuns, polynomialCandidates, templateCandidates, proveByHorn, proveByIntervals, sampleViolation, vacuityOf, type BmcResult, type CellAbstraction, type Counterexample, type LoopCandidateSource } from '../engines/index.js';
 import type { ImpProgram } from '../ivl/ast.js';
 import { freeVars, loopsOf } from '../ivl/walk.js';
 import { goalOf, type GoalInfo, type GoalKind, type SourceMap } from '../lower/source-map.js';
@@ -294,12 +294,13 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       if (result.verdict !== 'false') return undefined;
       const first = run.family!.first;
       const cex = result.counterexample;
-      const found = confirmedViolation(run, cex, first.sourceMap);
-      if (found.kind !== 'confirmed') return undefined;
-      // The trace retraces the original program (every iteration), without the jumps' own choices; not a run too long to retrace.
+      // The havocs of the original program: a nondet call in the iterations jumped over repeats one value.
       const jumps = jumpsOf(cex.havocs);
+      const found = confirmedViolation(run, { ...cex, havocs: jumps.others }, first.sourceMap);
+      if (found.kind !== 'confirmed') return undefined;
+      // The trace retraces the original program (every iteration); not a run too long to retrace.
       let trace: TraceStep[] | undefined;
-      if (jumps.iterations <= TRACEABLE_STEPS) trace = traceOf(run, first.imp, { ...cex, havocs: jumps.others }, first.sourceMap, found.goal);
+      if (jumps.iterations <= TRACEABLE_STEPS) trace = traceOf(run, first.imp, { ...cex, havocs: expandRepeats(jumps.others) }, first.sourceMap, found.goal);
       else run.log(`trace: none; the jumps did ${jumps.iterations} iterations (the witness and the replay show the violation)`);
       const jumped = jumps.iterations > 0n;
       const how = `BMC bound ${result.bound}${jumped ? ` with ${jumps.iterations} loop iterations jumped over` : ''}`;

@@ -15,6 +15,8 @@ import { violationSequenceToGraphml, writeGraphml } from '../witness/index.js';
 export interface NondetStep {
   readonly info: NondetInfo;
   readonly value: bigint;
+  /** How many calls in a row return the value (absent: one): a loop's iterations jumped over. */
+  readonly repeat?: bigint;
 }
 
 /** The nondet calls of the path, in order, with their C values. */
@@ -23,7 +25,7 @@ export function nondetSteps(cex: Counterexample, sourceMap: SourceMap): NondetSt
 }
 
 /** The havocs that are nondet calls, with their C values (other havocs, e.g. of uninitialised locals, are left out). */
-export function nondetStepsOf(havocs: readonly Pick<TraceHavoc, 'loc' | 'value'>[], sourceMap: SourceMap): NondetStep[] {
+export function nondetStepsOf(havocs: readonly (Pick<TraceHavoc, 'loc' | 'value'> & { readonly repeat?: bigint })[], sourceMap: SourceMap): NondetStep[] {
   const out: NondetStep[] = [];
   for (const h of havocs) {
     const info = nondetAt(sourceMap, h.loc);
@@ -33,13 +35,13 @@ export function nondetStepsOf(havocs: readonly Pick<TraceHavoc, 'loc' | 'value'>
     else if (info.isBool) v = v === 0n ? 0n : 1n;
     else if (info.signed) v = BigInt.asIntN(info.width, v);
     else v = BigInt.asUintN(info.width, v);
-    out.push({ info, value: v });
+    out.push(h.repeat !== undefined && h.repeat !== 1n ? { info, value: v, repeat: h.repeat } : { info, value: v });
   }
   return out;
 }
 
 export function replayValues(steps: readonly NondetStep[]): NondetValue[] {
-  return steps.map((s) => nondetValue(s.info.callee, s.value));
+  return steps.map((s) => nondetValue(s.info.callee, s.value, s.repeat));
 }
 
 function location(loc: SourceLocation, fileName: string, fn: string): Location {
@@ -56,7 +58,7 @@ export interface WitnessInput {
 
 /** Builds the violation sequence; steps without a known `)` location are left out (the witness is then less guiding, not wrong). */
 export function buildViolationWitness(input: WitnessInput): ViolationSequenceEntry {
-  const segments = returnSegments(input.steps, input.fileName, 'follow');
+  const segments = returnSegments(pinnedSteps(input.steps), input.fileName, 'follow');
   segments.push({
     waypoints: [
       {
@@ -81,6 +83,19 @@ export function violationGraphml(entry: ViolationSequenceEntry, programFile: str
     if (e.data['assumption.resultfunction'] !== undefined) e.data['assumption.resultfunction'] = callees[i++] ?? e.data['assumption.resultfunction'];
   }
   return writeGraphml(graphml);
+}
+
+/**
+ * The steps a violation witness can pin: those before the first call at a
+ * place whose value repeats. A witness has no waypoint for "the next n
+ * calls", and a waypoint at that place would put a check into the loop a
+ * validator must jump over; after the steps pinned, it finds the way to
+ * the target itself.
+ */
+export function pinnedSteps(steps: readonly NondetStep[]): readonly NondetStep[] {
+  const repeating = new Set(steps.filter((s) => s.repeat !== undefined).map((s) => s.info));
+  const first = steps.findIndex((s) => repeating.has(s.info));
+  return first < 0 ? steps : steps.slice(0, first);
 }
 
 /** One segment per nondet step with a known `)`: a `function_return` waypoint pinning the value. */

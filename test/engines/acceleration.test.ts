@@ -9,8 +9,14 @@ import { rng } from '../../src/common/random.js';
 
 const VARS = ['x', 'y', 'z'];
 
-/** A random 8-bit loop whose body steps some of x, y, z by constants (some on a branch), sets w, and asserts and assumes comparisons (some of them in 64 bits, as the overflow checks are). */
-function randomLoop(r: () => number): string {
+/**
+ * A random 8-bit loop whose body steps some of x, y, z by constants (some
+ * on a branch), sets w, and asserts and assumes comparisons (some of them in
+ * 64 bits, as the overflow checks are). With `choice`, the loop also goes on
+ * only while c, chosen afresh at the end of each iteration, allows it (as
+ * `while (__VERIFIER_nondet_bool())` is lowered).
+ */
+function randomLoop(r: () => number, choice = false): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const lit = () => `${Math.floor(r() * 256)}bv8`;
   const operand = () => (r() < 0.7 ? pick([...VARS, 'n', 'w']) : lit());
@@ -38,8 +44,13 @@ function randomLoop(r: () => number): string {
   if (r() < 0.3) body.splice(Math.floor(r() * body.length), 0, `assume ${conjunction()};`);
   // w: set to a value the loop does not change, read by nothing in the loop.
   if (r() < 0.4) body.splice(Math.floor(r() * body.length), 0, `w := ${pick(['n + 1bv8', '7bv8', 'n'])};`);
-  return `procedure main() { var x: bv8, y: bv8, z: bv8, n: bv8, w: bv8;
-    while (${r() < 0.25 ? `${pick(VARS)} != ${side()}` : conjunction()}) { ${body.join(' ')} } }`;
+  let cond = r() < 0.25 ? `${pick(VARS)} != ${side()}` : conjunction();
+  if (choice) {
+    cond = r() < 0.3 ? pick(['!(c == 0bv8)', 'ult(c, 2bv8)']) : `${cond} && ${pick(['!(c == 0bv8)', 'ult(c, 2bv8)'])}`;
+    body.push('c := havoc;', pick(['assume ule(c, 1bv8);', 'assume ult(c, 3bv8);', '']));
+  }
+  return `procedure main() { var x: bv8, y: bv8, z: bv8, n: bv8, w: bv8, c: bv8;
+    while (${cond}) { ${body.join(' ')} } }`;
 }
 
 test('a jump over m iterations reaches only what the loop reaches, and cuts off none of its executions: on random 8-bit loops, with every jump declined the run is the loop\'s own, and every jump not cut off ends as the loop itself does (same state, same failing assert); some jumps are taken', () => {
@@ -54,7 +65,7 @@ test('a jump over m iterations reaches only what the loop reaches, and cuts off 
     checkImp(accelerated.program);
     const jumpLocals = accelerated.program.procedures[0]!.locals.filter((d) => d.name.startsWith('$acc'));
     for (let k = 0; k < 25; k++) {
-      const inputs = new Map<string, ImpValue>(['x', 'y', 'z', 'n', 'w'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
+      const inputs = new Map<string, ImpValue>(['x', 'y', 'z', 'n', 'w', 'c'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
       // The jumps' own variables start given (not havocked), so that each havoc below is a jump's statement.
       const start = new Map<string, ImpValue>([...inputs, ...jumpLocals.map((d): [string, ImpValue] => [d.name, d.type.kind === 'bool' ? { kind: 'bool', value: false } : bvValue(0, 64)])]);
       const plain = executeImp(original, 'main', inputs, { maxSteps: 20_000 });
@@ -86,6 +97,58 @@ test('a jump over m iterations reaches only what the loop reaches, and cuts off 
     }
   }
   assert.ok(jumps > 100 && compared === jumps, `${jumps} jumps taken`);
+});
+
+test('a loop that goes on while a nondet value chosen in each iteration allows it: a run that jumps ends as the loop does when each nondet call returns what the jump chose (its value for the iterations before the last repeated), as the replay feeds them; some jumps are taken', () => {
+  const r = rng(20261128);
+  let jumps = 0;
+  for (let i = 0; i < 600; i++) {
+    const text = randomLoop(r, true);
+    const original = parseImp(text, 't.imp');
+    const accelerated = accelerateLoops(original);
+    if (!accelerated) continue;
+    checkImp(accelerated.program);
+    const jumpLocals = accelerated.program.procedures[0]!.locals.filter((d) => d.name.startsWith('$acc'));
+    for (let k = 0; k < 25; k++) {
+      const inputs = new Map<string, ImpValue>(['x', 'y', 'z', 'n', 'w', 'c'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
+      const start = new Map<string, ImpValue>([...inputs, ...jumpLocals.map((d): [string, ImpValue] => [d.name, d.type.kind === 'bool' ? { kind: 'bool', value: false } : bvValue(0, d.type.kind === 'bv' ? d.type.width : 64)])]);
+      // The values of c's nondet calls in order, a jump's choice for its first m - 1 iterations repeated.
+      const calls: bigint[] = [];
+      let m = 0n;
+      let taken = 0;
+      const jumped = executeImp(accelerated.program, 'main', start, {
+        maxSteps: 20_000,
+        havoc: (name, type) => {
+          if (name.endsWith('_go')) return { kind: 'bool', value: r() < 0.6 };
+          if (type.kind !== 'bv') return assert.fail(`havoc of ${name}`);
+          if (name.endsWith('_m')) {
+            taken++;
+            m = BigInt(1 + Math.floor(r() * (r() < 0.5 ? 4 : 60)));
+            return bvValue(m, 64);
+          }
+          const value = BigInt(Math.floor(r() * 3));
+          if (name.endsWith('_w')) for (let j = 1n; j < m; j++) calls.push(value);
+          else calls.push(value);
+          return bvValue(value, 8);
+        },
+      });
+      if (jumped.status === 'assume-failed' || jumped.status === 'out-of-steps' || taken === 0) continue;
+      let next = 0;
+      const plain = executeImp(original, 'main', inputs, {
+        maxSteps: 20_000,
+        havoc: () => (next < calls.length ? bvValue(calls[next++]!, 8) : assert.fail(`the loop makes more nondet calls than the ${calls.length} the jumps chose: ${text}`)),
+      });
+      const why: string = `${text}\nnondet calls ${calls.join(', ')}\n${printImp(accelerated.program)}`;
+      assert.equal(plain.status, jumped.status, why);
+      assert.deepEqual(plain.goal, jumped.goal, why);
+      if (plain.status === 'returned') {
+        assert.equal(next, calls.length, `every value the jumps chose is used: ${why}`);
+        for (const v of ['x', 'y', 'z', 'n', 'w', 'c']) assert.deepEqual(plain.state.get(v), jumped.state.get(v), `${v}: ${why}`);
+      }
+      jumps++;
+    }
+  }
+  assert.ok(jumps > 100, `${jumps} runs with jumps`);
 });
 
 test('loops outside the shape are not accelerated: a disjunction, a step by a variable, a 64-bit counter; a body with branches gets a jump per path that qualifies', () => {

@@ -39,6 +39,20 @@ test('replay confirms a reach_error path and rejects a wrong one', { skip: noGcc
   assert.match(diverged.reason, /another path/);
 });
 
+test('a repeated nondet value is returned by that many calls in a row, and a call of another function in the middle of the run is a divergence', { skip: noGcc }, () => {
+  const run = (values: { function: string; value: bigint; repeat?: bigint }[]) => replayCounterexample(fixture('count-calls.c'), values, { symptom: 'error-call', dataModel: 'LP64' });
+  const int = (value: bigint, repeat?: bigint) => ({ function: '__VERIFIER_nondet_int', value, ...(repeat !== undefined ? { repeat } : {}) });
+  const char = { function: '__VERIFIER_nondet_char', value: 0n };
+  const exact = run([int(7n, 500n), char, int(7n, 500n), int(0n)]);
+  assert.equal(exact.status, 'confirmed', exact.reason);
+  assert.equal(run([int(7n, 500n), char, int(7n, 499n), int(0n)]).status, 'not-confirmed', '999 calls return 7: no error');
+  // The run of 1000 values passes the char call at the 500th iteration.
+  const diverged = run([int(7n, 1000n), char, int(0n)]);
+  assert.equal(diverged.status, 'not-confirmed');
+  assert.match(diverged.reason, /another path|differ/);
+  assert.match(harnessSource([int(7n, 3n)], 'reach_error'), /tarsier_repeats\[\] = \{ 3ULL \}/);
+});
+
 test('replay detects a signed overflow with its line and column', { skip: noGcc }, () => {
   const r = replayCounterexample(fixture('overflow.c'), [{ function: '__VERIFIER_nondet_int', value: 2147483647n }], {
     symptom: 'signed-overflow',

@@ -11,7 +11,7 @@ import { validate } from '../../src/validate/index.js';
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'acceleration', name);
 const noGcc = needTools('gcc', 'gcc -fsanitize');
 
-test('violations after millions of loop iterations are found at bound 1 with the loop accelerated, replayed, and their witnesses confirmed', { skip: noGcc }, async () => {
+test('violations after millions of loop iterations are found at bound 1 with the loop accelerated (one that goes on while a nondet call says so too), replayed, and their witnesses confirmed', { skip: noGcc }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-acceleration-'));
   try {
     for (const [name, property, shown] of [
@@ -19,6 +19,8 @@ test('violations after millions of loop iterations are found at bound 1 with the
       ['counter-overflow.c', 'no-overflow', /^signed overflow in int \+ int at counter-overflow\.c:7:5 \(BMC bound 1 with \d+ loop iterations jumped over, 1 nondet values; replay/],
       // Two phases, one per path through the body: 10^8 iterations of one, 2.5 * 10^7 of the other.
       ['phases.c', 'unreach-call', /^call of reach_error at phases\.c:10:24 \(BMC bound 1 with \d+ loop iterations jumped over, 1 nondet values; replay/],
+      // A loop that goes on while a nondet call says so: each of the 2^20 iterations makes one.
+      ['nondet-loop.c', 'unreach-call', /^call of reach_error at nondet-loop\.c:8:24 \(BMC bound 1 with \d+ loop iterations jumped over, 1048576 nondet values; replay/],
     ] as const) {
       const witness = join(dir, `${name}.yml`);
       const r = await verify(fx(name), { property, dataModel: 'LP64', timeoutS: 20, witnessPath: witness });

@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { TarsierError, usageError } from '../../common/errors.js';
+import { describeNondet, type NondetValue } from '../../replay/harness.js';
 import { formatResultLine } from '../../task/verdict.js';
 import type { ValidateResult } from '../../validate/index.js';
 import { validateWithHardLimit } from '../../validate/worker.js';
@@ -8,6 +9,11 @@ import { toOneBasedColumn } from '../../witness/model.js';
 import type { CommandRegistrar } from '../command.js';
 import { checkOutputFile } from '../options.js';
 import { onInterrupt } from '../interrupt.js';
+
+/** A nondet value in the JSON output (decimal strings: the values may not fit a JSON number). */
+function nondetJson(v: NondetValue): { function: string; value: string; repeat?: string } {
+  return { function: v.function, value: String(v.value), ...(v.repeat !== undefined ? { repeat: String(v.repeat) } : {}) };
+}
 
 interface ValidateFlags {
   property?: string;
@@ -23,7 +29,7 @@ interface ValidateFlags {
 }
 
 const inputsText = (r: { inputs?: ValidateResult['inputs'] }) =>
-  r.inputs && r.inputs.length ? `inputs: ${r.inputs.map((v) => `${v.function}()=${v.value}`).join(', ')}` : '';
+  r.inputs && r.inputs.length ? `inputs: ${r.inputs.map((v) => describeNondet(v)).join(', ')}` : '';
 
 function textLines(r: ValidateResult): string[] {
   const out: string[] = [];
@@ -57,8 +63,8 @@ function json(r: ValidateResult): unknown {
     reason: r.reason,
     entries: r.entries,
     waypoints: r.waypoints.map((w) => ({ type: w.waypoint.type, line: w.waypoint.location.line, column: toOneBasedColumn(w.waypoint.location) ?? null, reading: w.reading, note: w.note ?? null })),
-    invariants: r.invariants.map((i) => ({ index: i.index, kind: i.kind, line: i.line, column: i.column, expression: i.expression, status: i.status, reason: i.reason, inputs: i.inputs?.map((v) => ({ function: v.function, value: String(v.value) })) ?? null })),
-    inputs: r.inputs?.map((v) => ({ function: v.function, value: String(v.value) })) ?? null,
+    invariants: r.invariants.map((i) => ({ index: i.index, kind: i.kind, line: i.line, column: i.column, expression: i.expression, status: i.status, reason: i.reason, inputs: i.inputs?.map(nondetJson) ?? null })),
+    inputs: r.inputs?.map(nondetJson) ?? null,
     lint: { errors: r.lint.errors, findings: r.lint.findings },
     certificates: r.certificates.length,
     cpuTimeS: Number(r.cpuTimeS.toFixed(3)),
