@@ -1,19 +1,26 @@
 // Loop acceleration for BMC: before a loop whose body only adds constants
-// to bit-vector variables (sets others to values the loop does not change,
-// and asserts or assumes facts about them), the program may
-// jump over m iterations at once. A violation that needs 2^31 iterations
+// to bit-vector variables, or such a variable to another (sets others to
+// values the loop does not change, asserts or assumes facts about them,
+// and may choose a nondet value that only the loop's condition reads), the
+// program may jump over m iterations at once. A violation that needs 2^31 iterations
 // (a counter running into overflow) is then found at bound 1.
 //
 // The jump is exact: it reaches only states the loop reaches. After m
 // iterations each variable x is x + c·m (bit-vector addition is modular, so
-// this holds whatever wraps). The loop's condition and the body's asserts
+// this holds whatever wraps); a variable that adds such an x in each
+// iteration (`sum += i`) is sum + m·x + c·m(m-1)/2 (+ c·m where x was
+// stepped first), a quadratic function of m. The loop's condition and the body's asserts
 // and assumes must hold in each of the m iterations; they are conjunctions of
 // comparisons of affine terms, so where every term's value at iteration t
 // is the same as its mathematical value (no wrap-around, checked at both
 // ends: an affine function of t lies between its values at the ends), each
 // comparison is affine in t and holds on an interval of t: holding at
-// t = 0 and t = m - 1 it holds in between. The terms are evaluated in 64
-// bits, where a static bound on their magnitude keeps them exact.
+// t = 0 and t = m - 1 it holds in between. A quadratic term, and a
+// comparison with one, must also be monotone over the m iterations: its
+// change from one iteration to the next is affine in t, so the same sign of
+// that change at the first and the last step suffices. The terms are
+// evaluated in 64 bits, where a static bound on their magnitude keeps them
+// exact.
 //
 // Only a counterexample counts (the step that uses it replays it like any
 // other): the accelerated program has the original's executions and more
@@ -30,10 +37,14 @@ const ACCELERATION_FILE = '<acceleration>';
 const loc = syntheticLoc(ACCELERATION_FILE);
 /** The most iterations one jump covers: enough for a 32-bit unsigned counter to pass 2^32. */
 const MAX_JUMP = 1n << 33n;
+/** The most iterations one jump covers where a variable grows quadratically (its terms stay below 2^60). */
+const MAX_QUADRATIC_JUMP = 1n << 24n;
 /** The largest constant a variable may change by per iteration. */
 const MAX_STEP = 1n << 16n;
 /** Terms evaluated in 64 bits stay below this magnitude (exact, with room for one more sum). */
 const MAX_MAGNITUDE = 1n << 62n;
+/** Both sides of a comparison with a quadratic term stay below this magnitude (their difference's change from one iteration to the next is exact). */
+const MAX_QUADRATIC_MAGNITUDE = 1n << 60n;
 
 /** A havoc of a counterexample, made `repeat` times in a row (a nondet call in the iterations a jump did). */
 export type RepeatedHavoc = TraceHavoc & { readonly repeat?: bigint };
@@ -128,6 +139,9 @@ function pathsOf(body: readonly Stmt[], limit: number): Stmt[][] | undefined {
 /** Per variable the body steps: the constant it adds each iteration, and its width. */
 type Steps = ReadonlyMap<string, { readonly c: bigint; readonly width: BvWidth }>;
 
+/** Per variable that adds (or subtracts) a stepped variable `by` in each iteration: whether `by` was stepped before. */
+type Drifts = ReadonlyMap<string, { readonly by: string; readonly sign: 1n | -1n; readonly byStepped: boolean; readonly width: BvWidth }>;
+
 /**
  * A nondet value the body chooses afresh in each iteration (`v := havoc`,
  * then assumes about v alone), which only the loop's condition reads: the
@@ -145,6 +159,7 @@ interface Choice {
 /** The jump over m iterations of a loop with condition `cond` that all run `body` (straight-line; its variables named from `prefix`), or undefined when they do not qualify. */
 function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => ImpType | undefined, prefix: string): { decls: VarDecl[]; stmts: Stmt[] } | undefined {
   const steps = new Map<string, { c: bigint; width: BvWidth }>();
+  const drifts = new Map<string, { by: string; sign: 1n | -1n; byStepped: boolean; width: BvWidth }>();
   const sets = new Map<string, Expr>();
   // The asserts and assumes (each must hold in every iteration jumped over), with the variables stepped before each.
   const conditions: { cond: Expr; stepped: Set<string> }[] = [];
@@ -158,7 +173,7 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
     if (s.kind === 'havoc') {
       const t = typeOf(s.target);
       // A value read before it is chosen would be the last iteration's.
-      if (choice || !t || (t.kind !== 'bv' && t.kind !== 'bool') || read.has(s.target) || steps.has(s.target) || sets.has(s.target)) return undefined;
+      if (choice || !t || (t.kind !== 'bv' && t.kind !== 'bool') || read.has(s.target) || steps.has(s.target) || drifts.has(s.target) || sets.has(s.target)) return undefined;
       choice = { name: s.target, type: t, loc: s.loc, assumes: [] };
       continue;
     }
@@ -172,16 +187,24 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
       conditions.push({ cond: s.cond, stepped: new Set(stepped) });
       continue;
     }
-    if (s.kind !== 'assign' || steps.has(s.target) || sets.has(s.target) || s.target === choice?.name || readsChoice(s.value)) return undefined;
+    if (s.kind !== 'assign' || steps.has(s.target) || drifts.has(s.target) || sets.has(s.target) || s.target === choice?.name || readsChoice(s.value)) return undefined;
     freeVars(s.value, read);
     const t = typeOf(s.target);
-    const c = t?.kind === 'bv' && t.width < 64 ? constantStep(s.target, s.value, t.width) : undefined;
+    const width = t?.kind === 'bv' && t.width < 64 ? t.width : undefined;
+    const c = width && constantStep(s.target, s.value, width);
+    const drift = width && c === undefined ? variableStep(s.target, s.value) : undefined;
     if (c !== undefined) {
-      steps.set(s.target, { c, width: (t as { width: BvWidth }).width });
+      steps.set(s.target, { c, width: width! });
+      stepped.add(s.target);
+    } else if (drift) {
+      drifts.set(s.target, { ...drift, byStepped: stepped.has(drift.by), width: width! });
       stepped.add(s.target);
     } else sets.set(s.target, s.value);
   }
   if (steps.size === 0) return undefined;
+  // What a quadratic variable adds must be stepped by a constant, of its width.
+  for (const [x, d] of drifts) if (steps.get(d.by)?.width !== d.width || x === d.by) return undefined;
+  const maxJump = drifts.size ? MAX_QUADRATIC_JUMP : MAX_JUMP;
   // The condition's conjuncts on the choice alone; the others may not read it.
   const onChoice: Expr[] = [];
   const onState: Expr[] = [];
@@ -194,7 +217,7 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
   // A variable set to the same value in every iteration (one of variables the
   // loop does not change) has that value after the jump; nothing else in the
   // loop may read it (it differs between the first iteration and the others).
-  const changed = new Set([...steps.keys(), ...sets.keys()]);
+  const changed = new Set([...steps.keys(), ...drifts.keys(), ...sets.keys()]);
   const readByConditions = new Set<string>();
   freeVars(stateCond, readByConditions);
   for (const c of conditions) freeVars(c.cond, readByConditions);
@@ -204,20 +227,38 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
   const m = `${prefix}${M_SUFFIX}`;
   const go = `${prefix}_go`;
   const mVar: Expr = { kind: 'var', name: m, loc };
-  const zero = bv64(0n);
-  const last: Expr = { kind: 'binary', op: '-', left: mVar, right: bv64(1n), loc };
-  const facts: Expr[] = [app('ult', zero, mVar), app('ule', mVar, bv64(MAX_JUMP))];
-  const ends = (stepped: ReadonlySet<string>): readonly [At, At] => [
-    { steps, t: zero, stepped },
-    { steps, t: last, stepped },
-  ];
+  const facts: Expr[] = [app('ult', bv64(0n), mVar), app('ule', mVar, bv64(maxJump))];
+  // The products the terms use, assigned once after m is chosen.
+  const productDefs = new Map<string, { name: string; value: Expr }>();
+  const product = (key: string, value: () => Expr): Expr => {
+    if (!productDefs.has(key)) productDefs.set(key, { name: `${prefix}_p${productDefs.size}`, value: value() });
+    return v(productDefs.get(key)!.name);
+  };
+  const products: Products = {
+    triangle: () => product('triangle', () => triangle(mVar)),
+    times: (by, view) => product(`${by}:${view}`, () => ({ kind: 'binary', op: '*', left: mVar, right: app(`${view === 's' ? 's' : 'z'}ext64`, v(by)), loc })),
+  };
+  const span = (stepped: ReadonlySet<string>): Span => {
+    const at = (fromM: boolean, k: bigint): At => ({ steps, drifts, maxJump, m: mVar, products, t: { fromM, k }, stepped });
+    return { first: at(false, 0n), second: at(false, 1n), penultimate: at(true, -2n), last: at(true, -1n), atMostOne: app('ule', mVar, bv64(1n)) };
+  };
   for (const [c, stepped] of [[stateCond, new Set<string>()] as const, ...conditions.map((a) => [a.cond, a.stepped] as const)]) {
-    const held = heldThroughout(c, ends(stepped), typeOf);
+    const held = heldThroughout(c, span(stepped), typeOf);
     // A path through a failing assert (an error call) is never jumped along.
     if (!held || held.some((f) => f.kind === 'bool_lit' && !f.value)) return undefined;
     facts.push(...held);
   }
+  // The quadratic ones first: they read the stepped variables' values before the jump.
   const updates: Stmt[] = [
+    ...[...drifts].map(([x, d]): Stmt => {
+      const c = steps.get(d.by)!.c;
+      // m·by + c·(m(m-1)/2 + m where by was stepped first), modulo 2^64 (then the width's modulus).
+      const times = (a: Expr, b: Expr): Expr => ({ kind: 'binary', op: '*', left: a, right: b, loc });
+      const plus = (a: Expr, b: Expr): Expr => ({ kind: 'binary', op: '+', left: a, right: b, loc });
+      const byTerms = plus(products.triangle(), d.byStepped ? mVar : bv64(0n));
+      const added = plus(products.times(d.by, 's'), times(bv64(c), byTerms));
+      return { kind: 'assign', target: x, value: { kind: 'binary', op: d.sign > 0n ? '+' : '-', left: v(x), right: truncTo(d.width, added), loc }, loc };
+    }),
     ...[...steps].map(([x, { c, width }]): Stmt => ({
       kind: 'assign',
       target: x,
@@ -229,10 +270,16 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
   // The same fact is often made for the condition and an assert: once is enough.
   const distinct = [...new Map(facts.map((f) => [printExpr(f), f])).values()];
   const assume = (c: Expr): Stmt => ({ kind: 'assume', cond: c, loc });
-  const jump: Stmt[] = [{ kind: 'havoc', target: m, loc }, ...distinct.map(assume)];
+  const definitions = [...productDefs.values()];
+  const jump: Stmt[] = [
+    { kind: 'havoc', target: m, loc },
+    ...definitions.map(({ name, value }): Stmt => ({ kind: 'assign', target: name, value, loc })),
+    ...distinct.map(assume),
+  ];
   const decls: VarDecl[] = [
     { kind: 'var_decl', name: go, type: boolType, loc },
     { kind: 'var_decl', name: m, type: bvType(64), loc },
+    ...definitions.map(({ name }): VarDecl => ({ kind: 'var_decl', name, type: bvType(64), loc })),
   ];
   if (choice) {
     // The first iteration runs on the value chosen before; the others on one
@@ -268,11 +315,62 @@ function constantStep(x: string, value: Expr, width: BvWidth): bigint | undefine
   return c > -MAX_STEP && c < MAX_STEP ? c : undefined;
 }
 
-/** Where a condition is evaluated: iteration `t` (a 64-bit term), after the body has stepped the variables in `stepped`. */
+/** `{by, sign}` when `value` is `x + by`, `by + x` or `x - by` for a variable `by`. */
+function variableStep(x: string, value: Expr): { by: string; sign: 1n | -1n } | undefined {
+  if (value.kind !== 'binary' || (value.op !== '+' && value.op !== '-')) return undefined;
+  const isX = (e: Expr) => e.kind === 'var' && e.name === x;
+  const other = isX(value.left) ? value.right : value.op === '+' && isX(value.right) ? value.left : undefined;
+  return other?.kind === 'var' ? { by: other.name, sign: value.op === '+' ? 1n : -1n } : undefined;
+}
+
+/** t(t-1)/2 as a 64-bit term (exact for |t| < 2^31: t(t-1) is never negative). */
+function triangle(t: Expr): Expr {
+  return app('udiv', { kind: 'binary', op: '*', left: t, right: { kind: 'binary', op: '-', left: t, right: bv64(1n), loc }, loc }, bv64(2n));
+}
+
+/** `t` as a 64-bit term: k, m, m + k or m - k. */
+function iterationTerm(t: Iteration, m: Expr): Expr {
+  if (!t.fromM) return bv64(t.k);
+  if (t.k === 0n) return m;
+  return { kind: 'binary', op: t.k < 0n ? '-' : '+', left: m, right: bv64(t.k < 0n ? -t.k : t.k), loc };
+}
+
+/** An iteration of the jump: `k`, or `m + k` (`fromM`) for the jump's m. */
+interface Iteration {
+  readonly fromM: boolean;
+  readonly k: bigint;
+}
+
+/**
+ * The jump's products, each made once (one multiplier for the solver,
+ * however many terms use it): m(m-1)/2, and m times a stepped variable's
+ * value before the jump as the given view reads it.
+ */
+interface Products {
+  triangle(): Expr;
+  times(by: string, view: 's' | 'u'): Expr;
+}
+
+/** Where a condition is evaluated: iteration `t`, after the body has stepped the variables in `stepped`. */
 interface At {
   readonly steps: Steps;
-  readonly t: Expr;
+  readonly drifts: Drifts;
+  /** The most iterations of the jump. */
+  readonly maxJump: bigint;
+  readonly m: Expr;
+  readonly products: Products;
+  readonly t: Iteration;
   readonly stepped: ReadonlySet<string>;
+}
+
+/** The iterations a jump spans: the first, second, next to last and last (a quadratic term is checked for monotony between them). */
+interface Span {
+  readonly first: At;
+  readonly second: At;
+  readonly penultimate: At;
+  readonly last: At;
+  /** That the jump does at most one iteration (then there is no step to be monotone). */
+  readonly atMostOne: Expr;
 }
 
 const NEGATED: Readonly<Record<string, string>> = { slt: 'sge', sle: 'sgt', sgt: 'sle', sge: 'slt', ult: 'uge', ule: 'ugt', ugt: 'ule', uge: 'ult' };
@@ -286,13 +384,31 @@ const SIGNED: Readonly<Record<string, 's' | 'u'>> = { slt: 's', sle: 's', sgt: '
  * ends holds in between; `a != b` does where `a - b` has the same sign at
  * both ends (a sufficient condition).
  */
-function heldThroughout(cond: Expr, ends: readonly [At, At], typeOf: (name: string) => ImpType | undefined): Expr[] | undefined {
+function heldThroughout(cond: Expr, span: Span, typeOf: (name: string) => ImpType | undefined): Expr[] | undefined {
   const out: Expr[] = [];
+  const ends = [span.first, span.last] as const;
   // The terms of both sides at both ends, in the view of the comparison.
   const termsOf = (op: string, a: Expr, b: Expr) => {
     const view = SIGNED[op] ?? 's';
-    const pairs = ends.map((at) => [term(a, view, at, typeOf, out), term(b, view, at, typeOf, out)] as const);
-    return pairs.every(([x, y]) => x && y) ? pairs.map(([x, y]) => [x!.value, y!.value] as const) : undefined;
+    // At the ends the facts are assumed; the second and next to last iterations only tell the steps' signs.
+    const at = (e: Expr, where: At, ranged: Term[]) => term(e, view, where, typeOf, where === span.first || where === span.last ? out : [], ranged);
+    const points = [span.first, span.second, span.penultimate, span.last].map((where) => {
+      const ranged: Term[] = [];
+      const x = at(a, where, ranged);
+      const y = x && at(b, where, ranged);
+      return x && y && { x, y, ranged };
+    });
+    if (points.some((p) => !p)) return undefined;
+    type Point = { x: Term; y: Term; ranged: Term[] };
+    const [p0, p1, p2, p3] = points as [Point, Point, Point, Point];
+    if (p0.x.quadratic || p0.y.quadratic) {
+      if (p0.x.bound + p0.y.bound >= MAX_QUADRATIC_MAGNITUDE) return undefined;
+      // Every quadratic term whose range is assumed (so that its value is exact throughout), and the sides' difference, are monotone.
+      const monotone = (f: (p: Point) => Expr) => out.push(monotony(f(p0), f(p1), f(p2), f(p3), span.atMostOne));
+      p0.ranged.forEach((r, i) => r.quadratic && monotone((p) => p.ranged[i]!.value));
+      monotone((p) => ({ kind: 'binary', op: '-', left: p.x.value, right: p.y.value, loc }));
+    }
+    return [p0, p3].map((p) => [p.x.value, p.y.value] as const);
   };
   const comparison = (op: string, a: Expr, b: Expr): boolean => {
     const pairs = termsOf(op, a, b);
@@ -326,6 +442,20 @@ function heldThroughout(cond: Expr, ends: readonly [At, At], typeOf: (name: stri
   return walk(cond) ? out : undefined;
 }
 
+/**
+ * That f (exact 64-bit values at the first, second, next to last and last
+ * iteration; at most 2^62 in size) never rises and never falls over the
+ * iterations: its change from one to the next, affine in the iteration,
+ * has the same sign at the first step and at the last.
+ */
+function monotony(first: Expr, second: Expr, penultimate: Expr, last: Expr, atMostOne: Expr): Expr {
+  const change = (a: Expr, b: Expr): Expr => ({ kind: 'binary', op: '-', left: b, right: a, loc });
+  const [d0, d1] = [change(first, second), change(penultimate, last)];
+  const zero = bv64(0n);
+  const or = (a: Expr, b: Expr): Expr => ({ kind: 'binary', op: '||', left: a, right: b, loc });
+  return or(atMostOne, or(and(app('sge', d0, zero), app('sge', d1, zero)), and(app('sle', d0, zero), app('sle', d1, zero))));
+}
+
 /** The bit-vector type of a variable or literal term (enough to tell `==` on bit-vectors from `==` on Booleans, whose sides are never both of these). */
 function typeOf0(e: Expr, typeOf: (name: string) => ImpType | undefined): ImpType | undefined {
   if (e.kind === 'bv_lit') return bvType(e.width);
@@ -335,65 +465,98 @@ function typeOf0(e: Expr, typeOf: (name: string) => ImpType | undefined): ImpTyp
   return undefined;
 }
 
+/** A term's exact 64-bit value, the largest magnitude it can have, its width, and whether it is quadratic in the iteration. */
+interface Term {
+  readonly value: Expr;
+  readonly bound: bigint;
+  readonly width: number;
+  readonly quadratic: boolean;
+}
+
 /**
  * `e`'s mathematical value at `at`, read as signed (`s`) or unsigned (`u`),
  * as a 64-bit term, with the largest magnitude it can have; the facts that
- * its bit-vector value is that number go to `facts`. Undefined for a term
- * that is not affine in the loop's variables.
+ * its bit-vector value is that number go to `facts`, and the (sub-)terms
+ * they are about to `ranged`, in an order that is the same at every `at`.
+ * Undefined for a term that is neither affine in the loop's variables nor
+ * one with a quadratic variable.
  */
-function term(e: Expr, view: 's' | 'u', at: At, typeOf: (name: string) => ImpType | undefined, facts: Expr[]): { value: Expr; bound: bigint; width: number } | undefined {
-  const result = (value: Expr, bound: bigint, width: number) => {
+function term(e: Expr, view: 's' | 'u', at: At, typeOf: (name: string) => ImpType | undefined, facts: Expr[], ranged: Term[] = []): Term | undefined {
+  const result = (value: Expr, bound: bigint, width: number, quadratic: boolean): Term | undefined => {
     if (bound >= MAX_MAGNITUDE) return undefined;
+    const t = { value, bound, width, quadratic };
     // The bit-vector reads as the number where the number is in the view's range.
     if (width < 64) facts.push(...inRange(value, view, width));
     else if (view === 'u') facts.push(app('sge', value, bv64(0n)));
-    return { value, bound, width };
+    if (width < 64 || view === 'u') ranged.push(t);
+    return t;
   };
+  const sub = (x: Expr, v = view) => term(x, v, at, typeOf, facts, ranged);
+  const plus = (a: Expr, b: Expr): Expr => ({ kind: 'binary', op: '+', left: a, right: b, loc });
+  const times = (a: Expr, b: Expr): Expr => ({ kind: 'binary', op: '*', left: a, right: b, loc });
   switch (e.kind) {
     case 'bv_lit': {
       // A literal read as its width's number is in its range.
       const n = view === 's' ? BigInt.asIntN(e.width, e.value) : e.value;
       const bound = n < 0n ? -n : n;
-      return bound < MAX_MAGNITUDE ? { value: bv64(n), bound, width: e.width } : undefined;
+      return bound < MAX_MAGNITUDE ? { value: bv64(n), bound, width: e.width, quadratic: false } : undefined;
     }
     case 'var': {
       const t = typeOf(e.name);
       if (t?.kind !== 'bv') return undefined;
-      const read: Expr = t.width === 64 ? v(e.name) : app(`${view === 's' ? 's' : 'z'}ext64`, v(e.name));
+      const read = (name: string, width: number): Expr => (width === 64 ? v(name) : app(`${view === 's' ? 's' : 'z'}ext64`, v(name)));
       const range = t.width === 64 ? 1n << 63n : 1n << BigInt(t.width);
+      // The iterations done when the term is read: t, or t + 1 where the body has stepped the variable already.
+      const done: Iteration = { fromM: at.t.fromM, k: at.t.k + (at.stepped.has(e.name) ? 1n : 0n) };
+      const n = at.maxJump + 1n;
       const s = at.steps.get(e.name);
+      if (s) {
+        // x + c·t
+        const abs = s.c < 0n ? -s.c : s.c;
+        return result(plus(read(e.name, t.width), times(bv64(s.c), iterationTerm(done, at.m))), range + abs * n, t.width, false);
+      }
+      const d = at.drifts.get(e.name);
+      if (d) {
+        // x ± (t·by + c·(t(t-1)/2 + t where by was stepped first)), by's value before the jump read in the same view;
+        // with t = m + k: t·by = m·by + k·by and t(t-1)/2 = m(m-1)/2 + k·m + k(k-1)/2.
+        const c = at.steps.get(d.by)!.c;
+        const abs = c < 0n ? -c : c;
+        const k = done.k;
+        const kBy = times(bv64(k), read(d.by, d.width));
+        const tBy = done.fromM ? plus(at.products.times(d.by, view), kBy) : kBy;
+        const triangleK = bv64((k * (k - 1n)) / 2n);
+        const tTriangle = done.fromM ? plus(plus(at.products.triangle(), times(bv64(k), at.m)), triangleK) : triangleK;
+        const added = plus(tBy, times(bv64(c), plus(tTriangle, d.byStepped ? iterationTerm(done, at.m) : bv64(0n))));
+        const value: Expr = { kind: 'binary', op: d.sign > 0n ? '+' : '-', left: read(e.name, t.width), right: added, loc };
+        return result(value, range + n * range + abs * (n * n + n), t.width, true);
+      }
       // A variable the loop does not change reads as itself (a 64-bit one may be too large).
-      if (!s) return t.width === 64 ? result(read, range, 64) : { value: read, bound: range, width: t.width };
-      // x + c·t, and + c once more where the body has stepped x already.
-      const iterations: Expr = at.stepped.has(e.name) ? { kind: 'binary', op: '+', left: at.t, right: bv64(1n), loc } : at.t;
-      const value: Expr = { kind: 'binary', op: '+', left: read, right: { kind: 'binary', op: '*', left: bv64(s.c), right: iterations, loc }, loc };
-      const abs = s.c < 0n ? -s.c : s.c;
-      return result(value, range + abs * (MAX_JUMP + 1n), t.width);
+      return t.width === 64 ? result(read(e.name, 64), range, 64, false) : { value: read(e.name, t.width), bound: range, width: t.width, quadratic: false };
     }
     case 'app': {
       const ext = /^([sz])ext(\d+)$/.exec(e.fn);
       if (!ext) return undefined;
-      const inner = term(e.args[0]!, ext[1] === 's' ? 's' : 'u', at, typeOf, facts);
-      return inner && result(inner.value, inner.bound, Number(ext[2]));
+      const inner = sub(e.args[0]!, ext[1] === 's' ? 's' : 'u');
+      return inner && result(inner.value, inner.bound, Number(ext[2]), inner.quadratic);
     }
     case 'unary': {
       if (e.op !== '-') return undefined;
-      const a = term(e.arg, view, at, typeOf, facts);
-      return a && result({ kind: 'unary', op: '-', arg: a.value, loc }, a.bound, a.width);
+      const a = sub(e.arg);
+      return a && result({ kind: 'unary', op: '-', arg: a.value, loc }, a.bound, a.width, a.quadratic);
     }
     case 'binary': {
       if (e.op === '+' || e.op === '-') {
-        const a = term(e.left, view, at, typeOf, facts);
-        const b = a && term(e.right, view, at, typeOf, facts);
-        return a && b && result({ kind: 'binary', op: e.op, left: a.value, right: b.value, loc }, a.bound + b.bound, Math.max(a.width, b.width));
+        const a = sub(e.left);
+        const b = a && sub(e.right);
+        return a && b && result({ kind: 'binary', op: e.op, left: a.value, right: b.value, loc }, a.bound + b.bound, Math.max(a.width, b.width), a.quadratic || b.quadratic);
       }
       if (e.op === '*') {
         // A product with a literal: the literal times the other side.
         const [lit, other] = e.left.kind === 'bv_lit' ? [e.left, e.right] : e.right.kind === 'bv_lit' ? [e.right, e.left] : [];
         if (!lit || !other) return undefined;
-        const l = term(lit, view, at, typeOf, facts);
-        const o = l && term(other, view, at, typeOf, facts);
-        return l && o && result({ kind: 'binary', op: '*', left: l.value, right: o.value, loc }, l.bound * o.bound, Math.max(l.width, o.width));
+        const l = sub(lit);
+        const o = l && sub(other);
+        return l && o && result(times(l.value, o.value), l.bound * o.bound, Math.max(l.width, o.width), o.quadratic);
       }
       return undefined;
     }

@@ -14,9 +14,10 @@ const VARS = ['x', 'y', 'z'];
  * on a branch), sets w, and asserts and assumes comparisons (some of them in
  * 64 bits, as the overflow checks are). With `choice`, the loop also goes on
  * only while c, chosen afresh at the end of each iteration, allows it (as
- * `while (__VERIFIER_nondet_bool())` is lowered).
+ * `while (__VERIFIER_nondet_bool())` is lowered). With `quadratic`, a
+ * variable may add a stepped one in each iteration.
  */
-function randomLoop(r: () => number, choice = false): string {
+function randomLoop(r: () => number, choice = false, quadratic = false): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const lit = () => `${Math.floor(r() * 256)}bv8`;
   const operand = () => (r() < 0.7 ? pick([...VARS, 'n', 'w']) : lit());
@@ -40,6 +41,9 @@ function randomLoop(r: () => number, choice = false): string {
     const guard = r() < 0.5 ? `${comparison()} || ${comparison()}` : comparison();
     body.push(r() < 0.4 ? `if (${guard}) { ${step} } else { ${v} := ${v} + ${1 + Math.floor(r() * 3)}bv8; }` : step);
   }
+  // A variable that adds a stepped one in each iteration: quadratic in the iterations.
+  const unstepped = VARS.filter((v) => !stepped.includes(v));
+  if (quadratic && unstepped.length) body.splice(Math.floor(r() * (body.length + 1)), 0, `${pick(unstepped)} := ${pick(unstepped)} ${pick(['+', '-'])} ${pick(stepped)};`);
   if (r() < 0.5) body.push(`assert ${conjunction()};`);
   if (r() < 0.3) body.splice(Math.floor(r() * body.length), 0, `assume ${conjunction()};`);
   // w: set to a value the loop does not change, read by nothing in the loop.
@@ -53,12 +57,18 @@ function randomLoop(r: () => number, choice = false): string {
     while (${cond}) { ${body.join(' ')} } }`;
 }
 
-test('a jump over m iterations reaches only what the loop reaches, and cuts off none of its executions: on random 8-bit loops, with every jump declined the run is the loop\'s own, and every jump not cut off ends as the loop itself does (same state, same failing assert); some jumps are taken', () => {
-  const r = rng(20261127);
+/**
+ * Random loops (`programs` of them, quadratic or not) against their
+ * accelerated programs: with every jump declined the run is the loop's own,
+ * and every jump not cut off ends as the loop itself does. The number of
+ * runs with a jump.
+ */
+function jumpsMatchTheLoop(seed: number, programs: number, quadratic: boolean): number {
+  const r = rng(seed);
   let jumps = 0;
   let compared = 0;
-  for (let i = 0; i < 250; i++) {
-    const text = randomLoop(r);
+  for (let i = 0; i < programs; i++) {
+    const text = randomLoop(r, false, quadratic);
     const original = parseImp(text, 't.imp');
     const accelerated = accelerateLoops(original);
     if (!accelerated) continue;
@@ -96,7 +106,34 @@ test('a jump over m iterations reaches only what the loop reaches, and cuts off 
       compared++;
     }
   }
-  assert.ok(jumps > 100 && compared === jumps, `${jumps} jumps taken`);
+  assert.equal(compared, jumps);
+  return jumps;
+}
+
+test('a jump over m iterations reaches only what the loop reaches, and cuts off none of its executions: on random 8-bit loops, with every jump declined the run is the loop\'s own, and every jump not cut off ends as the loop itself does (same state, same failing assert); some jumps are taken', () => {
+  const jumps = jumpsMatchTheLoop(20261127, 250, false);
+  assert.ok(jumps > 100, `${jumps} jumps taken`);
+});
+
+test('the same with a variable that adds a stepped one in each iteration (quadratic in the iterations: each such term and each comparison with one monotone over the jump)', () => {
+  const jumps = jumpsMatchTheLoop(20261129, 500, true);
+  assert.ok(jumps > 100, `${jumps} jumps taken`);
+});
+
+test('a jump is cut off where a quadratic variable rises and falls over it: its values at both ends pass the assert, a middle one does not', () => {
+  // z at the iterations' starts from x = 6, z = 0: 0 5 9 12 14 15 15 14 12 9 5 0; the assert fails at the fifth.
+  const text = 'procedure main() { var x: bv8, z: bv8; while (true) { assert sle(z, 13bv8); x := x - 1bv8; z := z + x; } }';
+  const accelerated = accelerateLoops(parseImp(text, 't.imp'));
+  assert.ok(accelerated, 'accelerated');
+  const start = new Map<string, ImpValue>([
+    ['x', bvValue(6, 8)],
+    ['z', bvValue(0, 8)],
+    ...accelerated.program.procedures[0]!.locals.filter((d) => d.name.startsWith('$acc')).map((d): [string, ImpValue] => [d.name, d.type.kind === 'bool' ? { kind: 'bool', value: false } : bvValue(0, 64)]),
+  ]);
+  const jump = (m: number) =>
+    executeImp(accelerated.program, 'main', start, { maxSteps: 1000, havoc: (name) => (name.endsWith('_go') ? { kind: 'bool', value: true } : bvValue(m, 64)) }).status;
+  assert.equal(jump(11), 'assume-failed', 'over the failing iteration: cut off');
+  assert.equal(jump(3), 'assertion-failed', 'z rises over three iterations: the jump is taken, and the loop fails after it');
 });
 
 test('a loop that goes on while a nondet value chosen in each iteration allows it: a run that jumps ends as the loop does when each nondet call returns what the jump chose (its value for the iterations before the last repeated), as the replay feeds them; some jumps are taken', () => {
@@ -158,7 +195,9 @@ test('loops outside the shape are not accelerated: a disjunction, a step by a va
   assert.ok(!none('x := x + 1bv32;', 'x != n'), 'x != n: where x - n has one sign at both ends');
   assert.ok(none('x := x + 1bv32;', 'slt(x, n) || slt(y, n)'), 'a disjunction may hold at both ends and fail in between');
   assert.ok(none('x := x + y;'));
-  assert.ok(none('x := x + 1bv32; y := y + x;'));
+  assert.ok(!none('x := x + 1bv32; y := y + x;'), 'y adds the counter: quadratic');
+  assert.ok(none('y := y + x;'), 'y adds a variable the loop does not step');
+  assert.ok(none('x := x + 1bv32; y := y + x; x := y + 1bv32;'), 'x stepped twice');
   assert.ok(!none('if (slt(x, y)) { x := x + 1bv32; }'));
   assert.ok(none('if (srem(x, 2bv32) == 0bv32) { x := x + 1bv32; } else { x := x + 3bv32; }'), 'neither path qualifies: x % 2 is not affine');
   assert.ok(!none('if (slt(x, y) && slt(y, n)) { x := x + 1bv32; } else { x := x + 2bv32; }'), 'the then path qualifies (!(a && b) on the other is a disjunction)');
