@@ -19,6 +19,8 @@ test('violations after millions of loop iterations are found at bound 1 with the
       ['counter-overflow.c', 'no-overflow', /^signed overflow in int \+ int at counter-overflow\.c:7:5 \(BMC bound 1 with \d+ loop iterations jumped over, 1 nondet values; replay/],
       // Two phases, one per path through the body: 10^8 iterations of one, 2.5 * 10^7 of the other.
       ['phases.c', 'unreach-call', /^call of reach_error at phases\.c:10:24 \(BMC bound 1 with \d+ loop iterations jumped over, 1 nondet values; replay/],
+      // sum += i: quadratic in the iterations.
+      ['sum-overflow.c', 'no-overflow', /^signed overflow in int \+ int at sum-overflow\.c:7:11 \(BMC bound 1 with \d+ loop iterations jumped over, 1 nondet values; replay/],
       // A loop that goes on while a nondet call says so: each of the 2^20 iterations makes one.
       ['nondet-loop.c', 'unreach-call', /^call of reach_error at nondet-loop\.c:8:24 \(BMC bound 1 with \d+ loop iterations jumped over, 1048576 nondet values; replay/],
     ] as const) {
