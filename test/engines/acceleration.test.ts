@@ -57,6 +57,26 @@ function randomLoop(r: () => number, choice = false, quadratic = false): string 
     while (${cond}) { ${body.join(' ')} } }`;
 }
 
+/** The loops (of `programs` random ones) that the acceleration applies to, each with its start state for given inputs (the jumps' own variables given, not havocked). */
+function* acceleratedLoops(r: () => number, programs: number, choice: boolean, quadratic: boolean) {
+  for (let i = 0; i < programs; i++) {
+    const text = randomLoop(r, choice, quadratic);
+    const original = parseImp(text, 't.imp');
+    const accelerated = accelerateLoops(original);
+    if (!accelerated) continue;
+    checkImp(accelerated.program);
+    const jumpLocals = accelerated.program.procedures[0]!.locals.filter((d) => d.name.startsWith('$acc'));
+    const startOf = (inputs: ReadonlyMap<string, ImpValue>) =>
+      new Map<string, ImpValue>([...inputs, ...jumpLocals.map((d): [string, ImpValue] => [d.name, d.type.kind === 'bv' ? bvValue(0, d.type.width) : { kind: 'bool', value: false }])]);
+    yield { text, original, program: accelerated.program, startOf };
+  }
+}
+
+/** Random 8-bit values of the loops' variables. */
+function randomInputs(r: () => number): Map<string, ImpValue> {
+  return new Map<string, ImpValue>(['x', 'y', 'z', 'n', 'w', 'c'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
+}
+
 /**
  * Random loops (`programs` of them, quadratic or not) against their
  * accelerated programs: with every jump declined the run is the loop's own,
@@ -67,27 +87,21 @@ function jumpsMatchTheLoop(seed: number, programs: number, quadratic: boolean): 
   const r = rng(seed);
   let jumps = 0;
   let compared = 0;
-  for (let i = 0; i < programs; i++) {
-    const text = randomLoop(r, false, quadratic);
-    const original = parseImp(text, 't.imp');
-    const accelerated = accelerateLoops(original);
-    if (!accelerated) continue;
-    checkImp(accelerated.program);
-    const jumpLocals = accelerated.program.procedures[0]!.locals.filter((d) => d.name.startsWith('$acc'));
+  for (const { text, original, program, startOf } of acceleratedLoops(r, programs, false, quadratic)) {
     for (let k = 0; k < 25; k++) {
-      const inputs = new Map<string, ImpValue>(['x', 'y', 'z', 'n', 'w', 'c'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
+      const inputs = randomInputs(r);
       // The jumps' own variables start given (not havocked), so that each havoc below is a jump's statement.
-      const start = new Map<string, ImpValue>([...inputs, ...jumpLocals.map((d): [string, ImpValue] => [d.name, d.type.kind === 'bool' ? { kind: 'bool', value: false } : bvValue(0, 64)])]);
+      const start = startOf(inputs);
       const plain = executeImp(original, 'main', inputs, { maxSteps: 20_000 });
       if (plain.status === 'out-of-steps') continue;
       // Every jump declined: the loop's own execution is still there, unchanged (no path of the program is cut).
-      const declined = executeImp(accelerated.program, 'main', start, { maxSteps: 20_000, havoc: (name) => (name.endsWith('_go') ? { kind: 'bool', value: false } : assert.fail(`havoc of ${name}`)) });
+      const declined = executeImp(program, 'main', start, { maxSteps: 20_000, havoc: (name) => (name.endsWith('_go') ? { kind: 'bool', value: false } : assert.fail(`havoc of ${name}`)) });
       assert.equal(declined.status, plain.status, text);
       assert.deepEqual(declined.goal, plain.goal, text);
       for (const v of ['x', 'y', 'z', 'n', 'w']) assert.deepEqual(declined.state.get(v), plain.state.get(v), `${v}: ${text}`);
       // Each jump taken or not, over 1 to 300 iterations (mostly a few).
       const taken: bigint[] = [];
-      const jumped = executeImp(accelerated.program, 'main', start, {
+      const jumped = executeImp(program, 'main', start, {
         maxSteps: 20_000,
         havoc: (name, type) => {
           if (name.endsWith('_go')) return { kind: 'bool', value: r() < 0.6 };
@@ -99,7 +113,7 @@ function jumpsMatchTheLoop(seed: number, programs: number, quadratic: boolean): 
       });
       if (jumped.status === 'assume-failed' || taken.length === 0) continue;
       jumps++;
-      const why: string = `${text}\ninputs ${[...inputs].map(([v, x]) => `${v}=${(x as { value: bigint }).value}`).join(' ')}, jumps of ${taken.join(', ')}\n${printImp(accelerated.program)}`;
+      const why: string = `${text}\ninputs ${[...inputs].map(([v, x]) => `${v}=${(x as { value: bigint }).value}`).join(' ')}, jumps of ${taken.join(', ')}\n${printImp(program)}`;
       assert.equal(jumped.status, plain.status, why);
       assert.deepEqual(jumped.goal, plain.goal, why);
       if (plain.status === 'returned') for (const v of ['x', 'y', 'z', 'n', 'w']) assert.deepEqual(jumped.state.get(v), plain.state.get(v), `${v}: ${why}`);
@@ -139,21 +153,15 @@ test('a jump is cut off where a quadratic variable rises and falls over it: its 
 test('a loop that goes on while a nondet value chosen in each iteration allows it: a run that jumps ends as the loop does when each nondet call returns what the jump chose (its value for the iterations before the last repeated), as the replay feeds them; some jumps are taken', () => {
   const r = rng(20261128);
   let jumps = 0;
-  for (let i = 0; i < 600; i++) {
-    const text = randomLoop(r, true);
-    const original = parseImp(text, 't.imp');
-    const accelerated = accelerateLoops(original);
-    if (!accelerated) continue;
-    checkImp(accelerated.program);
-    const jumpLocals = accelerated.program.procedures[0]!.locals.filter((d) => d.name.startsWith('$acc'));
+  for (const { text, original, program, startOf } of acceleratedLoops(r, 600, true, false)) {
     for (let k = 0; k < 25; k++) {
-      const inputs = new Map<string, ImpValue>(['x', 'y', 'z', 'n', 'w', 'c'].map((v) => [v, bvValue(Math.floor(r() * 256), 8)]));
-      const start = new Map<string, ImpValue>([...inputs, ...jumpLocals.map((d): [string, ImpValue] => [d.name, d.type.kind === 'bool' ? { kind: 'bool', value: false } : bvValue(0, d.type.kind === 'bv' ? d.type.width : 64)])]);
+      const inputs = randomInputs(r);
+      const start = startOf(inputs);
       // The values of c's nondet calls in order, a jump's choice for its first m - 1 iterations repeated.
       const calls: bigint[] = [];
       let m = 0n;
       let taken = 0;
-      const jumped = executeImp(accelerated.program, 'main', start, {
+      const jumped = executeImp(program, 'main', start, {
         maxSteps: 20_000,
         havoc: (name, type) => {
           if (name.endsWith('_go')) return { kind: 'bool', value: r() < 0.6 };
@@ -175,7 +183,7 @@ test('a loop that goes on while a nondet value chosen in each iteration allows i
         maxSteps: 20_000,
         havoc: () => (next < calls.length ? bvValue(calls[next++]!, 8) : assert.fail(`the loop makes more nondet calls than the ${calls.length} the jumps chose: ${text}`)),
       });
-      const why: string = `${text}\nnondet calls ${calls.join(', ')}\n${printImp(accelerated.program)}`;
+      const why: string = `${text}\nnondet calls ${calls.join(', ')}\n${printImp(program)}`;
       assert.equal(plain.status, jumped.status, why);
       assert.deepEqual(plain.goal, jumped.goal, why);
       if (plain.status === 'returned') {
