@@ -3,3 +3,5 @@ export { validate, type ValidateOptions, type ValidateResult } from './validate.
 export type { InvariantResult, InvariantStatus } from './correctness.js';
 export type { Outcome } from './violation.js';
 export type { WaypointReading, Reading } from './waypoints.js';
+// A result's inputs are the replay's nondet values: how to write one.
+export { describeNondet, type NondetValue } from '../replay/harness.js';

@@ -1,8 +1,7 @@
 import { Option } from 'commander';
 import { TarsierError, usageError } from '../../common/errors.js';
-import { describeNondet, type NondetValue } from '../../replay/harness.js';
 import { formatResultLine } from '../../task/verdict.js';
-import type { ValidateResult } from '../../validate/index.js';
+import { describeNondet, type NondetValue, type ValidateResult } from '../../validate/index.js';
 import { validateWithHardLimit } from '../../validate/worker.js';
 import { formatDiagnosticLine } from '../../witness/diagnostics.js';
 import { toOneBasedColumn } from '../../witness/model.js';
