@@ -60,7 +60,7 @@ export function jumpsOf(havocs: readonly TraceHavoc[]): { readonly iterations: b
   let m = 0n;
   const others: RepeatedHavoc[] = [];
   for (const h of havocs) {
-    if (h.target.startsWith(JUMP_PREFIX) && h.target.endsWith(CHOICE_SUFFIX)) {
+    if (JUMP_CHOICE.test(h.target)) {
       if (m > 1n) others.push({ ...h, repeat: m - 1n });
     } else if (h.loc.file !== ACCELERATION_FILE) others.push(h);
     else if (h.target.endsWith(M_SUFFIX)) {
@@ -80,6 +80,8 @@ const JUMP_PREFIX = '$acc';
 const M_SUFFIX = '_m';
 /** The value a jump chooses for a nondet call in every iteration but its last. */
 const CHOICE_SUFFIX = '_w';
+/** A jump's choice variable, `$acc<n>_w` (its havoc has the nondet call's place, not the jumps' file). */
+const JUMP_CHOICE = /^\$acc\d+_w$/;
 
 /** The most paths through a loop's body that get a jump each. */
 const MAX_PATHS = 4;
@@ -139,8 +141,14 @@ function pathsOf(body: readonly Stmt[], limit: number): Stmt[][] | undefined {
 /** Per variable the body steps: the constant it adds each iteration, and its width. */
 type Steps = ReadonlyMap<string, { readonly c: bigint; readonly width: BvWidth }>;
 
-/** Per variable that adds (or subtracts) a stepped variable `by` in each iteration: whether `by` was stepped before. */
-type Drifts = ReadonlyMap<string, { readonly by: string; readonly sign: 1n | -1n; readonly byStepped: boolean; readonly width: BvWidth }>;
+/** A variable that adds (or subtracts) the stepped variable `by` in each iteration, and whether `by` was stepped before. */
+interface Drift {
+  readonly by: string;
+  readonly sign: 1n | -1n;
+  readonly byStepped: boolean;
+  readonly width: BvWidth;
+}
+type Drifts = ReadonlyMap<string, Drift>;
 
 /**
  * A nondet value the body chooses afresh in each iteration (`v := havoc`,
@@ -159,7 +167,7 @@ interface Choice {
 /** The jump over m iterations of a loop with condition `cond` that all run `body` (straight-line; its variables named from `prefix`), or undefined when they do not qualify. */
 function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => ImpType | undefined, prefix: string): { decls: VarDecl[]; stmts: Stmt[] } | undefined {
   const steps = new Map<string, { c: bigint; width: BvWidth }>();
-  const drifts = new Map<string, { by: string; sign: 1n | -1n; byStepped: boolean; width: BvWidth }>();
+  const drifts = new Map<string, Drift>();
   const sets = new Map<string, Expr>();
   // The asserts and assumes (each must hold in every iteration jumped over), with the variables stepped before each.
   const conditions: { cond: Expr; stepped: Set<string> }[] = [];
@@ -236,7 +244,7 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
   };
   const products: Products = {
     triangle: () => product('triangle', () => triangle(mVar)),
-    times: (by, view) => product(`${by}:${view}`, () => ({ kind: 'binary', op: '*', left: mVar, right: app(`${view === 's' ? 's' : 'z'}ext64`, v(by)), loc })),
+    times: (by, view) => product(`${by}:${view}`, () => times(mVar, app(`${view === 's' ? 's' : 'z'}ext64`, v(by)))),
   };
   const span = (stepped: ReadonlySet<string>): Span => {
     const at = (fromM: boolean, k: bigint): At => ({ steps, drifts, maxJump, m: mVar, products, t: { fromM, k }, stepped });
@@ -253,8 +261,6 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
     ...[...drifts].map(([x, d]): Stmt => {
       const c = steps.get(d.by)!.c;
       // m·by + c·(m(m-1)/2 + m where by was stepped first), modulo 2^64 (then the width's modulus).
-      const times = (a: Expr, b: Expr): Expr => ({ kind: 'binary', op: '*', left: a, right: b, loc });
-      const plus = (a: Expr, b: Expr): Expr => ({ kind: 'binary', op: '+', left: a, right: b, loc });
       const byTerms = plus(products.triangle(), d.byStepped ? mVar : bv64(0n));
       const added = plus(products.times(d.by, 's'), times(bv64(c), byTerms));
       return { kind: 'assign', target: x, value: { kind: 'binary', op: d.sign > 0n ? '+' : '-', left: v(x), right: truncTo(d.width, added), loc }, loc };
@@ -262,7 +268,7 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
     ...[...steps].map(([x, { c, width }]): Stmt => ({
       kind: 'assign',
       target: x,
-      value: { kind: 'binary', op: '+', left: v(x), right: truncTo(width, { kind: 'binary', op: '*', left: bv64(c), right: mVar, loc }), loc },
+      value: plus(v(x), truncTo(width, times(bv64(c), mVar))),
       loc,
     })),
     ...[...sets].map(([x, value]): Stmt => ({ kind: 'assign', target: x, value, loc })),
@@ -325,7 +331,7 @@ function variableStep(x: string, value: Expr): { by: string; sign: 1n | -1n } | 
 
 /** t(t-1)/2 as a 64-bit term (exact for |t| < 2^31: t(t-1) is never negative). */
 function triangle(t: Expr): Expr {
-  return app('udiv', { kind: 'binary', op: '*', left: t, right: { kind: 'binary', op: '-', left: t, right: bv64(1n), loc }, loc }, bv64(2n));
+  return app('udiv', times(t, { kind: 'binary', op: '-', left: t, right: bv64(1n), loc }), bv64(2n));
 }
 
 /** `t` as a 64-bit term: k, m, m + k or m - k. */
@@ -492,8 +498,6 @@ function term(e: Expr, view: 's' | 'u', at: At, typeOf: (name: string) => ImpTyp
     return t;
   };
   const sub = (x: Expr, v = view) => term(x, v, at, typeOf, facts, ranged);
-  const plus = (a: Expr, b: Expr): Expr => ({ kind: 'binary', op: '+', left: a, right: b, loc });
-  const times = (a: Expr, b: Expr): Expr => ({ kind: 'binary', op: '*', left: a, right: b, loc });
   switch (e.kind) {
     case 'bv_lit': {
       // A literal read as its width's number is in its range.
@@ -577,6 +581,12 @@ function v(name: string): Expr {
 }
 function bv64(n: bigint): Expr {
   return { kind: 'bv_lit', value: BigInt.asUintN(64, n), width: 64, loc };
+}
+function plus(a: Expr, b: Expr): Expr {
+  return { kind: 'binary', op: '+', left: a, right: b, loc };
+}
+function times(a: Expr, b: Expr): Expr {
+  return { kind: 'binary', op: '*', left: a, right: b, loc };
 }
 function and(a: Expr, b: Expr): Expr {
   return { kind: 'binary', op: '&&', left: a, right: b, loc };

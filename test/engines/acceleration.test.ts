@@ -4,7 +4,8 @@ import { parseImp } from '../../src/ivl/index.js';
 import { printImp } from '../../src/ivl/printer.js';
 import { checkImp } from '../../src/ivl/typecheck.js';
 import { bvValue, executeImp, type ImpValue } from '../../src/ivl/interp.js';
-import { accelerateLoops } from '../../src/engines/index.js';
+import { accelerateLoops, jumpsOf } from '../../src/engines/index.js';
+import { bvType, syntheticLoc } from '../../src/ivl/ast.js';
 import { rng } from '../../src/common/random.js';
 
 const VARS = ['x', 'y', 'z'];
@@ -224,4 +225,30 @@ test('the jump after the loop has run m times: x + c·m, with the condition and 
   assert.match(text, /i := i \+ trunc32\(2bv64 \* \$acc0_m\);/);
   assert.match(text, /assume sle\(sext64\(i\) \+ 2bv64 \* \(\$acc0_m - 1bv64\) \+ 2bv64, 2147483647bv64\);/);
   assert.match(text, /assume slt\(sext64\(i\) \+ 2bv64 \* \(\$acc0_m - 1bv64\), sext64\(n\)\);/);
+});
+
+test("a counterexample's havocs as the program makes them: a jump's own choices left out, the value it chose for its iterations but the last repeated m - 1 times (none when m = 1), every other havoc kept", () => {
+  const at = (file: string) => ({ ...syntheticLoc(file), line: 7, column: 9 });
+  const h = (target: string, value: bigint, file = 'p.c') => ({ target, value, loc: at(file), type: bvType(64) });
+  const { iterations, others } = jumpsOf([
+    h('$nd1', 5n),
+    h('$acc0_go', 1n, '<acceleration>'),
+    h('$acc0_m', 9n, '<acceleration>'),
+    h('$acc0_w', 1n),
+    h('$nd4', 1n),
+    h('$acc0_go', 1n, '<acceleration>'),
+    h('$acc0_m', 1n, '<acceleration>'),
+    h('$acc0_w', 0n),
+    h('$access_w', 3n),
+  ]);
+  assert.equal(iterations, 10n);
+  assert.deepEqual(
+    others.map((x) => [x.target, x.value, x.repeat]),
+    [
+      ['$nd1', 5n, undefined],
+      ['$acc0_w', 1n, 8n],
+      ['$nd4', 1n, undefined],
+      ['$access_w', 3n, undefined],
+    ],
+  );
 });
