@@ -26,7 +26,7 @@
 // rest was never looked at.
 
 import type { SourceLocation } from '../common/location.js';
-import type { AssertStmt, AssumeStmt, Expr, Goal, HavocStmt, ImpProgram, Stmt } from '../ivl/ast.js';
+import type { AssertStmt, AssumeStmt, Expr, Goal, HavocStmt, ImpProgram, Procedure, Stmt } from '../ivl/ast.js';
 import { ImpStop } from '../ivl/interp.js';
 import { procedureScope } from '../ivl/typecheck.js';
 import { ExprCompiler, INDET, indeterminateMap, MapVal, sameVal, Unsupported, type Thunk, type Val } from './execute-values.js';
@@ -41,6 +41,31 @@ export interface ExecuteOptions {
   readonly isNondet: (s: HavocStmt) => boolean;
   /** Whether a failing assume ends the run where C (or the rules) end it: abort, exit, `__VERIFIER_assume`. */
   readonly endsRun: (s: AssumeStmt) => boolean;
+  /** The call a havoc stands for, if it stands for one (a recursive call the lowering did not inline). */
+  readonly callAt?: (s: HavocStmt) => HavocCall | undefined;
+  /** The program of a function a havoc's call calls (made when first called); undefined where there is none. */
+  readonly programOf?: (callee: string) => CalledProgram | undefined;
+}
+
+/** A call that a havoc stands for: `callee`'s program, run on the values of `args`, gives the havoc's value. */
+export interface HavocCall {
+  readonly callee: string;
+  readonly args: readonly Expr[];
+}
+
+/**
+ * The program of a called function: one procedure whose first havocs, of
+ * `params`, take the arguments' values; its `result` is read where it
+ * ends. The function must touch no state but its own (its result depends
+ * on its arguments alone: the caller memoises it).
+ */
+export interface CalledProgram {
+  readonly program: ImpProgram;
+  readonly params: readonly string[];
+  readonly result?: Expr;
+  readonly isNondet: (s: HavocStmt) => boolean;
+  readonly endsRun: (s: AssumeStmt) => boolean;
+  readonly callAt?: (s: HavocStmt) => HavocCall | undefined;
 }
 
 export type ExecutionVerdict =
@@ -52,10 +77,10 @@ export type ExecutionVerdict =
   | { readonly kind: 'cut'; readonly loc: SourceLocation; readonly steps: number }
   /**
    * The run came back to the head of the loop at `loc` in a state it had
-   * there before: the program is deterministic, so it repeats that cycle
-   * forever, and every goal on it held.
+   * there before (in the same call): the program is deterministic, so it
+   * repeats that cycle forever, and every goal on it held.
    */
-  | { readonly kind: 'repeats'; readonly loc: SourceLocation; readonly steps: number }
+  | { readonly kind: 'repeats'; readonly loc: SourceLocation; readonly steps: number; readonly inCall?: boolean }
   /** Nothing decided: the program is not deterministic, the model's bound was reached (`bound`: the assert of role `bound` that failed), or the time ran out. */
   | { readonly kind: 'undecided'; readonly reason: string; readonly bound?: AssertStmt; readonly steps: number };
 
@@ -70,110 +95,231 @@ const CHECK_EVERY = 4096;
 
 /** Runs the entry procedure `main` of a program lowered to one procedure. */
 export function executeOnePath(program: ImpProgram, options: ExecuteOptions): ExecutionVerdict {
-  const proc = program.procedures.find((p) => p.name === 'main');
-  if (!proc?.body || program.procedures.length !== 1) return { kind: 'undecided', reason: 'the program is not one procedure', steps: 0 };
-  // The state: one slot per variable (undefined for a name the program does not declare).
-  const slots: Val[] = [];
-  const slotIndex = new Map<string, number>();
-  const slotOf = (name: string): number => {
-    let k = slotIndex.get(name);
+  const machine = new Machine(options);
+  try {
+    new Runner(machine, { program, params: [], ...options }, false).invoke([]);
+    return { kind: 'holds', steps: machine.steps, end: 'end' };
+  } catch (e) {
+    if (e instanceof Stop) return e.verdict.kind === 'ended' ? { kind: 'holds', steps: machine.steps, end: 'exit' } : e.verdict;
+    if (e instanceof Unsupported || e instanceof ImpStop) return { kind: 'undecided', reason: e.message, steps: machine.steps };
+    // Statements nested too deeply for the stack (recursion inlined, or calls, very deep).
+    if (e instanceof RangeError) return { kind: 'undecided', reason: 'the program is nested too deeply to execute', steps: machine.steps };
+    throw e;
+  }
+}
+
+/** What the programs of one run share: the step count and clock, the programs of called functions, the results of calls made. */
+class Machine {
+  steps = 0;
+  private readonly runners = new Map<string, Runner>();
+  private readonly results = new Map<string, Val>();
+
+  constructor(readonly options: ExecuteOptions) {}
+
+  undecided(reason: string, loc?: SourceLocation): never {
+    throw new Stop({ kind: 'undecided', reason: loc ? `${reason} at ${loc.line}:${loc.column}` : reason, steps: this.steps });
+  }
+
+  tick(): void {
+    if (++this.steps % CHECK_EVERY === 0 && this.options.deadline() <= 0) this.undecided(`time limit reached after ${this.steps} steps of the one execution`);
+  }
+
+
+  /**
+   * The result of `callee` on `args`: its program run in a frame of its
+   * own, once per arguments (the function depends on them alone; a second
+   * run would repeat the first, goals and all).
+   */
+  call(callee: string, args: readonly Val[], loc: SourceLocation): Val {
+    if (args.some((a) => a === INDET)) return this.undecided(`a call of ${callee} with an argument the program does not determine`, loc);
+    const key = args.every((a) => typeof a !== 'object') ? `${callee}(${args.map(String).join(',')})` : undefined;
+    const known = key === undefined ? undefined : this.results.get(key);
+    if (known !== undefined) return known;
+    let runner = this.runners.get(callee);
+    if (!runner) {
+      const p = this.options.programOf?.(callee);
+      if (!p) return this.undecided(`a call of ${callee}, whose program the run does not have`, loc);
+      this.runners.set(callee, (runner = new Runner(this, p, true)));
+    }
+    const result = runner.invoke(args);
+    if (key !== undefined) this.results.set(key, result);
+    return result;
+  }
+}
+
+/**
+ * One program of the run, compiled once into closures over its slots. A
+ * call of it (`invoke`) saves the slots of the calls still active,
+ * starts from fresh ones and restores them when it returns.
+ */
+class Runner {
+  private readonly slots: Val[] = [];
+  private readonly slotIndex = new Map<string, number>();
+  /** The slots of declared variables, and of those the maps. */
+  private readonly declared = new Set<number>();
+  private readonly maps = new Set<number>();
+  private readonly exprs: ExprCompiler;
+  private readonly proc: Procedure;
+  private body: (() => void) | undefined;
+  private result: Thunk | undefined;
+  private args: readonly Val[] = [];
+  private cycles: CycleDetector;
+
+  constructor(
+    private readonly machine: Machine,
+    private readonly p: CalledProgram,
+    /** A called function's program, not the run's main. */
+    private readonly called: boolean,
+  ) {
+    const proc = p.program.procedures.find((q) => q.name === 'main');
+    if (!proc?.body || p.program.procedures.length !== 1) throw new Unsupported('the program is not one procedure');
+    this.proc = proc;
+    for (const d of [...p.program.globals, ...proc.params, ...proc.returns, ...proc.locals]) {
+      const k = this.slotOf(d.name);
+      this.declared.add(k);
+      if (d.type.kind === 'map') this.maps.add(k);
+      this.slots[k] = this.initial(k);
+    }
+    this.exprs = new ExprCompiler(this.slots, (name) => this.slotOf(name), procedureScope(p.program, proc));
+    this.cycles = new CycleDetector(this.slots);
+  }
+
+  /** Runs the program on `args` (its parameters' values); its result (indeterminate where it has none). */
+  invoke(args: readonly Val[]): Val {
+    const slots = this.slots;
+    const saved = slots.slice();
+    const { cycles, args: savedArgs } = this;
+    for (let k = 0; k < slots.length; k++) slots[k] = this.initial(k);
+    this.args = args;
+    this.cycles = new CycleDetector(slots);
+    try {
+      (this.body ??= this.block(this.proc.body!))();
+      return this.p.result ? (this.result ??= this.exprs.compile(this.p.result).run)() : INDET;
+    } finally {
+      // Slots made while this call compiled more of the program start fresh in the callers too.
+      for (let k = 0; k < slots.length; k++) slots[k] = k < saved.length ? saved[k]! : this.initial(k);
+      this.cycles = cycles;
+      this.args = savedArgs;
+    }
+  }
+
+  /** A slot's value before the program assigns it: indeterminate (undefined for a name the program does not declare). */
+  private initial(k: number): Val {
+    if (this.maps.has(k)) return indeterminateMap();
+    return this.declared.has(k) ? INDET : (undefined as unknown as Val);
+  }
+
+  private slotOf(name: string): number {
+    let k = this.slotIndex.get(name);
     if (k === undefined) {
-      slotIndex.set(name, (k = slots.length));
-      slots.push(undefined as unknown as Val);
+      this.slotIndex.set(name, (k = this.slots.length));
+      this.slots.push(undefined as unknown as Val);
     }
     return k;
-  };
-  for (const d of [...program.globals, ...proc.params, ...proc.returns, ...proc.locals]) slots[slotOf(d.name)] = d.type.kind === 'map' ? indeterminateMap() : INDET;
-  const exprs = new ExprCompiler(slots, slotOf, procedureScope(program, proc));
-  let steps = 0;
-  const undecided = (reason: string, loc?: SourceLocation): never => {
-    throw new Stop({ kind: 'undecided', reason: loc ? `${reason} at ${loc.line}:${loc.column}` : reason, steps });
-  };
-  const tick = (): void => {
-    if (++steps % CHECK_EVERY === 0 && options.deadline() <= 0) undecided(`time limit reached after ${steps} steps of the one execution`);
-  };
-  const cycles = new CycleDetector(slots);
-  const decider = (e: Expr, what: string): (() => boolean) => {
-    const run = exprs.compile(e).run;
+  }
+
+  private decider(e: Expr, what: string): () => boolean {
+    const run = this.exprs.compile(e).run;
+    const machine = this.machine;
     return () => {
       const v = run();
-      if (v === INDET) return undecided(`${what} depends on a value the program does not determine`, e.loc);
+      if (v === INDET) return machine.undecided(`${what} depends on a value the program does not determine`, e.loc);
       return v as boolean;
     };
-  };
+  }
+
   // The statements of a list. The `if`, `while` and block statements below
   // ask for their lists the first time they run: a run that stops at its
   // first nondet call compiles little of a large program.
-  const block = (ss: readonly Stmt[]): (() => void) => {
-    const fs = ss.map(compileStmt);
+  private block(ss: readonly Stmt[]): () => void {
+    const fs = ss.map((s) => this.compileStmt(s));
     if (fs.length === 1) return fs[0]!;
     return () => {
       for (const f of fs) f();
     };
-  };
+  }
+
   // Each statement counts one step when it starts, a loop one more after each time round its body.
-  const compileStmt = (s: Stmt): (() => void) => {
+  private compileStmt(s: Stmt): () => void {
+    const machine = this.machine;
+    const slots = this.slots;
+    const tick = () => machine.tick();
     switch (s.kind) {
       case 'skip':
         return tick;
       case 'assign': {
-        const k = slotOf(s.target);
-        const value = assigned(s.target, k, s.value);
+        const k = this.slotOf(s.target);
+        const value = this.assigned(s.target, k, s.value);
         return () => {
           tick();
           slots[k] = value();
         };
       }
       case 'havoc': {
-        const k = slotOf(s.target);
+        const k = this.slotOf(s.target);
+        const param = this.p.params.indexOf(s.target);
+        if (param >= 0) {
+          return () => {
+            tick();
+            slots[k] = this.args[param] ?? INDET;
+          };
+        }
+        const call = this.p.callAt?.(s);
+        if (call) {
+          const args = call.args.map((a) => this.exprs.compile(a).run);
+          return () => {
+            tick();
+            slots[k] = machine.call(call.callee, args.map((a) => a()), s.loc);
+          };
+        }
         // Asked when the havoc runs (a lookup in the source map: not for every havoc of a large program).
         let nondet: boolean | undefined;
         return () => {
           tick();
-          if ((nondet ??= options.isNondet(s))) undecided('a nondet value is read', s.loc);
+          if ((nondet ??= this.p.isNondet(s))) machine.undecided('a nondet value is read', s.loc);
           slots[k] = slots[k] instanceof MapVal ? indeterminateMap() : INDET;
         };
       }
       case 'assume': {
-        const holds = decider(s.cond, 'an assumption');
-        const ends = options.endsRun(s);
+        const holds = this.decider(s.cond, 'an assumption');
+        const ends = this.p.endsRun(s);
         return () => {
           tick();
           if (holds()) return;
           if (ends) throw new Stop({ kind: 'ended' });
-          throw new Stop({ kind: 'cut', loc: s.loc, steps });
+          throw new Stop({ kind: 'cut', loc: s.loc, steps: machine.steps });
         };
       }
       case 'assert': {
-        const holds = decider(s.cond, 'a goal');
-        const role = roleOf(s, options.roles);
+        const holds = this.decider(s.cond, 'a goal');
+        const role = roleOf(s, machine.options.roles);
         return () => {
           tick();
           if (holds()) return;
-          if (role === 'error') throw new Stop({ kind: 'violated', loc: s.loc, ...(s.goal ? { goal: s.goal } : {}), steps });
-          if (role === 'bound') throw new Stop({ kind: 'undecided', reason: 'the execution goes beyond what the model unrolled', bound: s, steps });
+          if (role === 'error') throw new Stop({ kind: 'violated', loc: s.loc, ...(s.goal ? { goal: s.goal } : {}), steps: machine.steps });
+          if (role === 'bound') throw new Stop({ kind: 'undecided', reason: 'the execution goes beyond what the model unrolled', bound: s, steps: machine.steps });
           // A goal of another property: the model ends the path there, which C need not.
-          throw new Stop({ kind: 'cut', loc: s.loc, steps });
+          throw new Stop({ kind: 'cut', loc: s.loc, steps: machine.steps });
         };
       }
       case 'if': {
-        const cond = decider(s.cond, 'a branch');
+        const cond = this.decider(s.cond, 'a branch');
         let then: (() => void) | undefined;
         let other: (() => void) | undefined;
         return () => {
           tick();
-          if (cond()) (then ??= block(s.then))();
-          else (other ??= block(s.else))();
+          if (cond()) (then ??= this.block(s.then))();
+          else (other ??= this.block(s.else))();
         };
       }
       case 'while': {
-        const cond = decider(s.cond, 'a loop condition');
+        const cond = this.decider(s.cond, 'a loop condition');
         let compiled: (() => void) | undefined;
         return () => {
           tick();
-          const body = (compiled ??= block(s.body));
+          const body = (compiled ??= this.block(s.body));
           for (;;) {
-            if (cycles.seenAgain(s)) throw new Stop({ kind: 'repeats', loc: s.loc, steps });
+            if (this.cycles.seenAgain(s)) throw new Stop({ kind: 'repeats', loc: s.loc, steps: machine.steps, ...(this.called ? { inCall: true } : {}) });
             if (!cond()) break;
             body();
             tick();
@@ -184,19 +330,21 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
         let body: (() => void) | undefined;
         return () => {
           tick();
-          (body ??= block(s.body))();
+          (body ??= this.block(s.body))();
         };
       }
       case 'call':
         return () => {
           tick();
-          undecided(`a call of procedure ${s.proc}`, s.loc);
+          machine.undecided(`a call of procedure ${s.proc}`, s.loc);
         };
     }
-  };
+  }
+
   /** The value `target := value` assigns: a store into `target`'s own map that nothing shares happens in place. */
-  const assigned = (target: string, k: number, value: Expr): Thunk => {
-    const whole = exprs.compile(value).run;
+  private assigned(target: string, k: number, value: Expr): Thunk {
+    const slots = this.slots;
+    const whole = this.exprs.compile(value).run;
     // A store's result is a fresh copy; anything else may be held elsewhere too.
     const fresh = value.kind === 'store';
     const general: Thunk = () => {
@@ -212,24 +360,13 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
       base = base.map;
     }
     if (base.kind !== 'var' || base.name !== target) return general;
-    const inPlace = exprs.storesInPlace(chain.reverse());
+    const inPlace = this.exprs.storesInPlace(chain.reverse());
     return () => {
       const own = slots[k];
       if (!(own instanceof MapVal) || own.shared) return general();
       inPlace(own);
       return own;
     };
-  };
-  try {
-    const main = block(proc.body);
-    main();
-    return { kind: 'holds', steps, end: 'end' };
-  } catch (e) {
-    if (e instanceof Stop) return e.verdict.kind === 'ended' ? { kind: 'holds', steps, end: 'exit' } : e.verdict;
-    if (e instanceof Unsupported || e instanceof ImpStop) return { kind: 'undecided', reason: e.message, steps };
-    // Statements nested too deeply for the stack (recursion inlined very deep).
-    if (e instanceof RangeError) return { kind: 'undecided', reason: 'the program is nested too deeply to execute', steps };
-    throw e;
   }
 }
 
@@ -241,8 +378,10 @@ const MAX_COMPARED_VALUES = 4096;
  * configuration at every visit is compared with one saved at the visits
  * numbered by powers of two, so a cycle is found within a few times its
  * start and length. A loop head and the state make the whole
- * configuration: the program is one procedure without calls, so where the
- * run goes on from a statement depends on that statement alone.
+ * configuration: the program is one procedure whose calls depend on their
+ * arguments alone, so where the run goes on from a statement depends on
+ * that statement alone. One detector per call: the frames below it are
+ * not part of the state it compares.
  */
 class CycleDetector {
   private saved: { loop: Stmt; state: Val[] } | undefined;

@@ -26,7 +26,7 @@ import {
 } from './memory.js';
 import { Library } from './library.js';
 import { type GoalKind, SourceMapBuilder } from './source-map.js';
-import { type AssumptionReason, type InstrumentationPass, type LoweredProgram, type LowerOptions } from './types.js';
+import { type AssumptionReason, type InstrumentationPass, type LoweredProgram, type LowerOptions, type SummarisedCall } from './types.js';
 import { type Frame, type LoopCtx, LIBRARY_OBJECT_FUNCTIONS } from './common.js';
 import { MemorySafetyChecks } from './checks/memory-safety.js';
 import { OverflowChecks } from './checks/overflow.js';
@@ -60,6 +60,10 @@ export class Lowerer {
   inliningBudgetSpent = false;
   /** The arguments of the entry function of a summary check (see RecursionSummaries). */
   entryArgs: readonly Val[] | undefined;
+  /** The entry function's parameter havocs and result (see LoweredProgram.entry). */
+  entry: LoweredProgram['entry'];
+  /** See LoweredProgram.summarisedCalls. */
+  readonly summarisedCalls = new Map<Stmt, SummarisedCall>();
   readonly globals = new Map<number, Root>();
   readonly statics = new Map<number, Root>();
   readonly frames: Frame[] = [];
@@ -478,6 +482,8 @@ export function lowerProgram(program: CProgram, options: LowerOptions): LoweredP
       ...(l.threads ? { threads: l.threads.slots.map((t) => ({ index: t.index, function: t.fn.name, createLoc: t.loc, parent: t.parent })) } : {}),
       assumptions: l.assumptions,
       ...(l.inliningBudgetSpent ? { inliningBudgetSpent: true } : {}),
+      ...(l.summarisedCalls.size ? { summarisedCalls: l.summarisedCalls } : {}),
+      ...(l.entry ? { entry: l.entry } : {}),
     };
   } catch (err) {
     if (err instanceof UnsupportedError) {

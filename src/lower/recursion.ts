@@ -4,7 +4,7 @@
 // of its measure. Methods of the Lowerer (lower.ts).
 import type { FunctionDecl } from '../c/ast.js';
 import { isSignedKind, typeToString as cTypeToString, unqualified } from '../c/types.js';
-import type { Expr } from '../ivl/ast.js';
+import type { Expr, Stmt } from '../ivl/ast.js';
 import { bvType } from '../ivl/ast.js';
 import { and, app, bin, boolLit, bv, eq, havoc, type L, resize, v } from './imp-build.js';
 import { UnsupportedError, type Val, intKindOf, intWidth } from './memory.js';
@@ -24,7 +24,11 @@ export class RecursionLowering {
     const summary = this.options.summaries?.conditions.get(fn.name) ?? (measured ? [] : undefined);
     if (summary) {
       if (measured) this.decreaseGoal(fn, args, loc);
-      const ret = retType.kind === 'void' ? VOID : this.havocVal(retType, loc);
+      const from = this.out.length;
+      let ret = VOID;
+      if (retType.kind === 'void') this.emit(havoc(this.temp(bvType(8)), loc));
+      else ret = this.havocVal(retType, loc);
+      this.recordSummarisedCall(fn, args, this.out.slice(from), loc);
       for (const c of summary) this.assumeThat(this.summaryCondition(c, args, ret, loc), loc, 'summary');
       return ret;
     }
@@ -38,17 +42,38 @@ export class RecursionLowering {
     const fn = this.program.functions.find((f) => f.name === name && f.body);
     if (!fn) throw new UnsupportedError(`a summary of '${name}', which has no body`, this.stmtLoc);
     const loc = fn.definitionLoc ?? fn.loc;
+    const params: string[] = [];
     const args: Val[] = fn.params.map((p) => {
       const k = intKindOf(p.type);
       if (k === undefined) throw new UnsupportedError(`a summary of a function with parameter '${p.name}' of type ${cTypeToString(p.type)}`, p.loc);
       const t = this.temp(bvType(intWidth(k, this.dm, p.loc)));
       this.emit(havoc(t, p.loc));
+      params.push(t);
       return { k: 'int', e: v(t, p.loc), ik: k } as Val;
     });
     this.entryArgs = args;
     const ret = this.inline(fn, args, loc, loc);
+    this.entry = { params, ...(ret.k === 'int' ? { result: ret.e } : {}) };
     const conditions = this.options.summaries!.conditions.get(name) ?? [];
     conditions.forEach((c, i) => this.goal('summary', this.summaryCondition(c, args, ret, loc), summaryGoalLoc(this.program.file, i), `summary condition ${i + 1} of ${name}`, loc));
+  }
+
+  /**
+   * Records the havoc among `emitted` (the statements of a summarised call)
+   * as the call of `fn` with `args` converted to its parameters' types; not
+   * where a conversion is not a resize (to _Bool) or the havoc is not one.
+   */
+  recordSummarisedCall(this: Lowerer, fn: FunctionDecl, args: readonly Val[], emitted: readonly Stmt[], loc: L): void {
+    const havocs = emitted.filter((s) => s.kind === 'havoc');
+    if (havocs.length !== 1 || args.length !== fn.params.length) return;
+    const converted: Expr[] = [];
+    for (const [i, p] of fn.params.entries()) {
+      const a = args[i]!;
+      const k = intKindOf(p.type);
+      if (a.k !== 'int' || k === undefined || k === 'bool') return;
+      converted.push(resize(a.e, intWidth(a.ik, this.dm, loc), intWidth(k, this.dm, loc), isSignedKind(a.ik), loc));
+    }
+    this.summarisedCalls.set(havocs[0]!, { callee: fn.name, args: converted });
   }
 
   /** At a summarised call of a measured function, the goal that its measure is below the entry's. */

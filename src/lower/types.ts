@@ -1,7 +1,7 @@
 /** The public types of the C → IMP lowering. */
 import type { SourceLocation } from '../common/location.js';
 import type { DataModel } from '../c/types.js';
-import type { ImpProgram, Stmt } from '../ivl/ast.js';
+import type { Expr, ImpProgram, Stmt } from '../ivl/ast.js';
 import type { SourceMap } from './source-map.js';
 
 /**
@@ -131,6 +131,23 @@ export interface LoweredProgram {
   readonly assumptions?: ReadonlyMap<Stmt, AssumptionReason>;
   /** A recursive call was cut by the budget of inlined bodies, not by the depth: a deeper lowering cuts as early. */
   readonly inliningBudgetSpent?: boolean;
+  /** With recursion summaries: the havoc that stands for the result of each summarised call (see SummarisedCall). */
+  readonly summarisedCalls?: ReadonlyMap<Stmt, SummarisedCall>;
+  /** With a summary's entry: the havocs of its parameters' values, in order, and its result (see SummarisedCall). */
+  readonly entry?: { readonly params: readonly string[]; readonly result?: Expr };
+}
+
+/**
+ * A call of a recursive function that the lowering with summaries did not
+ * inline: its result is a havoc (void functions get one of a dummy
+ * variable, so that every such call has its statement). Running the
+ * entry program of `callee` with `args` (each converted to its parameter's
+ * type, as the call does) gives the call's effect and result: the
+ * summaries' functions touch no memory (verify/summaries.ts).
+ */
+export interface SummarisedCall {
+  readonly callee: string;
+  readonly args: readonly Expr[];
 }
 
 /**

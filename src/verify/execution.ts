@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { executeOnePath, type GoalRoles } from '../engines/index.js';
+import { executeOnePath, type ExecuteOptions, type GoalRoles } from '../engines/index.js';
 import type { AssumeStmt } from '../ivl/ast.js';
 import type { LoweredProgram } from '../lower/index.js';
 import { goalOf, nondetAt, type GoalInfo, type GoalKind } from '../lower/source-map.js';
@@ -29,6 +29,14 @@ export interface OnePathInput {
   readonly deadline: () => number;
   readonly fileName: string;
   readonly log: (message: string) => void;
+  /** The programs of a run with recursive calls made as calls (recursive-calls.ts), or why there are none; tried at the first recursion cut. */
+  readonly withCalls?: () => CallingPrograms | string;
+}
+
+/** The programs of a run with calls (recursive-calls.ts): main's lowering, and each recursive function's, made when first called. */
+export interface CallingPrograms {
+  readonly main: LoweredProgram;
+  readonly options: Pick<ExecuteOptions, 'isNondet' | 'endsRun' | 'callAt' | 'programOf'>;
 }
 
 export type OnePathOutcome =
@@ -60,6 +68,7 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
   // The deepest lowering whose run was cut, and the shallowest that spent the budget of inlined bodies.
   let cutAt = 0;
   let spentAt: number | undefined;
+  let callsTried = false;
   for (let depth = 1; ; ) {
     const map = lowered.sourceMap;
     const run = executeOnePath(lowered.imp, {
@@ -93,6 +102,11 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
         const inexact = run.bound?.goal?.kind === 'memory-unknown' ? goalOf(map, run.bound.goal) : undefined;
         if (inexact) return { kind: 'undefined', reason: `the only execution reaches ${inexact.description} at ${where(inexact.targetLoc, input.fileName)}` };
         const cut = run.bound?.goal?.kind === 'recursion';
+        if (cut && !callsTried && input.withCalls) {
+          callsTried = true;
+          const decided = runWithCalls(input.withCalls(), input);
+          if (decided) return decided;
+        }
         if (cut && lowered.inliningBudgetSpent) spentAt = depth;
         else if (cut) cutAt = depth;
         const next = spentAt === undefined ? depth * 2 : Math.floor((cutAt + spentAt) / 2);
@@ -108,6 +122,42 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
         if (lowered.unsupported) return { kind: 'undecided', reason: `unsupported at recursion depth ${depth}: ${lowered.unsupported.construct}`, tooLong: false };
       }
     }
+  }
+}
+
+/**
+ * The run with recursive calls made as calls: its proof (the run ends, or
+ * repeats, without a violation), the behaviour C leaves undefined that it
+ * reaches, or the time it spent; undefined where it decides nothing the
+ * inlined runs could not (a violation is found again by them, with the
+ * trace a witness needs; a nondet value; a program it cannot make).
+ */
+function runWithCalls(programs: CallingPrograms | string, input: OnePathInput): OnePathOutcome | undefined {
+  if (typeof programs === 'string') {
+    input.log(`execution with calls: ${programs}`);
+    return undefined;
+  }
+  const run = executeOnePath(programs.main.imp, { deadline: input.deadline, roles: input.roles, ...programs.options });
+  input.log(`execution with calls: ${run.kind} after ${run.steps} steps${run.kind === 'undecided' ? `: ${run.reason}` : ''}`);
+  const how = `run with Tarsier's semantics of C, recursive calls made as calls, ${run.steps} steps`;
+  switch (run.kind) {
+    case 'holds':
+      return { kind: 'holds', reason: `the program has no nondeterminism and its only execution ${run.end === 'exit' ? 'stops at a call that ends the program' : 'ends'} without a violation (${how})` };
+    case 'repeats':
+      // A cycle inside a call: no loop of main's lowering to name (a lasso) or to retrace.
+      if (run.inCall) return undefined;
+      return {
+        kind: 'runs-forever',
+        loc: run.loc,
+        reason: `the program has no nondeterminism and its only execution comes back to the loop at ${where(run.loc, input.fileName)} in a state it had there in the same call, so it repeats that cycle forever without a violation (${how})`,
+      };
+    case 'cut':
+      return { kind: 'undefined', reason: `the only execution reaches behaviour C leaves undefined at ${where(run.loc, input.fileName)}: the model ends the path there, so nothing after it was checked` };
+    case 'violated':
+      return undefined;
+    case 'undecided':
+      if (run.bound?.goal?.kind === 'memory-unknown') return { kind: 'undefined', reason: `the only execution reaches behaviour C leaves undefined, or a place the model does not know exactly, at ${where(run.bound.loc, input.fileName)}` };
+      return run.reason.startsWith('time limit') ? { kind: 'undecided', reason: run.reason, tooLong: true } : undefined;
   }
 }
 

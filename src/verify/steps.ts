@@ -17,6 +17,7 @@ import { lowerC } from './frontend.js';
 import type { PhaseProfile } from './profile.js';
 import { VerificationRun } from './run.js';
 import { proveBySummaries } from './summaries.js';
+import { callingPrograms } from './recursive-calls.js';
 import { verifyTermination } from './termination.js';
 import { timeLimitReason } from './time-limit.js';
 import { counterexampleTrace, type TraceStep } from './trace.js';
@@ -122,7 +123,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
         stopAt = run.deadline() - (share - slice);
         return share - slice;
       };
-      const outcome = executeLowered({ first: family!.first, lowerAt: (depth) => family!.loweringAt(depth, 'execution'), roles: goalRolesOf(kind), deadline, fileName: r.programAsWritten, log: run.log });
+      const withCalls = () => callingPrograms(run.c, { passes: run.row.passes, dataModel: r.dataModel });
+      const outcome = executeLowered({ first: family!.first, lowerAt: (depth) => family!.loweringAt(depth, 'execution'), roles: goalRolesOf(kind), deadline, fileName: r.programAsWritten, log: run.log, withCalls });
       run.profile.mark('execution');
       // Behaviour C leaves undefined on the one path: never TRUE. gcc's run
       // may still show a violation after it; for memory safety BMC may.

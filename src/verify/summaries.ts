@@ -163,7 +163,7 @@ export function impurity(f: FunctionDecl, c: CProgram, seen = new Set<FunctionDe
         if (g.body) {
           const inner = impurity(g, c, seen);
           if (inner) note(inner);
-        } else if (!g.builtin && g.name !== 'abort') note(`calls '${g.name}', whose effects are unknown`);
+        } else if (!g.builtin && g.name !== 'abort' && g.name !== 'exit') note(`calls '${g.name}', whose effects are unknown`);
         return;
       }
       case 'Unary':

@@ -21,6 +21,7 @@ import { lowerC } from './frontend.js';
 import { recursionMeasures } from './recursion-termination.js';
 import { buildLassoWitness, nondetStepsOf, replayValues } from './witness.js';
 import { executeLowered } from './execution.js';
+import { callingPrograms } from './recursive-calls.js';
 import type { RankingFunctionReport, VerifyOptions, VerifyResult } from './types.js';
 import { emitWitness, witnessContext, witnessFields, witnessMetadata } from './witness-output.js';
 
@@ -98,7 +99,8 @@ export async function verifyTermination(t: TerminationTask): Promise<Outcome> {
     const lowerChecked = (depth: number) => lowerC(t.c, { passes: ['overflow'], dataModel: t.dataModel, recursionDepth: depth });
     const checked = lowerChecked(1);
     const executionEnd = deadline() * 0.75;
-    const run = checked.unsupported ? undefined : executeLowered({ first: checked, lowerAt: lowerChecked, roles: { error: [], bound: ['recursion', 'memory-unknown'] }, deadline: () => deadline() - executionEnd, fileName: t.programAsWritten, log: t.log });
+    const withCalls = () => callingPrograms(t.c, { passes: ['overflow'], dataModel: t.dataModel });
+    const run = checked.unsupported ? undefined : executeLowered({ first: checked, lowerAt: lowerChecked, roles: { error: [], bound: ['recursion', 'memory-unknown'] }, deadline: () => deadline() - executionEnd, fileName: t.programAsWritten, log: t.log, withCalls });
     if (run?.kind === 'holds') return { verdict: { kind: 'true' }, reason: `every execution ends: ${run.reason}` };
     // The one execution repeats a cycle: no nondet value on the stem or in the cycle (gcc's run confirms it, as any lasso).
     if (run?.kind === 'runs-forever') return lassoVerdict(t, { loopLoc: run.loc, stem: [], cycle: [], proof: 'the only execution comes back to the loop head in a state it had there' }, checked.sourceMap);

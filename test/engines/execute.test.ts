@@ -4,7 +4,8 @@ import { parseImp, parseImpExpr } from '../../src/ivl/index.js';
 import { evalExpr, ImpStop, valueKey, type ImpValue } from '../../src/ivl/interp.js';
 import { procedureScope } from '../../src/ivl/typecheck.js';
 import { ExprCompiler, fromImp, INDET, type Val } from '../../src/engines/execute-values.js';
-import { executeOnePath, type ExecutionVerdict } from '../../src/engines/index.js';
+import { executeOnePath, type ExecutionVerdict, type HavocCall } from '../../src/engines/index.js';
+import type { HavocStmt, ImpProgram } from '../../src/ivl/ast.js';
 
 /** Runs `body` (statements of main over the declared variables); `nondet`/`ends`: line numbers of nondet havocs and run-ending assumes. Asserts of goal kind `cut` are unwinding assertions. */
 function run(decls: string, body: string, opts: { nondet?: number[]; ends?: number[]; deadline?: () => number } = {}): ExecutionVerdict {
@@ -187,4 +188,64 @@ test('an operator on an indeterminate operand is indeterminate, and logical oper
   assert.equal(value('p ==> a == 0bv32'), INDET);
   assert.equal(value('(if a == 0bv32 then 3bv32 else 3bv32)'), 3);
   assert.equal(value('(if a == 0bv32 then 3bv32 else 4bv32)'), INDET);
+});
+
+/** A program of one procedure main, from its declarations and body (the body starts at line 3). */
+const program = (decls: string, body: string) => parseImp(`procedure main() {\n  var ${decls};\n${body}\n}\n`, 'p.imp');
+
+/**
+ * Runs main with calls: `calls` maps a havoc's line (in main or a callee)
+ * to the call it stands for; `callees` are the called programs, each with
+ * its parameters' havocs and its result.
+ */
+function runWithCalls(main: ImpProgram, calls: Map<string, HavocCall>, callees: Record<string, { program: ImpProgram; params: string[]; result?: string }>): ExecutionVerdict {
+  const callAt = (s: HavocStmt) => calls.get(`${s.loc.file}:${s.loc.line}`);
+  const common = { isNondet: () => false, endsRun: () => false, callAt };
+  return executeOnePath(main, {
+    deadline: () => 60_000,
+    roles: { error: ['err'], bound: ['cut'] },
+    ...common,
+    programOf: (name) => {
+      const c = callees[name];
+      return c && { program: c.program, params: c.params, ...(c.result ? { result: parseImpExpr(c.result, 'calls') } : {}), ...common };
+    },
+  });
+}
+
+// fib in IMP: n is the parameter; the havocs of t (line 5) and u (line 6) are its calls of itself.
+const fib = parseImp('procedure main() {\n  var n: bv32, r: bv32, t: bv32, u: bv32;\n  n := havoc;\n  if (ult(n, 2bv32)) { r := n; } else {\n    t := havoc;\n    u := havoc;\n    r := t + u;\n  }\n}\n', 'fib.imp');
+const fibCalls = (): Map<string, HavocCall> =>
+  new Map([
+    ['fib.imp:5', { callee: 'fib', args: [parseImpExpr('n - 1bv32', 'calls')] }],
+    ['fib.imp:6', { callee: 'fib', args: [parseImpExpr('n - 2bv32', 'calls')] }],
+  ]);
+
+test('calls: a havoc that stands for a call gets the callee run on its arguments, each call in a frame of its own', () => {
+  const at = (value: number) => program('x: bv32, k: bv32', `  k := 7bv32;\n  x := havoc;\n  assert {:goal err 1} x == ${value}bv32 && k == 7bv32;`);
+  const calls = fibCalls().set('p.imp:4', { callee: 'fib', args: [parseImpExpr('k + 3bv32', 'calls')] });
+  const callees = { fib: { program: fib, params: ['n'], result: 'r' } };
+  // fib(10) = 55: each frame's n and r come back as they were after its two calls.
+  assert.equal(runWithCalls(at(55), calls, callees).kind, 'holds');
+  assert.equal(runWithCalls(at(56), calls, callees).kind, 'violated');
+  // fib(30) is 1.6 million calls; remembered per argument it is 31.
+  const deep = runWithCalls(at(832040), fibCalls().set('p.imp:4', { callee: 'fib', args: [parseImpExpr('k + 23bv32', 'calls')] }), callees);
+  assert.equal(deep.kind, 'holds');
+  assert.ok(deep.steps < 10_000, `${deep.steps} steps`);
+  // A callee without a program: undecided, never a guess.
+  assert.equal(runWithCalls(at(55), calls, {}).kind, 'undecided');
+});
+
+test('calls: a loop head seen in one call is not a repeat in another; a cycle inside a call is one, said to be in a call', () => {
+  // g forgets its argument: its loop starts in the same state in both calls, which must both end.
+  const g = parseImp('procedure main() {\n  var p: bv32, i: bv32;\n  p := havoc;\n  p := 0bv32;\n  i := 0bv32;\n  while (ult(i, 3bv32)) { i := i + 1bv32; }\n}\n', 'g.imp');
+  const twice = program('x: bv32, y: bv32', '  x := havoc;\n  y := havoc;\n  assert {:goal err 1} true;');
+  const calls = new Map<string, HavocCall>([
+    ['p.imp:3', { callee: 'g', args: [parseImpExpr('1bv32', 'calls')] }],
+    ['p.imp:4', { callee: 'g', args: [parseImpExpr('2bv32', 'calls')] }],
+  ]);
+  assert.equal(runWithCalls(twice, calls, { g: { program: g, params: ['p'] } }).kind, 'holds');
+  const spin = parseImp('procedure main() {\n  var p: bv32, i: bv32;\n  p := havoc;\n  i := 0bv32;\n  while (true) { i := urem(i + 1bv32, 4bv32); }\n}\n', 'spin.imp');
+  const r = runWithCalls(twice, calls, { g: { program: spin, params: ['p'] } });
+  assert.equal(r.kind, 'repeats');
+  assert.equal(r.kind === 'repeats' && r.inCall, true);
 });

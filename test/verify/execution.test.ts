@@ -96,10 +96,12 @@ test('recursion 200 calls deep runs (in the worker thread, whose stack the deep 
   }
 });
 
-test('recursion deeper than the lowering inlines: UNKNOWN or an answer, never a crash', { skip: noGcc }, async () => {
-  // 3000 calls deep: beyond the lowering's budget of inlined bodies, so no proof; gcc's run shows the violation.
-  const safe = await verify(fx('deep-recursion-safe.c'), { property: 'unreach-call', timeoutS: 10, witnessPath: null });
-  assert.equal(safe.verdict.kind, 'unknown', safe.reason);
+test('recursion deeper than the lowering inlines: its calls run as calls, never a crash', { skip: noGcc }, async () => {
+  // 3000 calls deep: beyond the lowering's budget of inlined bodies; the run with calls proves it, gcc's run shows the violation.
+  const safe = await verifyWithHardLimit(fx('deep-recursion-safe.c'), { property: 'unreach-call', timeoutS: 10, witnessPath: null });
+  assert.ok(!('timedOut' in safe));
+  assert.equal(safe.verdict.kind, 'true', safe.reason);
+  assert.match(safe.reason, /recursive calls made as calls/);
   const unsafe = await verify(fx('deep-recursion-unsafe.c'), { property: 'unreach-call', timeoutS: 10, witnessPath: null });
   assert.equal(verdictOf(unsafe), 'false(unreach-call)', unsafe.reason);
 });
@@ -112,6 +114,36 @@ test('recursion that branches: the one execution is lowered only as deep as it r
   }
   const unsafe = await verify(fx('branching-recursion-unsafe.c'), { property: 'unreach-call', timeoutS: 10, witnessPath: null });
   assert.equal(verdictOf(unsafe), 'false(unreach-call)', unsafe.reason);
+});
+
+test('recursion too deep to inline, its functions of integers alone: the one execution with calls as calls, checked as inlined', { skip: noGcc }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-execution-'));
+  try {
+    // fib(25): 242785 calls, 2^25 bodies inlined; the witness is confirmed by validate's own run.
+    const witness = join(dir, 'w.yml');
+    const r = await verify(fx('recursive-calls-fib.c'), { property: 'unreach-call', timeoutS: 10, witnessPath: witness, creationTime: '2026-01-01T00:00:00Z' });
+    assert.equal(r.verdict.kind, 'true', r.reason);
+    assert.match(r.reason, /only execution ends without a violation \(run with Tarsier's semantics of C, recursive calls made as calls/);
+    const v = await validate(fx('recursive-calls-fib.c'), witness, { property: 'unreach-call', timeoutS: 10 });
+    assert.equal(v.outcome, 'confirmed', v.reason);
+    for (const property of ['no-overflow', 'termination']) {
+      const t = await verify(fx('recursive-calls-fib.c'), { property, timeoutS: 10, witnessPath: null });
+      assert.equal(t.verdict.kind, 'true', `${property}: ${t.reason}`);
+    }
+    // exit() 30 calls deep ends the program before main reaches the error.
+    const exits = await verify(fx('recursive-calls-exit.c'), { property: 'unreach-call', timeoutS: 10, witnessPath: null });
+    assert.equal(exits.verdict.kind, 'true', exits.reason);
+    assert.match(exits.reason, /stops at a call that ends the program/);
+    // Undefined behaviour (a division by zero) 25 calls deep: UNKNOWN at its place, as inlined.
+    const ub = await verify(fx('recursive-calls-ub.c'), { property: 'unreach-call', timeoutS: 10, witnessPath: null });
+    assert.equal(ub.verdict.kind, 'unknown', ub.reason);
+    assert.match(ub.reason, /recursive-calls-ub\.c:5:/);
+    // An overflow inside a call is a violation the inlined run and gcc's show (the run with calls proves nothing there).
+    const overflow = await verify(fx('recursive-calls-overflow.c'), { property: 'no-overflow', timeoutS: 10, witnessPath: null });
+    assert.equal(verdictOf(overflow), 'false(no-overflow)', overflow.reason);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('an execution that comes back to a loop head in a state it had there: TRUE for safety, a replayed FALSE for termination; never TRUE past a lost block', { skip: noGcc }, async () => {
