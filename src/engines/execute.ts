@@ -98,32 +98,36 @@ export function executeOnePath(program: ImpProgram, options: ExecuteOptions): Ex
   const machine = new Machine(options);
   try {
     new Runner(machine, { program, params: [], ...options }, false).invoke([]);
-    return { kind: 'holds', steps: machine.steps, end: 'end' };
+    return { kind: 'holds', steps: machine.steps(), end: 'end' };
   } catch (e) {
-    if (e instanceof Stop) return e.verdict.kind === 'ended' ? { kind: 'holds', steps: machine.steps, end: 'exit' } : e.verdict;
-    if (e instanceof Unsupported || e instanceof ImpStop) return { kind: 'undecided', reason: e.message, steps: machine.steps };
+    if (e instanceof Stop) return e.verdict.kind === 'ended' ? { kind: 'holds', steps: machine.steps(), end: 'exit' } : e.verdict;
+    if (e instanceof Unsupported || e instanceof ImpStop) return { kind: 'undecided', reason: e.message, steps: machine.steps() };
     // Statements nested too deeply for the stack (recursion inlined, or calls, very deep).
-    if (e instanceof RangeError) return { kind: 'undecided', reason: 'the program is nested too deeply to execute', steps: machine.steps };
+    if (e instanceof RangeError) return { kind: 'undecided', reason: 'the program is nested too deeply to execute', steps: machine.steps() };
     throw e;
   }
 }
 
 /** What the programs of one run share: the step count and clock, the programs of called functions, the results of calls made. */
 class Machine {
-  steps = 0;
+  /** Counts one step, and stops the run when the time is up (a closure over a local count: the run's hottest code). */
+  readonly tick: () => void;
+  /** The steps run so far. */
+  readonly steps: () => number;
   private readonly runners = new Map<string, Runner>();
   private readonly results = new Map<string, Val>();
 
-  constructor(readonly options: ExecuteOptions) {}
+  constructor(readonly options: ExecuteOptions) {
+    let steps = 0;
+    this.steps = () => steps;
+    this.tick = () => {
+      if (++steps % CHECK_EVERY === 0 && options.deadline() <= 0) this.undecided(`time limit reached after ${steps} steps of the one execution`);
+    };
+  }
 
   undecided(reason: string, loc?: SourceLocation): never {
-    throw new Stop({ kind: 'undecided', reason: loc ? `${reason} at ${loc.line}:${loc.column}` : reason, steps: this.steps });
+    throw new Stop({ kind: 'undecided', reason: loc ? `${reason} at ${loc.line}:${loc.column}` : reason, steps: this.steps() });
   }
-
-  tick(): void {
-    if (++this.steps % CHECK_EVERY === 0 && this.options.deadline() <= 0) this.undecided(`time limit reached after ${this.steps} steps of the one execution`);
-  }
-
 
   /**
    * The result of `callee` on `args`: its program run in a frame of its
@@ -243,7 +247,7 @@ class Runner {
   private compileStmt(s: Stmt): () => void {
     const machine = this.machine;
     const slots = this.slots;
-    const tick = () => machine.tick();
+    const tick = machine.tick;
     switch (s.kind) {
       case 'skip':
         return tick;
@@ -287,7 +291,7 @@ class Runner {
           tick();
           if (holds()) return;
           if (ends) throw new Stop({ kind: 'ended' });
-          throw new Stop({ kind: 'cut', loc: s.loc, steps: machine.steps });
+          throw new Stop({ kind: 'cut', loc: s.loc, steps: machine.steps() });
         };
       }
       case 'assert': {
@@ -296,10 +300,10 @@ class Runner {
         return () => {
           tick();
           if (holds()) return;
-          if (role === 'error') throw new Stop({ kind: 'violated', loc: s.loc, ...(s.goal ? { goal: s.goal } : {}), steps: machine.steps });
-          if (role === 'bound') throw new Stop({ kind: 'undecided', reason: 'the execution goes beyond what the model unrolled', bound: s, steps: machine.steps });
+          if (role === 'error') throw new Stop({ kind: 'violated', loc: s.loc, ...(s.goal ? { goal: s.goal } : {}), steps: machine.steps() });
+          if (role === 'bound') throw new Stop({ kind: 'undecided', reason: 'the execution goes beyond what the model unrolled', bound: s, steps: machine.steps() });
           // A goal of another property: the model ends the path there, which C need not.
-          throw new Stop({ kind: 'cut', loc: s.loc, steps: machine.steps });
+          throw new Stop({ kind: 'cut', loc: s.loc, steps: machine.steps() });
         };
       }
       case 'if': {
@@ -319,7 +323,7 @@ class Runner {
           tick();
           const body = (compiled ??= this.block(s.body));
           for (;;) {
-            if (this.cycles.seenAgain(s)) throw new Stop({ kind: 'repeats', loc: s.loc, steps: machine.steps, ...(this.called ? { inCall: true } : {}) });
+            if (this.cycles.seenAgain(s)) throw new Stop({ kind: 'repeats', loc: s.loc, steps: machine.steps(), ...(this.called ? { inCall: true } : {}) });
             if (!cond()) break;
             body();
             tick();
