@@ -61,11 +61,12 @@ export class RecursionLowering {
   /**
    * Records the havoc among `emitted` (the statements of a summarised call)
    * as the call of `fn` with `args` converted to its parameters' types; not
-   * where a conversion is not a resize (to _Bool) or the havoc is not one.
+   * where a conversion is not a resize (to _Bool) or the havoc is not one
+   * of a bit-vector variable.
    */
   recordSummarisedCall(this: Lowerer, fn: FunctionDecl, args: readonly Val[], emitted: readonly Stmt[], loc: L): void {
     const havocs = emitted.filter((s) => s.kind === 'havoc');
-    if (havocs.length !== 1 || args.length !== fn.params.length) return;
+    if (havocs.length !== 1 || this.decls.get(havocs[0]!.target)?.kind !== 'bv' || args.length !== fn.params.length) return;
     const converted: Expr[] = [];
     for (const [i, p] of fn.params.entries()) {
       const a = args[i]!;
