@@ -241,12 +241,11 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
       const attemptLeft = () => (end - used()) * wallPerBudget();
       // A call starts only while the attempt has time (the check of the goals
       // after Houdini's fixpoint, its payoff, always), and gets at least
-      // MIN_CALL_MS: one cut at a few ms loses all its work; the payoff at
-      // least PAYOFF_MIN_MS.
+      // MIN_CALL_MS: one cut at a few ms loses all its work.
       const callMs = (payoff = false) => {
         const mine = attemptLeft();
         if (mine <= 0 && !payoff) return 0;
-        return Math.min(solverMs(), options.inductionOnly ? Infinity : Math.max(1000, solverMs() / 4), Math.max(mine, payoff ? PAYOFF_MIN_MS : MIN_CALL_MS));
+        return Math.min(solverMs(), options.inductionOnly ? Infinity : Math.max(1000, solverMs() / 4), Math.max(mine, MIN_CALL_MS));
       };
       const opts =
         set === 'none'
@@ -433,15 +432,6 @@ const INDUCTION_FLOOR_MS = 300;
 
 /** The least time (ms) a k-induction call gets while its attempt has time left (the budget's own limit still applies). */
 const MIN_CALL_MS = 250;
-
-/**
- * The least time (ms) the check of the goals after Houdini's fixpoint gets
- * (the budget's own limit still applies): with the invariants found, that
- * one check is the proof. With MIN_CALL_MS, a check that takes 210-270 ms
- * was the proof in one run and cut in the next, and the proof then waited
- * seconds for the next attempt.
- */
-const PAYOFF_MIN_MS = 1000;
 
 /** Which candidates an attempt starts from: none, the caller's alone, the caller's and the built-in ones, or the built-in ones alone. */
 type CandidateSet = 'none' | 'caller' | 'all' | 'built-in';
