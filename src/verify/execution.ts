@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { executeOnePath, type ExecuteOptions, type GoalRoles } from '../engines/index.js';
+import { executeOnePath, type ExecuteOptions, type ExecutionVerdict, type GoalRoles } from '../engines/index.js';
 import type { AssumeStmt } from '../ivl/ast.js';
 import type { LoweredProgram } from '../lower/index.js';
 import { goalOf, nondetAt, type GoalInfo, type GoalKind } from '../lower/source-map.js';
@@ -80,23 +80,15 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
     input.log(`execution (recursion depth ${depth}): ${run.kind} after ${run.steps} steps${run.kind === 'undecided' ? `: ${run.reason}` : ''}`);
     switch (run.kind) {
       case 'holds':
-        return {
-          kind: 'holds',
-          reason: `the program has no nondeterminism and its only execution ${run.end === 'exit' ? 'stops at a call that ends the program' : 'ends'} without a violation (run with Tarsier's semantics of C, ${run.steps} steps)`,
-        };
       case 'repeats':
-        return {
-          kind: 'runs-forever',
-          loc: run.loc,
-          reason: `the program has no nondeterminism and its only execution comes back to the loop at ${where(run.loc, input.fileName)} in a state it had there, so it repeats that cycle forever without a violation (run with Tarsier's semantics of C, ${run.steps} steps)`,
-        };
+        return ending(run, `run with Tarsier's semantics of C, ${run.steps} steps`, input.fileName);
       case 'violated': {
         const goal = goalOf(map, run.goal);
         if (goal) return { kind: 'violated', goal, lowered, steps: run.steps };
         return { kind: 'undecided', reason: `the only execution fails an assertion at ${formatLocation(run.loc)} that is no goal`, tooLong: false };
       }
       case 'cut':
-        return { kind: 'undefined', reason: `the only execution reaches behaviour C leaves undefined at ${where(run.loc, input.fileName)}: the model ends the path there, so nothing after it was checked` };
+        return ending(run, '', input.fileName);
       case 'undecided': {
         // A place where the model is not exact, or C leaves the behaviour undefined (Lowerer.undefinedUnless).
         const inexact = run.bound?.goal?.kind === 'memory-unknown' ? goalOf(map, run.bound.goal) : undefined;
@@ -141,23 +133,33 @@ function runWithCalls(programs: CallingPrograms | string, input: OnePathInput): 
   input.log(`execution with calls: ${run.kind} after ${run.steps} steps${run.kind === 'undecided' ? `: ${run.reason}` : ''}`);
   const how = `run with Tarsier's semantics of C, recursive calls made as calls, ${run.steps} steps`;
   switch (run.kind) {
-    case 'holds':
-      return { kind: 'holds', reason: `the program has no nondeterminism and its only execution ${run.end === 'exit' ? 'stops at a call that ends the program' : 'ends'} without a violation (${how})` };
     case 'repeats':
       // A cycle inside a call: no loop of main's lowering to name (a lasso) or to retrace.
-      if (run.inCall) return undefined;
-      return {
-        kind: 'runs-forever',
-        loc: run.loc,
-        reason: `the program has no nondeterminism and its only execution comes back to the loop at ${where(run.loc, input.fileName)} in a state it had there in the same call, so it repeats that cycle forever without a violation (${how})`,
-      };
+      return run.inCall ? undefined : ending(run, how, input.fileName);
+    case 'holds':
     case 'cut':
-      return { kind: 'undefined', reason: `the only execution reaches behaviour C leaves undefined at ${where(run.loc, input.fileName)}: the model ends the path there, so nothing after it was checked` };
+      return ending(run, how, input.fileName);
     case 'violated':
       return undefined;
     case 'undecided':
       if (run.bound?.goal?.kind === 'memory-unknown') return { kind: 'undefined', reason: `the only execution reaches behaviour C leaves undefined, or a place the model does not know exactly, at ${where(run.bound.loc, input.fileName)}` };
       return run.reason.startsWith('time limit') ? { kind: 'undecided', reason: run.reason, tooLong: true } : undefined;
+  }
+}
+
+/** What a run that ended, came back to a loop head in a state it had there, or was cut decides; `how` says how it ran. */
+function ending(run: Extract<ExecutionVerdict, { kind: 'holds' | 'repeats' | 'cut' }>, how: string, fileName: string): OnePathOutcome {
+  switch (run.kind) {
+    case 'holds':
+      return { kind: 'holds', reason: `the program has no nondeterminism and its only execution ${run.end === 'exit' ? 'stops at a call that ends the program' : 'ends'} without a violation (${how})` };
+    case 'repeats':
+      return {
+        kind: 'runs-forever',
+        loc: run.loc,
+        reason: `the program has no nondeterminism and its only execution comes back to the loop at ${where(run.loc, fileName)} in a state it had there, so it repeats that cycle forever without a violation (${how})`,
+      };
+    case 'cut':
+      return { kind: 'undefined', reason: `the only execution reaches behaviour C leaves undefined at ${where(run.loc, fileName)}: the model ends the path there, so nothing after it was checked` };
   }
 }
 

@@ -25,7 +25,7 @@ test('violations after millions of loop iterations are found at bound 1 with the
       ['nondet-loop.c', 'unreach-call', /^call of reach_error at nondet-loop\.c:8:24 \(BMC bound 1 with \d+ loop iterations jumped over, 1048576 nondet values; replay/],
     ] as const) {
       const witness = join(dir, `${name}.yml`);
-      const r = await verify(fx(name), { property, dataModel: 'LP64', timeoutS: 20, witnessPath: witness });
+      const r = await verify(fx(name), { property, dataModel: 'LP64', timeoutS: 10, witnessPath: witness });
       assert.equal(r.verdict.kind, 'false', `${name}: ${r.reason}`);
       assert.match(r.reason, shown);
       const v = await validate(fx(name), witness, { property, dataModel: 'LP64', timeoutS: 10 });
