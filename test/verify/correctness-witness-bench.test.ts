@@ -118,7 +118,8 @@ const ALL_ROWS = process.env.TARSIER_ALL_ROWS === '1';
  * validations; a hash, so that a row added or removed leaves the others'
  * choice as it was); TARSIER_ALL_ROWS=1 checks them all, and PROVED_SLOWLY.
  */
-const SAMPLE_EVERY = ALL_ROWS ? 1 : 5;
+// 6, not 5: `npm test` had grown past ten minutes on this machine (the sample is 8 rows now, 11 at 5).
+const SAMPLE_EVERY = ALL_ROWS ? 1 : 6;
 
 function sampled(name: string): boolean {
   let h = 0;
