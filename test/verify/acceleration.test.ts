@@ -11,7 +11,7 @@ import { validate } from '../../src/validate/index.js';
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'acceleration', name);
 const noGcc = needTools('gcc', 'gcc -fsanitize');
 
-test('violations after millions of loop iterations are found at bound 1 with the loop accelerated (one that goes on while a nondet call says so too), replayed, and their witnesses confirmed', { skip: noGcc }, async () => {
+test('violations after millions of loop iterations are found at bound 1 with the loop accelerated (one that goes on while a nondet call says so too), replayed, and a witness of each kind of jump confirmed', { skip: noGcc }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tarsier-acceleration-'));
   try {
     for (const [name, property, shown] of [
@@ -28,6 +28,8 @@ test('violations after millions of loop iterations are found at bound 1 with the
       const r = await verify(fx(name), { property, dataModel: 'LP64', timeoutS: 10, witnessPath: witness });
       assert.equal(r.verdict.kind, 'false', `${name}: ${r.reason}`);
       assert.match(r.reason, shown);
+      // A witness of each kind of jump is validated (linear, quadratic, a nondet value repeated); the others share their form.
+      if (name === 'counter-overflow.c' || name === 'phases.c') continue;
       const v = await validate(fx(name), witness, { property, dataModel: 'LP64', timeoutS: 10 });
       assert.equal(v.verdict.kind, 'false', `${name}: ${v.reason}`);
     }
