@@ -227,7 +227,7 @@ test('calls: a havoc that stands for a call gets the callee run on its arguments
   // fib(10) = 55: each frame's n and r come back as they were after its two calls.
   assert.equal(runWithCalls(at(55), calls, callees).kind, 'holds');
   assert.equal(runWithCalls(at(56), calls, callees).kind, 'violated');
-  // fib(30) is 1.6 million calls; remembered per argument it is 31.
+  // fib(30) is 2.7 million calls; remembered per argument, 31.
   const deep = runWithCalls(at(832040), fibCalls().set('p.imp:4', { callee: 'fib', args: [parseImpExpr('k + 23bv32', 'calls')] }), callees);
   assert.equal(deep.kind, 'holds');
   assert.ok(deep.steps < 10_000, `${deep.steps} steps`);
