@@ -26,11 +26,12 @@
 // other): the accelerated program has the original's executions and more
 // paths to them, none to a state the original cannot reach.
 
-import { boolType, bvType, syntheticLoc, type BvWidth, type Expr, type ImpProgram, type ImpType, type Procedure, type Stmt, type VarDecl } from '../ivl/ast.js';
+import { boolType, bvType, syntheticLoc, type BvWidth, type Expr, type HavocStmt, type ImpProgram, type ImpType, type Procedure, type Stmt, type VarDecl } from '../ivl/ast.js';
 import { freeVars, renameExpr, rewriteStmts } from '../ivl/walk.js';
 import { procedureScope } from '../ivl/typecheck.js';
 import { printExpr } from '../ivl/printer.js';
 import type { TraceHavoc } from './bmc.js';
+import type { LoopJump } from './execute.js';
 
 /** The file name of the jumps' statements: a counterexample's havocs there are the jumps' own, no nondet call's. */
 const ACCELERATION_FILE = '<acceleration>';
@@ -93,9 +94,25 @@ const MAX_PATHS = 4;
  * that path); the jumps come in sequence, the sequence repeated once per
  * path, so that the loop's phases can follow each other in any order.
  */
-export function accelerateLoops(p: ImpProgram): { readonly program: ImpProgram; readonly loops: number } | undefined {
+export function accelerateLoops(p: ImpProgram): AcceleratedProgram | undefined {
+  if (!accelerated.has(p)) accelerated.set(p, accelerate(p));
+  return accelerated.get(p);
+}
+
+/** A program with jumps before its loops, how many loops got them, and the jumps (for a run that takes them: engines/execute.ts). */
+export interface AcceleratedProgram {
+  readonly program: ImpProgram;
+  readonly loops: number;
+  readonly jumps: readonly LoopJump[];
+}
+
+/** Each program's acceleration, made once (the BMC step and the one execution both use it). */
+const accelerated = new WeakMap<ImpProgram, AcceleratedProgram | undefined>();
+
+function accelerate(p: ImpProgram): AcceleratedProgram | undefined {
   let loops = 0;
   let jumps = 0;
+  const all: LoopJump[] = [];
   const procedures = p.procedures.map((proc): Procedure => {
     if (!proc.body) return proc;
     const scope = procedureScope(p, proc);
@@ -108,12 +125,13 @@ export function accelerateLoops(p: ImpProgram): { readonly program: ImpProgram; 
       if (made.length === 0) return undefined;
       loops++;
       for (const j of made) decls.push(...j.decls);
+      all.push(...made.map((j) => j.jump));
       const sequence = made.flatMap((j) => j.stmts);
       return [...Array.from({ length: made.length }, () => sequence).flat(), s];
     });
     return decls.length ? { ...proc, locals: [...proc.locals, ...decls], body } : proc;
   });
-  return loops ? { program: { ...p, procedures }, loops } : undefined;
+  return loops ? { program: { ...p, procedures }, loops, jumps: all } : undefined;
 }
 
 /** The straight-line paths through `body`, a branch's condition an assume on each side; undefined beyond `limit` paths or with a loop or call inside. */
@@ -165,7 +183,7 @@ interface Choice {
 }
 
 /** The jump over m iterations of a loop with condition `cond` that all run `body` (straight-line; its variables named from `prefix`), or undefined when they do not qualify. */
-function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => ImpType | undefined, prefix: string): { decls: VarDecl[]; stmts: Stmt[] } | undefined {
+function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => ImpType | undefined, prefix: string): { decls: VarDecl[]; stmts: Stmt[]; jump: LoopJump } | undefined {
   const steps = new Map<string, { c: bigint; width: BvWidth }>();
   const drifts = new Map<string, Drift>();
   const sets = new Map<string, Expr>();
@@ -277,8 +295,9 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
   const distinct = [...new Map(facts.map((f) => [printExpr(f), f])).values()];
   const assume = (c: Expr): Stmt => ({ kind: 'assume', cond: c, loc });
   const definitions = [...productDefs.values()];
+  const mHavoc: HavocStmt = { kind: 'havoc', target: m, loc };
   const jump: Stmt[] = [
-    { kind: 'havoc', target: m, loc },
+    mHavoc,
     ...definitions.map(({ name, value }): Stmt => ({ kind: 'assign', target: name, value, loc })),
     ...distinct.map(assume),
   ];
@@ -300,7 +319,12 @@ function jumpOver(cond: Expr, body: readonly Stmt[], typeOf: (name: string) => I
   }
   jump.push(...updates);
   if (choice) jump.push({ kind: 'havoc', target: choice.name, loc: choice.loc }, ...choice.assumes.map(assume));
-  return { decls, stmts: [{ kind: 'havoc', target: go, loc }, { kind: 'if', cond: v(go), then: jump, else: [], loc }] };
+  const goHavoc: HavocStmt = { kind: 'havoc', target: go, loc };
+  return {
+    decls,
+    stmts: [goHavoc, { kind: 'if', cond: v(go), then: jump, else: [], loc }],
+    jump: { go: goHavoc, m: mHavoc, definitions, facts: distinct, max: maxJump, withChoice: choice !== undefined },
+  };
 }
 
 /** The conjuncts of `e` (its `&&` tree's leaves). */

@@ -45,6 +45,28 @@ export interface ExecuteOptions {
   readonly callAt?: (s: HavocStmt) => HavocCall | undefined;
   /** The program of a function a havoc's call calls (made when first called); undefined where there is none. */
   readonly programOf?: (callee: string) => CalledProgram | undefined;
+  /** The jump over loop iterations whose havoc (`go` or `m`) this is, in a program with jumps (acceleration.ts). */
+  readonly jumpAt?: (s: HavocStmt) => LoopJump | undefined;
+}
+
+/**
+ * A jump over m iterations of a loop (acceleration.ts): `go := havoc; if
+ * (go) { m := havoc; the definitions; assume each fact; the updates }`. The
+ * facts make every one of the m iterations run as the loop runs them, each
+ * assert and assume holding: a run that takes a jump only its facts allow
+ * reaches the states the loop reaches, and skips no violation and no place
+ * where the path ends. The run takes the longest jump it finds allowed.
+ */
+export interface LoopJump {
+  readonly go: HavocStmt;
+  readonly m: HavocStmt;
+  /** Variables assigned after m is chosen, before the facts that read them. */
+  readonly definitions: readonly { readonly name: string; readonly value: Expr }[];
+  readonly facts: readonly Expr[];
+  /** The most iterations one jump may cover. */
+  readonly max: bigint;
+  /** The iterations choose a nondet value (the run declines the jump: the loop reads that value itself). */
+  readonly withChoice: boolean;
 }
 
 /** A call that a havoc stands for: `callee`'s program, run on the values of `args`, gives the havoc's value. */
@@ -276,6 +298,8 @@ class Runner {
             slots[k] = machine.call(call.callee, args.map((a) => a()), s.loc);
           };
         }
+        const jump = machine.options.jumpAt?.(s);
+        if (jump) return this.jumpChoice(s, jump, k);
         // Asked when the havoc runs (a lookup in the source map: not for every havoc of a large program).
         let nondet: boolean | undefined;
         return () => {
@@ -343,6 +367,58 @@ class Runner {
           machine.undecided(`a call of procedure ${s.proc}`, s.loc);
         };
     }
+  }
+
+  /** The iterations the next jump covers: chosen at its `go`, read at its `m`. */
+  private jumpLength = 0n;
+
+  /**
+   * A jump's havoc: at `go`, the longest jump its facts allow is searched
+   * for (doubling m from 1, then bisecting between the last m allowed and
+   * the first not), and `go` is whether there is one; at `m`, that length.
+   * Only an m whose facts were seen to hold is taken; the facts' assumes,
+   * which follow, check them again.
+   */
+  private jumpChoice(s: HavocStmt, jump: LoopJump, k: number): () => void {
+    const tick = this.machine.tick;
+    const slots = this.slots;
+    if (s === jump.m) {
+      return () => {
+        tick();
+        slots[k] = this.jumpLength;
+      };
+    }
+    const m = this.slotOf(jump.m.target);
+    const definitions = jump.definitions.map((d) => ({ k: this.slotOf(d.name), value: this.exprs.compile(d.value).run }));
+    const facts = jump.facts.map((f) => this.exprs.compile(f).run);
+    const touched = [m, ...definitions.map((d) => d.k)];
+    const allowed = (length: bigint): boolean => {
+      slots[m] = length;
+      for (const d of definitions) slots[d.k] = d.value();
+      return facts.every((f) => f() === true);
+    };
+    return () => {
+      tick();
+      let good = 0n;
+      if (!jump.withChoice) {
+        const saved = touched.map((t) => slots[t]!);
+        let next = 1n;
+        while (allowed(next)) {
+          good = next;
+          if (good === jump.max) break;
+          next = good * 2n < jump.max ? good * 2n : jump.max;
+        }
+        // `next` is not allowed (unless good reached the most): bisect between them.
+        for (let bad = next; good > 0n && good < jump.max && bad - good > 1n; ) {
+          const mid = (good + bad) / 2n;
+          if (allowed(mid)) good = mid;
+          else bad = mid;
+        }
+        touched.forEach((t, i) => (slots[t] = saved[i]!));
+      }
+      this.jumpLength = good;
+      slots[k] = good > 0n;
+    };
   }
 
   /** The value `target := value` assigns: a store into `target`'s own map that nothing shares happens in place. */

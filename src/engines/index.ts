@@ -30,7 +30,7 @@ export type { HornOptions, HornResult, HornSemantics } from './horn.js';
 export { provedBounded, provedByRanking, findLasso, confirmLasso } from './termination.js';
 export type { TerminationOptions, TerminationProof, LoopRanking, Lasso } from './termination.js';
 export { executeOnePath } from './execute.js';
-export type { CalledProgram, ExecuteOptions, ExecutionVerdict, HavocCall } from './execute.js';
+export type { CalledProgram, ExecuteOptions, ExecutionVerdict, HavocCall, LoopJump } from './execute.js';
 export { vacuityOf } from './vacuity.js';
 export type { VacuityOptions } from './vacuity.js';
 export { checkSummaries, strongestSummaries } from './summaries.js';

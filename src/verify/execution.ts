@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import type { SourceLocation } from '../common/location.js';
 import { formatLocation } from '../common/location.js';
-import { executeOnePath, type ExecuteOptions, type ExecutionVerdict, type GoalRoles } from '../engines/index.js';
-import type { AssumeStmt } from '../ivl/ast.js';
+import { accelerateLoops, executeOnePath, type ExecuteOptions, type ExecutionVerdict, type GoalRoles, type LoopJump } from '../engines/index.js';
+import type { AssumeStmt, HavocStmt } from '../ivl/ast.js';
 import type { LoweredProgram } from '../lower/index.js';
 import { goalOf, nondetAt, type GoalInfo, type GoalKind } from '../lower/source-map.js';
 import { HARNESS_EXIT, replayCounterexample, type ReplayResult } from '../replay/index.js';
@@ -71,12 +71,15 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
   let callsTried = false;
   for (let depth = 1; ; ) {
     const map = lowered.sourceMap;
-    const run = executeOnePath(lowered.imp, {
+    const options: ExecuteOptions = {
       deadline: input.deadline,
       roles: input.roles,
       isNondet: (s) => nondetAt(map, s.loc) !== undefined,
       endsRun: endsRunOf(lowered),
-    });
+    };
+    let run = runWithJumps(lowered, options);
+    if (!run || run.kind === 'violated') run = executeOnePath(lowered.imp, options);
+    else input.log(`execution (recursion depth ${depth}): loops entered by their longest jumps`);
     input.log(`execution (recursion depth ${depth}): ${run.kind} after ${run.steps} steps${run.kind === 'undecided' ? `: ${run.reason}` : ''}`);
     switch (run.kind) {
       case 'holds':
@@ -115,6 +118,21 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
       }
     }
   }
+}
+
+/**
+ * The run of the program with jumps before its loops (acceleration.ts), each
+ * taken as long as its facts allow: a loop that counts to 10^8 by
+ * constant steps is a few jumps. Undefined where no loop has a jump. Its
+ * violation is left to the plain run, which retraces it with every
+ * iteration (the jumps' havocs are no nondet calls a witness could name).
+ */
+function runWithJumps(lowered: LoweredProgram, options: ExecuteOptions): ExecutionVerdict | undefined {
+  const accelerated = accelerateLoops(lowered.imp);
+  if (!accelerated) return undefined;
+  const jumps = new Map<HavocStmt, LoopJump>();
+  for (const j of accelerated.jumps) jumps.set(j.go, j).set(j.m, j);
+  return executeOnePath(accelerated.program, { ...options, jumpAt: (s) => jumps.get(s) });
 }
 
 /**

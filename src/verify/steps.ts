@@ -415,11 +415,9 @@ function runBmc(run: VerificationRun, left: () => number, startBound = 1, induct
 /** The largest BMC bound of the acceleration step. */
 const ACCELERATED_BOUND = 2;
 
-/** The run's program with its loops accelerated, or undefined where no loop qualifies; made once. */
-const accelerations = new WeakMap<VerificationRun, ReturnType<typeof accelerateLoops>>();
+/** The run's program with its loops accelerated, or undefined where no loop qualifies. */
 function acceleratedOf(run: VerificationRun): ReturnType<typeof accelerateLoops> {
-  if (!accelerations.has(run)) accelerations.set(run, accelerateLoops(run.family!.first.imp));
-  return accelerations.get(run);
+  return accelerateLoops(run.family!.first.imp);
 }
 
 /** One analysis per run (its facts are cached per program), shared by the steps that use candidates. */

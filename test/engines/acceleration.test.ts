@@ -4,7 +4,8 @@ import { parseImp } from '../../src/ivl/index.js';
 import { printImp } from '../../src/ivl/printer.js';
 import { checkImp } from '../../src/ivl/typecheck.js';
 import { bvValue, executeImp, type ImpValue } from '../../src/ivl/interp.js';
-import { accelerateLoops, jumpsOf } from '../../src/engines/index.js';
+import { accelerateLoops, executeOnePath, jumpsOf, type ExecutionVerdict, type LoopJump } from '../../src/engines/index.js';
+import type { HavocStmt, ImpProgram } from '../../src/ivl/ast.js';
 import { bvType, syntheticLoc } from '../../src/ivl/ast.js';
 import { rng } from '../../src/common/random.js';
 
@@ -195,6 +196,65 @@ test('a loop that goes on while a nondet value chosen in each iteration allows i
     }
   }
   assert.ok(jumps > 100, `${jumps} runs with jumps`);
+});
+
+/** The one execution of `program` (its jumps taken as long as they may be, when it has them). */
+function executeWithJumps(program: ImpProgram, jumps: readonly LoopJump[] = []): ExecutionVerdict {
+  const at = new Map<HavocStmt, LoopJump>();
+  for (const j of jumps) at.set(j.go, j).set(j.m, j);
+  return executeOnePath(program, { deadline: () => 60_000, isNondet: () => false, endsRun: () => false, jumpAt: (s) => at.get(s) });
+}
+
+/** A verdict without its step count, for comparing runs that took different numbers of steps. */
+function outcome(v: ExecutionVerdict): string {
+  return v.kind === 'holds' ? `holds (${v.end})` : v.kind === 'undecided' ? `undecided: ${v.reason.replace(/after \d+ steps/, '')}` : `${v.kind} at ${v.loc.line}:${v.loc.column}`;
+}
+
+test('the one execution that takes each jump as long as its facts allow ends as the loop does: on random 8-bit loops from random start values, the same verdict (the same failing assert, cut or cycle) and, where the loop ends, the same state; jumps are taken', () => {
+  const r = rng(20261128);
+  let runs = 0;
+  let shorter = 0;
+  for (let i = 0; i < 200; i++) {
+    for (const quadratic of [false, true]) {
+      const loop = randomLoop(r, false, quadratic);
+      for (let k = 0; k < 4; k++) {
+        const start = VARS.concat('n', 'w').map((v) => `${v} := ${Math.floor(r() * 256)}bv8;`).join(' ');
+        const text = loop.replace('while (', `${start} while (`);
+        const original = parseImp(text, 't.imp');
+        const accelerated = accelerateLoops(original);
+        if (!accelerated) break;
+        const plain = executeWithJumps(original);
+        // Where the loop ends, its final state is asserted after it: a jump that lands elsewhere fails that assert.
+        const final = plain.kind === 'holds' ? executeImp(original, 'main', new Map(), { maxSteps: 1_000_000 }) : undefined;
+        const check = final?.status === 'returned' ? `assert ${VARS.concat('n', 'w').map((v) => `${v} == ${(final.state.get(v) as { value: bigint }).value}bv8`).join(' && ')};` : '';
+        const checked = parseImp(text.replace(/\} \}$/, `} ${check} }`), 't.imp');
+        const jumping = accelerateLoops(checked)!;
+        const jumped = executeWithJumps(jumping.program, jumping.jumps);
+        assert.equal(outcome(jumped), outcome(executeWithJumps(checked)), `${text}\n${printImp(jumping.program)}`);
+        assert.equal(outcome(jumped), outcome(plain), text);
+        runs++;
+        if (jumped.steps < plain.steps) shorter++;
+      }
+    }
+  }
+  assert.ok(runs > 500, `${runs} runs compared`);
+  assert.ok(shorter > 40, `${shorter} runs shorter with jumps`);
+});
+
+test('a counter run to 10^8 in two phases (steps of 1, then of 2) is a few jumps: the run ends with the counter at 10^8, and an assert that fails in the middle of a phase is not jumped over', () => {
+  const program = (assertInLoop: string, assertAfter: string) =>
+    parseImp(`procedure main() { var x: bv32; x := 0bv32; while (ult(x, 100000000bv32)) { ${assertInLoop} if (ult(x, 10000000bv32)) { x := x + 1bv32; } else { x := x + 2bv32; } } ${assertAfter} }`, 't.imp');
+  const run = (p: ImpProgram) => {
+    const a = accelerateLoops(p)!;
+    return executeWithJumps(a.program, a.jumps);
+  };
+  const ends = run(program('', 'assert x == 100000000bv32;'));
+  assert.equal(ends.kind, 'holds');
+  assert.ok(ends.steps < 1000, `${ends.steps} steps`);
+  assert.equal(outcome(run(program('', 'assert x == 100000001bv32;'))), 'violated at 1:151');
+  const inLoop = run(program('assert x != 50000000bv32;', ''));
+  assert.equal(outcome(inLoop), 'violated at 1:77');
+  assert.ok(inLoop.steps < 1000, `${inLoop.steps} steps`);
 });
 
 test('loops outside the shape are not accelerated: a disjunction, a step by a variable, a 64-bit counter; a body with branches gets a jump per path that qualifies', () => {
