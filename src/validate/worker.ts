@@ -21,7 +21,9 @@ export function validateWithHardLimit(input: string, witness: string, options: L
   const limitS = options.timeoutS ?? 300;
   // A little over the budget: validate stops itself; this catches what does not.
   const limitMs = Math.max(100, limitS * 1000 + 2000);
-  return runWithHardLimit<ValidateResult>(workerEntry(new URL('./worker.js', import.meta.url)), { input, witness, options } satisfies Job, limitMs, processTreeCpuMs);
+  // From the same origin as validate's own budget (ValidateOptions.cpuOriginMs): by default, now.
+  const origin = options.cpuOriginMs ?? processTreeCpuMs();
+  return runWithHardLimit<ValidateResult>(workerEntry(new URL('./worker.js', import.meta.url)), { input, witness, options: { ...options, cpuOriginMs: origin } } satisfies Job, limitMs, () => processTreeCpuMs() - origin);
 }
 
 /** The worker's job (exported for the build, which runs it to train the bundle's code cache). */

@@ -202,6 +202,27 @@ export class PolynomialReader {
         }
         return p;
       }
+      case 'sign_extend':
+      case 'zero_extend': {
+        // ext(x + y) is ext(x) + ext(y) where the narrow sum does not wrap
+        // (a C int promoted after the operation: `x * (z - 1)` with long long
+        // x). That identity is a case, as an ite's condition is: the
+        // equality is split on it, the sum in one case, the atom in the other.
+        const operand = t.args[0]!;
+        const inner = operand.op === 'const' ? (this.valueOf(operand) ?? operand) : operand;
+        if (inner.op !== 'bvadd' && inner.op !== 'bvsub' && inner.op !== 'bvmul') return atom();
+        const narrow = (inner.sort as { width: number }).width;
+        const extend = (a: Term): Term =>
+          a.op !== 'bv' ? withArgs(t, [a]) : mkBv(t.op === 'sign_extend' ? BigInt.asUintN(width, BigInt.asIntN(narrow, a.value!)) : a.value!, width);
+        const spread = mkApp(inner.op, ...inner.args.map(extend));
+        const guard = mkEq(t, spread);
+        const taken = cases.fixed.get(guard);
+        if (taken === undefined) {
+          const split = mkIte(guard, spread, t);
+          return { width, terms: new Map([[String(split.id), { atoms: [split], coef: 1n }]]) };
+        }
+        return taken ? this.read(spread, cases) : atom();
+      }
       case 'bvshl': {
         const by = t.args[1]!;
         const p = this.read(t.args[0]!, cases);

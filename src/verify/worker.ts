@@ -16,6 +16,13 @@ export interface TimedOut {
 export interface LimitedVerifyOptions extends Omit<VerifyOptions, 'log' | 'onBound'> {
   /** Print what the engines do on stderr. */
   readonly verbose?: boolean;
+  /**
+   * The CPU time (ms of processTreeCpuMs) from which the hard limit counts;
+   * by default when this call starts (a process that verifies one program
+   * after another gives each the whole limit). The CLI passes 0: its
+   * limit is the whole process's, start-up included.
+   */
+  readonly cpuOriginMs?: number;
 }
 
 interface Job {
@@ -36,7 +43,8 @@ export async function verifyWithHardLimit(input: string, options: LimitedVerifyO
   const limitMs = Math.max(100, (options.timeoutS ?? 900) * 1000 - 300);
   // By way of ../verify/: the same file from the bundle of the CLI's `verify` (dist/src/cli/).
   const entry = workerEntry(new URL('../verify/worker.js', import.meta.url));
-  const r = await runWithHardLimit<VerifyResult>(entry, { input, options } satisfies Job, limitMs, processTreeCpuMs, (b) => {
+  const origin = options.cpuOriginMs ?? processTreeCpuMs();
+  const r = await runWithHardLimit<VerifyResult>(entry, { input, options } satisfies Job, limitMs, () => processTreeCpuMs() - origin, (b) => {
     bound = b;
     onBound(b);
   });

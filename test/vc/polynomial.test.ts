@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BitVecSort, mkApp, mkBv, mkConst, mkEq, mkImplies, mkIte, type Term } from '../../src/smt/terms.js';
+import { BitVecSort, mkApp, mkBv, mkConst, mkEq, mkImplies, mkIte, mkSignExtend, mkZeroExtend, type Term } from '../../src/smt/terms.js';
 import { PolynomialReader, productsAsUnknowns } from '../../src/vc/polynomial.js';
 
 const W = 8;
@@ -12,9 +12,14 @@ const lit = (v: number) => mkBv(v, W);
 
 /** The value of a term over bit-vector constants (the operators these tests build). */
 function value(t: Term, env: ReadonlyMap<string, bigint>): bigint | boolean {
-  const m = (x: bigint) => BigInt.asUintN(W, x);
+  const width = (t.sort as { width?: number }).width ?? W;
+  const m = (x: bigint) => BigInt.asUintN(width, x);
   const args = t.args.map((a) => value(a, env));
   switch (t.op) {
+    case 'sign_extend':
+      return m(BigInt.asIntN((t.args[0]!.sort as { width: number }).width, args[0] as bigint));
+    case 'zero_extend':
+      return args[0] as bigint;
     case 'const':
       return env.get(t.name!)!;
     case 'bv':
@@ -49,15 +54,16 @@ function value(t: Term, env: ReadonlyMap<string, bigint>): bigint | boolean {
 }
 
 /** A random polynomial term over the given atoms. */
-function randomTerm(rand: () => number, atoms: readonly Term[], depth: number): Term {
-  if (depth === 0 || rand() < 0.25) return rand() < 0.3 ? lit(Math.floor(rand() * 256)) : atoms[Math.floor(rand() * atoms.length)]!;
-  const a = randomTerm(rand, atoms, depth - 1);
-  const b = randomTerm(rand, atoms, depth - 1);
+function randomTerm(rand: () => number, atoms: readonly Term[], depth: number, width = W): Term {
+  const literal = (v: number) => mkBv(BigInt.asUintN(width, BigInt(v)), width);
+  if (depth === 0 || rand() < 0.25) return rand() < 0.3 ? literal(Math.floor(rand() * 256)) : atoms[Math.floor(rand() * atoms.length)]!;
+  const a = randomTerm(rand, atoms, depth - 1, width);
+  const b = randomTerm(rand, atoms, depth - 1, width);
   const k = rand();
   if (k < 0.3) return add(a, b);
   if (k < 0.5) return sub(a, b);
   if (k < 0.6) return mkApp('bvneg', a);
-  if (k < 0.7) return mkApp('bvshl', a, lit(Math.floor(rand() * 3)));
+  if (k < 0.7) return mkApp('bvshl', a, literal(Math.floor(rand() * 3)));
   return mul(a, b);
 }
 
@@ -118,6 +124,29 @@ test('normalised equalities and derived lemmas agree with evaluation on random p
       const env = new Map(['a', 'b', 'c'].map((n) => [n, BigInt(Math.floor(rand() * 256))]));
       eqs.forEach((e, i) => assert.equal(value(rewritten[i]!, env), value(e, env), `equality ${i} of round ${round}`));
       for (const lemma of lemmas) assert.equal(value(lemma, env), true, `lemma of round ${round}`);
+    }
+  }
+});
+
+test('an extension of a narrow sum or product is split on whether it is the sum of the extensions: geo1 with x * (z - 1), z an int; random equalities over such extensions keep their values', () => {
+  const z = mkConst('z', BitVecSort(4));
+  const [x, y] = ['x', 'y'].map(bv) as [Term, Term];
+  const reader = new PolynomialReader(() => undefined);
+  const narrow = mkEq(add(mul(x, mkSignExtend(4, mkApp('bvsub', z, mkBv(1, 4)))), lit(1)), y);
+  const wide = mkEq(add(mul(x, sub(mkSignExtend(4, z), lit(1))), lit(1)), y);
+  const split = reader.rewrite(narrow);
+  assert.equal(split.op, 'ite');
+  assert.equal(split.args[1], reader.rewrite(wide), 'where z - 1 does not wrap: the equality with sext(z) - 1');
+  const rand = lcg(11);
+  const small = ['a', 'b'].map((n) => mkConst(n, BitVecSort(4)));
+  const narrowTerm = (): Term => randomTerm(rand, small, 2, 4);
+  for (let round = 0; round < 200; round++) {
+    const atoms = [bv('c'), mkSignExtend(4, narrowTerm()), mkZeroExtend(4, narrowTerm())];
+    const eq = mkEq(randomTerm(rand, atoms, 3), randomTerm(rand, atoms, 3));
+    const rewritten = new PolynomialReader(() => undefined).rewrite(eq);
+    for (let k = 0; k < 20; k++) {
+      const env = new Map([['c', BigInt(Math.floor(rand() * 256))], ['a', BigInt(Math.floor(rand() * 16))], ['b', BigInt(Math.floor(rand() * 16))]]);
+      assert.equal(value(rewritten, env), value(eq, env), `round ${round}`);
     }
   }
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
@@ -9,6 +9,7 @@ import { verify } from '../../src/verify/index.js';
 import { validate } from '../../src/validate/index.js';
 import { verifyWithHardLimit } from '../../src/verify/worker.js';
 import { validateWithHardLimit } from '../../src/validate/worker.js';
+import { processTreeCpuMs } from '../../src/smt/process.js';
 
 const fx = (name: string) => join(repoRoot, 'test', 'fixtures', 'execution', name);
 const noGcc = needTools('gcc -m32', 'gcc -fsanitize');
@@ -96,9 +97,27 @@ test('recursion 200 calls deep runs (in the worker thread, whose stack the deep 
   }
 });
 
+test('the hard CPU limit of a verification or a validation counts from the call: a process that spent more than the limit before still gives each the whole limit', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tarsier-limit-'));
+  try {
+    const program = join(dir, 'p.c');
+    writeFileSync(program, 'extern void reach_error(void);\nint main(void) { int x = 3; if (x != 3) reach_error(); return 0; }\n');
+    // This process (tests before this one included) has spent more than the 2-s limits below.
+    while (processTreeCpuMs() < 2500) for (let i = 0; i < 1e6; i++) Math.sqrt(i);
+    const witness = join(dir, 'w.yml');
+    const r = await verifyWithHardLimit(program, { property: 'unreach-call', timeoutS: 2, witnessPath: witness });
+    assert.ok(!('timedOut' in r), 'verify ran out of its limit');
+    assert.equal(r.verdict.kind, 'true', r.reason);
+    const v = await validateWithHardLimit(program, witness, { property: 'unreach-call', timeoutS: 2 });
+    assert.notEqual(v, 'timeout');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('recursion deeper than the lowering inlines: its calls run as calls, never a crash', { skip: noGcc }, async () => {
   // 3000 calls deep: beyond the lowering's budget of inlined bodies; the run with calls proves it, gcc's run shows the violation.
-  // The hard limit counts the CPU time of the test's whole process tree: a guard here, not the verification's budget.
+  // The hard limit is a guard here, not the verification's budget.
   const safe = await verifyWithHardLimit(fx('deep-recursion-safe.c'), { property: 'unreach-call', timeoutS: 30, witnessPath: null });
   assert.ok(!('timedOut' in safe));
   assert.equal(safe.verdict.kind, 'true', safe.reason);

@@ -160,6 +160,8 @@ export const registerVerify: CommandRegistrar = (program, run) => {
               ...(flags.witness !== undefined ? { witnessPath: flags.witness } : { witnessFolder: '.' }),
               verbose: flags.verbose,
               solver: flags.solver,
+              // The limit is this process's CPU time, start-up included.
+              cpuOriginMs: 0,
             },
             (b) => (bound = b),
           );
