@@ -78,7 +78,9 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
       endsRun: endsRunOf(lowered),
     };
     let run = runWithJumps(lowered, options);
-    if (!run || run.kind === 'violated') run = executeOnePath(lowered.imp, options);
+    // A violation is retraced iteration by iteration (for the witness's trace), and so is a run stopped by
+    // anything but the time or the model's bound (a nondet value stops the plain run as early).
+    if (!run || run.kind === 'violated' || (run.kind === 'undecided' && !run.bound && !run.reason.startsWith('time limit'))) run = executeOnePath(lowered.imp, options);
     else input.log(`execution (recursion depth ${depth}): loops entered by their longest jumps`);
     input.log(`execution (recursion depth ${depth}): ${run.kind} after ${run.steps} steps${run.kind === 'undecided' ? `: ${run.reason}` : ''}`);
     switch (run.kind) {
@@ -123,9 +125,7 @@ export function executeLowered(input: OnePathInput): OnePathOutcome {
 /**
  * The run of the program with jumps before its loops (acceleration.ts), each
  * taken as long as its facts allow: a loop that counts to 10^8 by
- * constant steps is a few jumps. Undefined where no loop has a jump. Its
- * violation is left to the plain run, which retraces it with every
- * iteration (the jumps' havocs are no nondet calls a witness could name).
+ * constant steps is a few jumps. Undefined where no loop has a jump.
  */
 function runWithJumps(lowered: LoweredProgram, options: ExecuteOptions): ExecutionVerdict | undefined {
   const accelerated = accelerateLoops(lowered.imp);
