@@ -342,7 +342,7 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     return inductionToTheEnd(p, inducible(p) ? 'not proved by k-induction' : 'no loop to prove by induction');
   }
   /** `wholeBudget`: the call's limit was at least what the budget had left. */
-  const gaveUp = (what: string, reason: string, wholeBudget: boolean): Extract<BmcResult, { verdict: 'unknown' }> => ({
+  const gaveUp = (what: string, reason: string, wholeBudget: boolean): BmcResult => ({
     verdict: 'unknown',
     bound,
     // A time-out of a call that had the rest of the budget is the budget's
@@ -377,7 +377,6 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
     const unwinding = e.enc.goals.filter((g) => e.tagOf(g).role === 'bound');
     log(`bmc: bound ${bound}: ${e.unrolled.size} statements, ${e.enc.assertions.length} definitions, ${errors.length} error goals, ${unwinding.length} unwinding goals (encoded in ${Date.now() - t0} ms)`);
     await load(solver, e);
-    let undecided: Extract<BmcResult, { verdict: 'unknown' }> | undefined;
     try {
       // No error goal at this bound: still check the unwinding goals (a cut recursion may hide code with errors).
       if (errors.length > 0) {
@@ -385,24 +384,19 @@ async function search(program: ProgramAtBound, options: BmcOptions, solver: Solv
         const [r, wholeBudget] = await bmcCheck(errors);
         log(`bmc: bound ${bound}: error goals ${r.status} (${Date.now() - t1} ms)`);
         if (r.status === 'sat') return { verdict: 'false', bound, counterexample: await readTrace(solver, e, errors), program: p };
-        if (r.status === 'unknown') undecided = gaveUp('error goals', r.reason, wholeBudget);
+        if (r.status === 'unknown') return gaveUp('error goals', r.reason, wholeBudget);
       }
-      if (!undecided) {
-        options.onNoViolation?.(bound);
-        const done: BmcResult = { verdict: 'true', bound, method: 'unrolling', invariants: [], program: p };
-        if (unwinding.length === 0) return done;
-        const t2 = Date.now();
-        const [u, uWholeBudget] = await bmcCheck(unwinding);
-        log(`bmc: bound ${bound}: unwinding goals ${u.status} (${Date.now() - t2} ms)`);
-        if (u.status === 'unsat') return done;
-        // Undecided whether a path runs longer: no complete unrolling here, but induction (below) may still prove the loops.
-        if (u.status === 'unknown' && (left() <= 0 || !inducible(p))) return gaveUp('unwinding goals', u.reason, uWholeBudget);
-      }
+      options.onNoViolation?.(bound);
+      const done: BmcResult = { verdict: 'true', bound, method: 'unrolling', invariants: [], program: p };
+      if (unwinding.length === 0) return done;
+      const t2 = Date.now();
+      const [u, uWholeBudget] = await bmcCheck(unwinding);
+      log(`bmc: bound ${bound}: unwinding goals ${u.status} (${Date.now() - t2} ms)`);
+      if (u.status === 'unsat') return done;
+      if (u.status === 'unknown') return gaveUp('unwinding goals', u.reason, uWholeBudget);
     } finally {
       await solver.pop();
     }
-    // Deeper bounds are larger queries still: induction (it checks its own base case) gets what is left.
-    if (undecided) return left() > INDUCTION_FLOOR_MS && inducible(p) ? inductionToTheEnd(p, undecided.reason) : undecided;
     bmcMs += used() - u0;
     // The same loop-free program, without calls, unrolls the same at every
     // bound: a bound goal that failed (a place where the model is not exact)
