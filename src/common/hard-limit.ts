@@ -24,8 +24,8 @@ export interface WorkerEntry {
 /**
  * Starts the worker `entry` with `data`;
  * resolves with its result, or with `'timeout'` once this process has used
- * `limitMs` of CPU time (the worker is then terminated). A TarsierError of
- * the job rejects as that TarsierError.
+ * `limitMs` of CPU time since `originMs` (the worker is then terminated). A
+ * TarsierError of the job rejects as that TarsierError.
  */
 export function runWithHardLimit<T>(
   entry: WorkerEntry,
@@ -38,6 +38,12 @@ export function runWithHardLimit<T>(
   },
   /** Called with each progress number the job reports (e.g. the bound reached). */
   onProgress: (progress: number) => void = () => {},
+  /**
+   * The reading of `cpuMs` from which the limit counts: by default the one
+   * at this call (a process that runs one job after another gives each the
+   * whole limit); 0 for a limit on the whole process, start-up included.
+   */
+  originMs: number = cpuMs(),
 ): Promise<T | 'timeout'> {
   return new Promise((resolve, reject) => {
     // A large stack: the lowering inlines calls recursively, one JS frame chain per C call level.
@@ -59,7 +65,7 @@ export function runWithHardLimit<T>(
         resolve('timeout');
       });
     const cpuWatch = setInterval(() => {
-      if (cpuMs() > limitMs) giveUp();
+      if (cpuMs() - originMs > limitMs) giveUp();
     }, 100);
     // Wall time is only a backstop for a heavily loaded machine.
     const wallWatch = setTimeout(giveUp, 2 * limitMs + 5000);

@@ -23,7 +23,7 @@ export function validateWithHardLimit(input: string, witness: string, options: L
   const limitMs = Math.max(100, limitS * 1000 + 2000);
   // From the same origin as validate's own budget (ValidateOptions.cpuOriginMs): by default, now.
   const origin = options.cpuOriginMs ?? processTreeCpuMs();
-  return runWithHardLimit<ValidateResult>(workerEntry(new URL('./worker.js', import.meta.url)), { input, witness, options: { ...options, cpuOriginMs: origin } } satisfies Job, limitMs, () => processTreeCpuMs() - origin);
+  return runWithHardLimit<ValidateResult>(workerEntry(new URL('./worker.js', import.meta.url)), { input, witness, options: { ...options, cpuOriginMs: origin } } satisfies Job, limitMs, processTreeCpuMs, undefined, origin);
 }
 
 /** The worker's job (exported for the build, which runs it to train the bundle's code cache). */

@@ -43,11 +43,17 @@ export async function verifyWithHardLimit(input: string, options: LimitedVerifyO
   const limitMs = Math.max(100, (options.timeoutS ?? 900) * 1000 - 300);
   // By way of ../verify/: the same file from the bundle of the CLI's `verify` (dist/src/cli/).
   const entry = workerEntry(new URL('../verify/worker.js', import.meta.url));
-  const origin = options.cpuOriginMs ?? processTreeCpuMs();
-  const r = await runWithHardLimit<VerifyResult>(entry, { input, options } satisfies Job, limitMs, () => processTreeCpuMs() - origin, (b) => {
-    bound = b;
-    onBound(b);
-  });
+  const r = await runWithHardLimit<VerifyResult>(
+    entry,
+    { input, options } satisfies Job,
+    limitMs,
+    processTreeCpuMs,
+    (b) => {
+      bound = b;
+      onBound(b);
+    },
+    options.cpuOriginMs,
+  );
   return r === 'timeout' ? { timedOut: true, bound, wallTimeS: (Date.now() - started) / 1000 } : r;
 }
 
