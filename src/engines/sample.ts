@@ -24,6 +24,8 @@ export interface SampleOptions {
   readonly seed?: number;
   /** Statements one run may execute. */
   readonly maxSteps?: number;
+  /** Runs at most (default: as many as the time allows). */
+  readonly maxRuns?: number;
 }
 
 export interface SampleResult {
@@ -160,7 +162,7 @@ export function sampleViolation(program: ImpProgram, options: SampleOptions): Sa
     if (s.kind === 'assert') asserts.set(key(s.loc, s.goal?.id), s);
   });
   let runs = 0;
-  while (options.deadline() > 0) {
+  while (options.deadline() > 0 && runs < (options.maxRuns ?? Infinity)) {
     runs++;
     const havocs: TraceHavoc[] = [];
     const result = executeImp(program, proc.name, {}, {

@@ -17,6 +17,8 @@ import { DEFAULT_CHECKS, type PropertyKind } from '../task/index.js';
  *   short BMC run that decides bounded recursion;
  * - `sampling`: runs on sampled values of float nondets (a short search for
  *   a violation where the solvers' float queries are slow);
+ * - `long-runs`: runs on sampled values of integer nondets in programs
+ *   with loops (a violation deeper than BMC's bounds), before BMC;
  * - `intervals`: interval evaluation of loop-free float programs over
  *   bisected inputs (a proof where the solvers time out);
  * - `horn`: programs with loops: a short BMC run (quick violations and
@@ -28,7 +30,7 @@ import { DEFAULT_CHECKS, type PropertyKind } from '../task/index.js';
  * - `termination`: ranking functions, recursion measures, lassos and a
  *   complete unrolling (its own order inside).
  */
-export type StepName = 'execution' | 'summaries' | 'sampling' | 'intervals' | 'acceleration' | 'horn' | 'cells' | 'bmc' | 'termination';
+export type StepName = 'execution' | 'summaries' | 'sampling' | 'long-runs' | 'intervals' | 'acceleration' | 'horn' | 'cells' | 'bmc' | 'termination';
 
 /** A witness format of the rules: version and the file name it must be written to. */
 export interface WitnessFormat {
@@ -160,7 +162,7 @@ function oneGoalRow(
 // unreach-call; a correctness witness is written but not required.
 const OWN = {
   correctnessWitness: { format: YAML_2_0, required: false },
-  strategy: ['summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'bmc'],
+  strategy: ['summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'long-runs', 'bmc'],
   defaultChoice: false,
 } as const;
 
@@ -170,7 +172,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     concreteRun: { replay: 'error-call', sanitizers: UB_BUT_OVERFLOW },
     threaded: 'error-call',
     validation: { violation: 'error-call', replay: 'error-call', correctness: true },
-    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'long-runs', 'bmc'],
     defaultChoice: true,
   }),
   oneGoalRow('no-overflow', 'overflow', 'overflow', 'signed-overflow', {
@@ -178,7 +180,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     concreteRun: { replay: 'signed-overflow', sanitizers: ALL_UB },
     threaded: 'signed-overflow',
     validation: { violation: 'at-target', replay: 'signed-overflow', correctness: true },
-    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'bmc'],
+    strategy: ['execution', 'summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'long-runs', 'bmc'],
     defaultChoice: true,
   }),
   {
@@ -195,7 +197,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     // Not supported by the rules: written, but not required.
     correctnessWitness: { format: YAML_2_0, required: false },
     validation: { violation: 'memory', replay: 'memory-error', correctness: false },
-    strategy: ['execution', 'sampling', 'intervals', 'bmc'],
+    strategy: ['execution', 'sampling', 'intervals', 'long-runs', 'bmc'],
     induction: 'without-heap',
     defaultChoice: false,
     mayInclude: 'valid-memcleanup',
@@ -208,7 +210,7 @@ const SVCOMP_AND_OWN: readonly PropertyRow[] = [
     violationWitness: () => GRAPHML,
     correctnessWitness: { format: YAML_2_0, required: false },
     validation: { violation: 'memory', replay: 'valid-memcleanup', correctness: false },
-    strategy: ['execution', 'sampling', 'intervals', 'bmc'],
+    strategy: ['execution', 'sampling', 'intervals', 'long-runs', 'bmc'],
     induction: 'always',
     defaultChoice: false,
   },
@@ -262,7 +264,7 @@ function defaultRow(rows: readonly PropertyRow[]): PropertyRow {
     boundKinds: [...new Set(checks.flatMap((r) => r.boundKinds))],
     violationWitness: (violated, program) => owner(violated).violationWitness(violated, program),
     // Several properties at once: no specification of the rules says that (no correctness witness).
-    strategy: ['summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'bmc'],
+    strategy: ['summaries', 'sampling', 'intervals', 'horn', 'acceleration', 'cells', 'long-runs', 'bmc'],
     induction: checks.some((r) => r.induction === 'without-heap') ? 'without-heap' : 'always',
     defaultChoice: false,
   };

@@ -373,27 +373,60 @@ function termOf(ordered: readonly { atoms: readonly Term[]; coef: bigint }[], wi
   return parts.slice(1).reduce((acc, x) => mkApp('bvadd', acc, x), parts[0]!);
 }
 
+/** How many products get congruence lemmas (pairs grow with the square). */
+const MAX_CONGRUENT_PRODUCTS = 120;
+
 /**
  * The terms with every product of two non-literal bit-vectors replaced by a
  * constant of its own (one per distinct product; the normal form above
  * makes equal products one term). Every model of the terms is a model of
  * the result, so when the result is unsatisfiable the terms are too; the
  * solver then never bit-blasts a multiplier. Undefined: no such product.
+ *
+ * What multiplication is a function still says comes along as lemmas, true
+ * of every model of the terms: products of equal factors (in either order
+ * for two) are equal (`y == k` gives `k*y == y*y`), and a product with a
+ * zero factor is zero.
  */
 export function productsAsUnknowns(terms: readonly Term[]): Term[] | undefined {
   const memo = new Map<Term, Term>();
-  let found = false;
+  const products: { unknown: Term; product: Term }[] = [];
   const walk = (t: Term): Term => {
     const hit = memo.get(t);
     if (hit) return hit;
     let out = t.args.length === 0 ? t : withArgs(t, t.args.map(walk));
     if (isNonlinearProduct(out)) {
+      const product = out;
       out = mkConst(`tarsier!product!${t.id}`, t.sort);
-      found = true;
+      products.push({ unknown: out, product });
     }
     memo.set(t, out);
     return out;
   };
   const out = terms.map(walk);
-  return found ? out : undefined;
+  if (products.length === 0) return undefined;
+  return [...out, ...congruenceLemmas(products.slice(0, MAX_CONGRUENT_PRODUCTS))];
+}
+
+function congruenceLemmas(products: readonly { unknown: Term; product: Term }[]): Term[] {
+  const lemmas: Term[] = [];
+  const split = (t: Term) => ({ literals: t.args.filter((a) => a.op === 'bv'), factors: t.args.filter((a) => a.op !== 'bv') });
+  const parts = products.map((p) => ({ ...p, ...split(p.product) }));
+  for (const p of parts) {
+    if (p.unknown.sort.kind !== 'BitVec') continue;
+    const zero = mkBv(0n, p.unknown.sort.width);
+    for (const f of new Set(p.factors)) lemmas.push(mkImplies(mkEq(f, zero), mkEq(p.unknown, zero)));
+  }
+  for (let i = 0; i < parts.length; i++) {
+    for (let j = i + 1; j < parts.length; j++) {
+      const a = parts[i]!;
+      const b = parts[j]!;
+      if (a.unknown.sort !== b.unknown.sort || a.factors.length !== b.factors.length || a.literals.length !== b.literals.length) continue;
+      if (!a.literals.every((l, k) => l === b.literals[k])) continue;
+      const same = (order: readonly Term[]) => mkImplies(mkAnd(...a.factors.map((f, k) => mkEq(f, order[k]!))), mkEq(a.unknown, b.unknown));
+      lemmas.push(same(b.factors));
+      if (b.factors.length === 2 && b.factors[0] !== b.factors[1]) lemmas.push(same([b.factors[1]!, b.factors[0]!]));
+    }
+  }
+  return lemmas;
 }

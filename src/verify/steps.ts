@@ -74,6 +74,9 @@ function lower(run: VerificationRun): VerifyResult | undefined {
   return undefined;
 }
 
+/** Runs of the long-runs step at most (runs of short programs cost little; long ones meet the time first). */
+const LONG_RUNS = 64;
+
 /** CPU ms the model's run of a program without nondeterminism gets before gcc's run is tried. */
 const FIRST_SLICE_MS = 500;
 
@@ -193,6 +196,33 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const found = confirmedViolation(run, s.counterexample, family.first.sourceMap);
       if (found.kind !== 'confirmed') return undefined;
       return run.refuted(found.goal, found.violated, found.steps, found.replay, 'sampling', `a run on sampled values (${s.runs} runs)`, undefined, traceOf(run, family.first.imp, s.counterexample, family.first.sourceMap, found.goal));
+    },
+  },
+  /**
+   * Programs with loops and integer nondets: runs on sampled values (the
+   * program's constants, their neighbours, the ends of each type's range,
+   * random values), at most LONG_RUNS of them within a twentieth of what
+   * is left and half a second, before BMC: a violation after more
+   * iterations than BMC unrolls within the budget (a counter up to an
+   * input at INT_MAX) shows in one run. Evidence only, replayed like any
+   * counterexample.
+   */
+  'long-runs': {
+    lowered: true,
+    applies: (run) => {
+      const first = run.family!.first;
+      return first.sourceMap.nondets.some((n) => !n.isFloat) && first.imp.procedures.some((p) => loopsOf(p.body ?? []).length > 0);
+    },
+    async run(run) {
+      const family = run.family!;
+      const stopAt = run.deadline() - Math.min(500, run.deadline() / 20);
+      const s = sampleViolation(family.first.imp, { deadline: () => run.deadline() - stopAt, roles: goalRolesOf(run.r.property.kind), maxRuns: LONG_RUNS });
+      run.profile.mark('long-runs');
+      run.log(`long runs: ${s.runs} runs, ${s.counterexample ? 'a violation' : 'no violation'}`);
+      if (!s.counterexample) return undefined;
+      const found = confirmedViolation(run, s.counterexample, family.first.sourceMap);
+      if (found.kind !== 'confirmed') return undefined;
+      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'long-runs', `a run on sampled values (${s.runs} runs)`, undefined, traceOf(run, family.first.imp, s.counterexample, family.first.sourceMap, found.goal));
     },
   },
   /**

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BitVecSort, mkApp, mkBv, mkConst, mkEq, mkImplies, mkIte, mkSignExtend, mkZeroExtend, type Term } from '../../src/smt/terms.js';
+import { createSolver } from '../../src/smt/index.js';
+import { BitVecSort, mkAnd, mkApp, mkBv, mkConst, mkEq, mkImplies, mkIte, mkSignExtend, mkZeroExtend, type Term } from '../../src/smt/terms.js';
 import { PolynomialReader, productsAsUnknowns } from '../../src/vc/polynomial.js';
 
 const W = 8;
@@ -226,5 +227,31 @@ test('a linear sum over four unknowns or more is normalised and split per branch
     for (const [name, t] of [['i1', i1!], ['j1', j1!], ['k1', k1!], ['l1', l1!]] as const) env.set(name, value(values.get(t)!, env) as bigint);
     assert.equal(value(goal, env), value(sum(i1!, j1!, k1!, v!, l1!), env));
     assert.equal(value(hyp, env), value(sum(i!, j!, k!, v!, l!), env));
+  }
+});
+
+test('products as unknowns keep congruence: equal factors give equal products, a zero factor a zero product', async () => {
+  const [k, y] = ['k', 'y'].map(bv) as [Term, Term];
+  const out = productsAsUnknowns([mkEq(mul(k, y), lit(5)), mkEq(mul(y, y), lit(6))])!;
+  const uky = out[0]!.args[0]!;
+  const uyy = out[1]!.args[0]!;
+  assert.ok(out.includes(mkImplies(mkAnd(mkEq(k, y), mkEq(y, y)), mkEq(uky, uyy))));
+  assert.ok(out.includes(mkImplies(mkEq(k, lit(0)), mkEq(uky, lit(0)))));
+  // Whatever the lemmas say holds of the products themselves: k = y = 3 gives 9 and 9.
+  const solver = createSolver('z3-wasm');
+  try {
+    const check = async (extra: Term[]) => {
+      await solver.push();
+      try {
+        for (const t of [...out, ...extra]) await solver.assert(t);
+        return (await solver.checkSat([])).status;
+      } finally {
+        await solver.pop();
+      }
+    };
+    assert.equal(await check([mkEq(k, y)]), 'unsat', 'k = y makes k*y = 5 and y*y = 6 contradict');
+    assert.equal(await check([]), 'sat', 'without k = y the unknowns are free');
+  } finally {
+    await solver.dispose();
   }
 });

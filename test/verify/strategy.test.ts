@@ -49,3 +49,10 @@ test('a float program violated at the edge of its range: the sampling step finds
   assert.ok(r.phases.includes('sampling') && r.phases.includes('replay'), r.phases.join(', '));
   assert.ok(!r.phases.includes('bmc'), r.phases.join(', '));
 });
+
+test('an integer overflow after a hundred iterations: the long-runs step finds it, gcc replays it, the last BMC does not run', { skip: noGcc }, async () => {
+  const r = await phases(fx('deep-overflow.c'), 'no-overflow');
+  assert.equal(r.verdict, 'false');
+  const after = r.phases.slice(r.phases.indexOf('long-runs'));
+  assert.ok(after.length > 0 && after.includes('replay') && !after.includes('bmc'), r.phases.join(', '));
+});
