@@ -1,7 +1,8 @@
 // A search for a violation by running the program: the lowered IMP program
 // is executed with the verifier's own semantics (the interpreter) on nondet
 // values drawn from the program's own constants, their neighbours (a few
-// ulps or units away) and random values between them. Floating-point
+// ulps or units away) and random values between them, in every other run
+// one value for all nondets of a type. Floating-point
 // queries are expensive for the solvers, while the violations of float
 // programs often lie at the edges of the ranges their assumptions allow:
 // a run finds them at the cost of an interpretation. Evidence only: a run
@@ -165,12 +166,18 @@ export function sampleViolation(program: ImpProgram, options: SampleOptions): Sa
   while (options.deadline() > 0 && runs < (options.maxRuns ?? Infinity)) {
     runs++;
     const havocs: TraceHavoc[] = [];
+    // Every other run gives all nondets of a type one value, drawn once: a
+    // violation that needs many values alike (every element of an array
+    // nonzero) is as likely as one that needs one value.
+    const uniform = runs % 2 === 0 ? new Map<string, ImpValue>() : undefined;
     const result = executeImp(program, proc.name, {}, {
       maxSteps: options.maxSteps ?? 100_000,
       outOfTime: () => options.deadline() <= 0,
       checkInvariants: false,
       havoc: (name, type, loc) => {
-        const value = pools.value(type, r);
+        const kind = JSON.stringify(type);
+        const value = uniform?.get(kind) ?? pools.value(type, r);
+        uniform?.set(kind, value);
         havocs.push({ loc, target: name, type, value: valueBits(value) });
         return value;
       },

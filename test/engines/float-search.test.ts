@@ -100,3 +100,17 @@ test('intervals: a variable assigned on one branch only keeps its whole range on
   const r = proveByIntervals(p, { deadline: budget(3000), roles });
   assert.equal(r.proved, false, r.reason);
 });
+
+test('sampling: a violation that needs every one of 300 nondet values nonzero is found (runs with one value per type)', () => {
+  const c = parseCProgram(
+    'extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint main(void) {\n  int n = 0;\n  for (int i = 0; i < 300; i++) if (__VERIFIER_nondet_int() != 0) n++;\n  if (n == 300) reach_error();\n  return 0;\n}\n',
+    'u.c',
+    { dataModel: 'LP64' },
+  );
+  const l = lowerProgram(c, { passes: passesOf('unreach-call'), dataModel: 'LP64' });
+  const s = sampleViolation(l.imp, { deadline: budget(5000), roles, seed: 3, maxRuns: 8 });
+  assert.ok(s.counterexample, `no violation in ${s.runs} runs`);
+  const values = s.counterexample.havocs.filter((h) => h.loc.line === 5).map((h) => h.value);
+  assert.equal(values.length, 300);
+  assert.ok(values.every((v) => v !== 0n));
+});
