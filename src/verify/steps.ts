@@ -74,8 +74,8 @@ function lower(run: VerificationRun): VerifyResult | undefined {
   return undefined;
 }
 
-/** Runs of the long-runs step at most (runs of short programs cost little; long ones meet the time first). */
-const LONG_RUNS = 64;
+/** The long-runs step: runs at most, statements per run, and CPU ms at most (a fortieth of what is left if less). */
+const LONG_RUNS = { runs: 32, steps: 30_000, ms: 200 };
 
 /** CPU ms the model's run of a program without nondeterminism gets before gcc's run is tried. */
 const FIRST_SLICE_MS = 500;
@@ -201,10 +201,10 @@ const STEPS: Readonly<Record<StepName, Step>> = {
   /**
    * Programs with loops and integer nondets: runs on sampled values (the
    * program's constants, their neighbours, the ends of each type's range,
-   * random values), at most LONG_RUNS of them within a twentieth of what
-   * is left and half a second, before BMC: a violation after more
-   * iterations than BMC unrolls within the budget (a counter up to an
-   * input at INT_MAX) shows in one run. Evidence only, replayed like any
+   * random values) within LONG_RUNS' limits, before BMC: a violation after
+   * more iterations than BMC unrolls within the budget (a counter up to an
+   * input at INT_MAX) shows in one run. Cheap where it finds nothing (the
+   * rows that BMC decides later pay it). Evidence only, replayed like any
    * counterexample.
    */
   'long-runs': {
@@ -215,8 +215,8 @@ const STEPS: Readonly<Record<StepName, Step>> = {
     },
     async run(run) {
       const family = run.family!;
-      const stopAt = run.deadline() - Math.min(500, run.deadline() / 20);
-      const s = sampleViolation(family.first.imp, { deadline: () => run.deadline() - stopAt, roles: goalRolesOf(run.r.property.kind), maxRuns: LONG_RUNS });
+      const stopAt = run.deadline() - Math.min(LONG_RUNS.ms, run.deadline() / 40);
+      const s = sampleViolation(family.first.imp, { deadline: () => run.deadline() - stopAt, roles: goalRolesOf(run.r.property.kind), maxRuns: LONG_RUNS.runs, maxSteps: LONG_RUNS.steps });
       run.profile.mark('long-runs');
       run.log(`long runs: ${s.runs} runs, ${s.counterexample ? 'a violation' : 'no violation'}`);
       if (!s.counterexample) return undefined;
