@@ -186,17 +186,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
   sampling: {
     lowered: true,
     applies: (run) => run.family!.first.sourceMap.nondets.some((n) => n.isFloat),
-    async run(run) {
-      const family = run.family!;
-      const stopAt = run.deadline() - Math.min(500, run.deadline() / 10);
-      const s = sampleViolation(family.first.imp, { deadline: () => run.deadline() - stopAt, roles: goalRolesOf(run.r.property.kind) });
-      run.profile.mark('sampling');
-      run.log(`sampling: ${s.runs} runs, ${s.counterexample ? 'a violation' : 'no violation'}`);
-      if (!s.counterexample) return undefined;
-      const found = confirmedViolation(run, s.counterexample, family.first.sourceMap);
-      if (found.kind !== 'confirmed') return undefined;
-      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'sampling', `a run on sampled values (${s.runs} runs)`, undefined, traceOf(run, family.first.imp, s.counterexample, family.first.sourceMap, found.goal));
-    },
+    run: async (run) => runsOnSampledValues(run, 'sampling', Math.min(500, run.deadline() / 10)),
   },
   /**
    * Programs with loops and integer nondets: runs on sampled values (the
@@ -213,17 +203,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
       const first = run.family!.first;
       return first.sourceMap.nondets.some((n) => !n.isFloat) && first.imp.procedures.some((p) => loopsOf(p.body ?? []).length > 0);
     },
-    async run(run) {
-      const family = run.family!;
-      const stopAt = run.deadline() - Math.min(LONG_RUNS.ms, run.deadline() / 40);
-      const s = sampleViolation(family.first.imp, { deadline: () => run.deadline() - stopAt, roles: goalRolesOf(run.r.property.kind), maxRuns: LONG_RUNS.runs, maxSteps: LONG_RUNS.steps });
-      run.profile.mark('long-runs');
-      run.log(`long runs: ${s.runs} runs, ${s.counterexample ? 'a violation' : 'no violation'}`);
-      if (!s.counterexample) return undefined;
-      const found = confirmedViolation(run, s.counterexample, family.first.sourceMap);
-      if (found.kind !== 'confirmed') return undefined;
-      return run.refuted(found.goal, found.violated, found.steps, found.replay, 'long-runs', `a run on sampled values (${s.runs} runs)`, undefined, traceOf(run, family.first.imp, s.counterexample, family.first.sourceMap, found.goal));
-    },
+    run: async (run) => runsOnSampledValues(run, 'long-runs', Math.min(LONG_RUNS.ms, run.deadline() / 40), { maxRuns: LONG_RUNS.runs, maxSteps: LONG_RUNS.steps }),
   },
   /**
    * Loop-free float programs: interval evaluation over the inputs' values,
@@ -565,6 +545,19 @@ function confirmedViolation(run: VerificationRun, cex: Counterexample, map: Sour
   log(`replay: ${replay.status}: ${replay.reason}`);
   if (replay.status !== 'confirmed') return { kind: 'not-confirmed', replay };
   return { kind: 'confirmed', goal, violated: violated.name, steps, replay };
+}
+
+/** Runs on sampled nondet values for `ms` of the budget (engines/sample.ts); a violation they show is replayed. */
+function runsOnSampledValues(run: VerificationRun, step: 'sampling' | 'long-runs', ms: number, limits: { maxRuns?: number; maxSteps?: number } = {}): VerifyResult | undefined {
+  const family = run.family!;
+  const stopAt = run.deadline() - ms;
+  const s = sampleViolation(family.first.imp, { deadline: () => run.deadline() - stopAt, roles: goalRolesOf(run.r.property.kind), ...limits });
+  run.profile.mark(step);
+  run.log(`${step}: ${s.runs} runs, ${s.counterexample ? 'a violation' : 'no violation'}`);
+  if (!s.counterexample) return undefined;
+  const found = confirmedViolation(run, s.counterexample, family.first.sourceMap);
+  if (found.kind !== 'confirmed') return undefined;
+  return run.refuted(found.goal, found.violated, found.steps, found.replay, step, `a run on sampled values (${s.runs} runs)`, undefined, traceOf(run, family.first.imp, s.counterexample, family.first.sourceMap, found.goal));
 }
 
 /**
