@@ -92,15 +92,12 @@ export const z3Dialect: SmtLibDialect = {
   // slow on bit-vector problems (measured: a trivially sat unrolling of a
   // recursion answers unknown after 16 s there, sat in 20 ms with qfbv);
   // its bit-vector tactic solves from scratch, other logics fall back to smt.
-  // Pure bit-vector goals go to qfbv outside an or-else: inside one, its SAT
-  // search ran 2-6 times longer on hard satisfiable queries (AllInterval-014:
-  // 4.2 s against 0.7 s; CostasArray-15: 1.5 against 0.7), never faster.
-  tactic: '(if is-qfbv qfbv (or-else qfbv smt))',
+  tactic: '(or-else qfbv smt)',
   // qfbv's AIG step (it runs on every problem that fits in memory) spends
   // seconds compressing 64-bit multipliers: an induction step on y*y that
   // took 3.3 s is decided in 0.2 s by the same steps without it.
   // Only on pure bit-vector problems (floating point goes through qfbv or smt as usual).
-  nonlinearTactic: '(if is-qfbv (then simplify propagate-values solve-eqs elim-uncnstr max-bv-sharing bit-blast sat) (or-else qfbv smt))',
+  nonlinearTactic: '(or-else (if is-qfbv (then simplify propagate-values solve-eqs elim-uncnstr max-bv-sharing bit-blast sat) qfbv) smt)',
   // A push makes z3 hand everything asserted so far to that incremental
   // core, which preprocesses and internalizes it: unused work as costly as
   // the tactic's own (measured: 0.3 of 0.7 s on a loop-free program of 6000
