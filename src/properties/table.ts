@@ -17,8 +17,8 @@ import { DEFAULT_CHECKS, type PropertyKind } from '../task/index.js';
  *   short BMC run that decides bounded recursion;
  * - `sampling`: runs on sampled values of float nondets (a short search for
  *   a violation where the solvers' float queries are slow);
- * - `long-runs`: runs on sampled values of integer nondets in programs
- *   with loops (a violation deeper than BMC's bounds), before BMC;
+ * - `long-runs`: runs on sampled values of programs with loops and no
+ *   float nondets (a violation deeper than BMC's bounds), before BMC;
  * - `intervals`: interval evaluation of loop-free float programs over
  *   bisected inputs (a proof where the solvers time out);
  * - `horn`: programs with loops: a short BMC run (quick violations and

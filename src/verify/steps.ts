@@ -189,7 +189,7 @@ const STEPS: Readonly<Record<StepName, Step>> = {
     run: async (run) => runsOnSampledValues(run, 'sampling', Math.min(500, run.deadline() / 10)),
   },
   /**
-   * Programs with loops and integer nondets: runs on sampled values (the
+   * Programs with loops and integer nondets only: runs on sampled values (the
    * program's constants, their neighbours, the ends of each type's range,
    * random values) within LONG_RUNS' limits, before BMC: a violation after
    * more iterations than BMC unrolls within the budget (a counter up to an
@@ -200,8 +200,9 @@ const STEPS: Readonly<Record<StepName, Step>> = {
   'long-runs': {
     lowered: true,
     applies: (run) => {
-      const first = run.family!.first;
-      return first.sourceMap.nondets.some((n) => !n.isFloat) && first.imp.procedures.some((p) => loopsOf(p.body ?? []).length > 0);
+      // A program with float nondets had the sampling step already: the same search (same seed), with more time.
+      const { nondets } = run.family!.first.sourceMap;
+      return nondets.length > 0 && !nondets.some((n) => n.isFloat) && run.family!.first.imp.procedures.some((p) => loopsOf(p.body ?? []).length > 0);
     },
     run: async (run) => runsOnSampledValues(run, 'long-runs', Math.min(LONG_RUNS.ms, run.deadline() / 40), { maxRuns: LONG_RUNS.runs, maxSteps: LONG_RUNS.steps }),
   },
